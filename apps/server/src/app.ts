@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import express, { type Express } from 'express';
+
+import type { Deps } from './container.js';
+import { errorHandler, notFound } from './lib/errors.js';
+import { securityHeaders, sameOriginGuard } from './lib/security.js';
+import { createAuthRouter } from './modules/auth/routes.js';
+import { sessionMiddleware } from './modules/auth/session-middleware.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+
+/** Builds the Express app (API + built web app) without listening. */
+export function createApp(deps: Deps): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy) {
+    app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
+  }
+  app.use(securityHeaders({ isProduction: config.env === 'production' }));
+
+  const api = express.Router();
+  api.use(express.json({ limit: '100kb' }));
+  api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
+  api.use(sessionMiddleware(deps.sessions));
+  api.use('/auth', createAuthRouter({ auth: deps.auth, sessions: deps.sessions, rateLimiter: deps.rateLimiter, limits: deps.authRateLimits }));
+  api.get('/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+  api.use((req) => {
+    throw notFound(`No API route for ${req.method} ${req.path}`);
+  });
+  app.use('/api', api);
+
+  const webDist = config.webDistDir ? path.resolve(config.webDistDir) : DEFAULT_WEB_DIST;
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    app.use(
+      express.static(webDist, {
+        index: false,
+        setHeaders: (res, filePath) => {
+          // Vite's content-hashed bundles never change; everything else may
+          const isHashed = /-[A-Za-z0-9_-]{8}\.(js|css|woff2?|svg|png|jpg|wasm)$/.test(filePath);
+          res.setHeader('Cache-Control', isHashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        },
+      }),
+    );
+    // every other GET is a client-side route: the SPA decides (and shows its own 404)
+    app.get('/*splat', (_req, res) => {
+      res.set('Cache-Control', 'no-cache').sendFile(path.join(webDist, 'index.html'));
+    });
+  }
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+
+import { schema } from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Committed SQL migrations; the same folder serves src (tsx) and dist (node). */
+export const MIGRATIONS_DIR = path.resolve(here, '../../drizzle');
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data folder; `memory://` for a throwaway database. */
+  dataDir?: string;
+  /** Start PGlite from a dumped data directory (tests). */
+  loadDataDir?: Blob;
+  migrate?: boolean;
+}
+
+/** Opens PostgreSQL when a URL is given, else embedded PGlite, and applies migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const shouldMigrate = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    pool.on('error', (error) => console.error('[db] idle client error', error));
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    if (shouldMigrate) {
+      await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    }
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  const dataDir = options.dataDir ?? 'memory://';
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  if (shouldMigrate) {
+    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+  }
+  return { db, kind: 'pglite', close: () => client.close() };
+}

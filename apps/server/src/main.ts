@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = await startServer(config);
+  const store = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+  console.info(`[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`);
+  console.info(`[server] listening on ${running.url}`);
+
+  const shutdown = (signal: string) => {
+    console.info(`[server] ${signal} received, shutting down`);
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('[server] shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('[server] failed to start', error);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+import type { CurrentUser, DeviceInfo, RegisterRequest, Role } from '@portfolio/types';
+
+import { conflict } from '../../lib/errors.js';
+import type { DomainEventBus } from '../../lib/events.js';
+import type { UserRow, UsersRepo } from '../users/repo.js';
+import { describeDevice } from './device-info.js';
+import { getDummyHash, hashPassword, verifyPassword } from './passwords.js';
+
+export const toCurrentUser = (row: Pick<UserRow, 'id' | 'username' | 'role'>): CurrentUser => ({
+  id: row.id,
+  username: row.username,
+  role: row.role,
+});
+
+export function createAuthService(deps: { users: UsersRepo; events: DomainEventBus }) {
+  const { users, events } = deps;
+  return {
+    async register(input: RegisterRequest): Promise<CurrentUser> {
+      if (await users.findByUsername(input.username)) {
+        throw conflict('That username is already taken');
+      }
+      const passwordHash = await hashPassword(input.password);
+      try {
+        const row = await users.insert({ username: input.username, email: input.email || null, passwordHash });
+        events.emit('user:registered', { userId: row.id, at: row.createdAt });
+        return toCurrentUser(row);
+      } catch (error) {
+        // a concurrent registration can still win the unique index
+        const text = String((error as { cause?: unknown }).cause ?? error);
+        if (text.includes('users_email_lower_idx')) {
+          throw conflict('That email is already registered');
+        }
+        if (text.includes('users_username_lower_idx')) {
+          throw conflict('That username is already taken');
+        }
+        throw error;
+      }
+    },
+
+    /** The user for these credentials, or null. Takes the same time whether or not the user exists. */
+    async verifyCredentials(username: string, password: string): Promise<CurrentUser | null> {
+      const row = await users.findByUsername(username);
+      if (!row) {
+        await verifyPassword(await getDummyHash(), password);
+        return null;
+      }
+      return (await verifyPassword(row.passwordHash, password)) ? toCurrentUser(row) : null;
+    },
+
+    async recordLogin(userId: string, deviceInfo: DeviceInfo | undefined, userAgent: string | undefined): Promise<void> {
+      await users.recordLogin(userId, describeDevice(deviceInfo, userAgent));
+    },
+
+    /**
+     * Creates the user as admin, or makes an existing user admin. The password is set only when the
+     * user is created, or when `resetPassword` is true (the CLI).
+     */
+    async ensureAdmin(username: string, password: string, options: { resetPassword?: boolean } = {}): Promise<{ user: CurrentUser; created: boolean }> {
+      const existing = await users.findByUsername(username);
+      if (!existing) {
+        const row = await users.insert({ username, email: null, passwordHash: await hashPassword(password), role: 'admin' });
+        events.emit('user:registered', { userId: row.id, at: row.createdAt });
+        return { user: toCurrentUser(row), created: true };
+      }
+      if (options.resetPassword) {
+        await users.setPasswordHash(existing.id, await hashPassword(password));
+      }
+      if (existing.role !== 'admin') {
+        await users.setRole(existing.id, 'admin');
+        events.emit('user:role-changed', { userId: existing.id, role: 'admin' satisfies Role });
+      }
+      return { user: { ...toCurrentUser(existing), role: 'admin' }, created: false };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

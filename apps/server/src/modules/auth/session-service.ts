@@ -1,0 +1,197 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+
+import type { CurrentUser } from '@portfolio/types';
+
+import type { Db } from '../../db/client.js';
+import { sessions, users } from '../../db/schema.js';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+
+export const SESSION_COOKIE = 'sid';
+
+export interface SessionTimeouts {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
+  idleMs: 7 * 24 * 60 * 60 * 1000,
+  absoluteMs: 30 * 24 * 60 * 60 * 1000,
+};
+
+/** How long a resolved session is trusted from memory before it is read again. */
+const CACHE_TTL_MS = 10 * 60 * 1000;
+const CACHE_MAX_ENTRIES = 100_000;
+/** Idle expiry is pushed forward at most this often per session (batched). */
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+export interface ResolvedSession {
+  idHash: string;
+  user: CurrentUser;
+  expiresAt: number;
+  absoluteExpiresAt: number;
+}
+
+interface CacheEntry extends ResolvedSession {
+  cachedAt: number;
+  touchedAt: number;
+}
+
+export interface SessionService {
+  /** Creates a session and returns the token for the cookie. */
+  create(userId: string): Promise<{ token: string; expiresAt: Date }>;
+  /** The session behind a cookie token, or null. Served from memory while fresh: no query per request. */
+  resolve(token: string): Promise<ResolvedSession | null>;
+  destroy(token: string): Promise<void>;
+  /** Drops every cached session of a user (role change, deletion) in every process. */
+  invalidateUser(userId: string): void;
+  /** Writes pending idle-expiry extensions; called on a timer and at shutdown. */
+  flush(): Promise<void>;
+  stats(): { queries: number; writes: number };
+}
+
+export function createSessionService(deps: {
+  db: Db;
+  secret: string;
+  bus: InvalidationBus;
+  timeouts?: SessionTimeouts;
+  now?: () => number;
+}): SessionService {
+  const { db, bus } = deps;
+  const timeouts = deps.timeouts ?? DEFAULT_SESSION_TIMEOUTS;
+  const now = deps.now ?? Date.now;
+  const cache = new Map<string, CacheEntry>();
+  const pendingTouches = new Set<string>();
+  const counters = { queries: 0, writes: 0 };
+
+  const hash = (token: string) => createHmac('sha256', deps.secret).update(token).digest('base64url');
+
+  bus.subscribe((userId) => {
+    for (const [key, entry] of cache) {
+      if (entry.user.id === userId) {
+        cache.delete(key);
+      }
+    }
+  });
+
+  function remember(entry: CacheEntry) {
+    if (cache.size >= CACHE_MAX_ENTRIES) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) {
+        cache.delete(oldest.value);
+      }
+    }
+    cache.set(entry.idHash, entry);
+  }
+
+  async function load(idHash: string): Promise<CacheEntry | null> {
+    counters.queries++;
+    const time = new Date(now());
+    const [row] = await db
+      .select({
+        idHash: sessions.idHash,
+        expiresAt: sessions.expiresAt,
+        absoluteExpiresAt: sessions.absoluteExpiresAt,
+        id: users.id,
+        username: users.username,
+        role: users.role,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, time), gt(sessions.absoluteExpiresAt, time)))
+      .limit(1);
+    if (!row) {
+      return null;
+    }
+    return {
+      idHash: row.idHash,
+      user: { id: row.id, username: row.username, role: row.role },
+      expiresAt: row.expiresAt.getTime(),
+      absoluteExpiresAt: row.absoluteExpiresAt.getTime(),
+      cachedAt: now(),
+      touchedAt: now(),
+    };
+  }
+
+  return {
+    async create(userId) {
+      const token = randomBytes(32).toString('base64url');
+      const time = now();
+      const absoluteExpiresAt = new Date(time + timeouts.absoluteMs);
+      const expiresAt = new Date(Math.min(time + timeouts.idleMs, absoluteExpiresAt.getTime()));
+      counters.writes++;
+      await db.insert(sessions).values({ idHash: hash(token), userId, expiresAt, absoluteExpiresAt });
+      // an occasional sweep keeps the table small without a separate job
+      if (Math.random() < 0.02) {
+        counters.writes++;
+        await db.delete(sessions).where(lt(sessions.expiresAt, new Date(time)));
+      }
+      return { token, expiresAt: absoluteExpiresAt };
+    },
+
+    async resolve(token) {
+      if (!token || token.length > 128) {
+        return null;
+      }
+      const idHash = hash(token);
+      const time = now();
+      let entry = cache.get(idHash);
+      if (entry && time - entry.cachedAt > CACHE_TTL_MS) {
+        cache.delete(idHash);
+        entry = undefined;
+      }
+      if (!entry) {
+        const loaded = await load(idHash);
+        if (!loaded) {
+          return null;
+        }
+        entry = loaded;
+        remember(entry);
+      }
+      if (entry.expiresAt <= time || entry.absoluteExpiresAt <= time) {
+        cache.delete(idHash);
+        return null;
+      }
+      if (time - entry.touchedAt >= TOUCH_INTERVAL_MS) {
+        entry.touchedAt = time;
+        entry.expiresAt = Math.min(time + timeouts.idleMs, entry.absoluteExpiresAt);
+        pendingTouches.add(idHash);
+      }
+      return { idHash: entry.idHash, user: entry.user, expiresAt: entry.expiresAt, absoluteExpiresAt: entry.absoluteExpiresAt };
+    },
+
+    async destroy(token) {
+      const idHash = hash(token);
+      const entry = cache.get(idHash);
+      cache.delete(idHash);
+      pendingTouches.delete(idHash);
+      counters.writes++;
+      await db.delete(sessions).where(eq(sessions.idHash, idHash));
+      if (entry) {
+        // other processes may hold this session in memory too
+        bus.publish(entry.user.id);
+      }
+    },
+
+    invalidateUser(userId) {
+      bus.publish(userId);
+    },
+
+    async flush() {
+      if (pendingTouches.size === 0) {
+        return;
+      }
+      const ids = [...pendingTouches];
+      pendingTouches.clear();
+      counters.writes++;
+      // one statement for every session used since the last flush; never past the absolute expiry
+      await db
+        .update(sessions)
+        .set({ expiresAt: sql`least(now() + ${`${timeouts.idleMs} milliseconds`}::interval, ${sessions.absoluteExpiresAt})` })
+        .where(inArray(sessions.idHash, ids));
+    },
+
+    stats: () => ({ ...counters }),
+  };
+}

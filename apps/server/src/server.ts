@@ -1,0 +1,53 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { createApp } from './app.js';
+import { type BuildOptions, type Deps, buildDeps } from './container.js';
+import type { Config } from './config.js';
+
+export interface RunningServer {
+  deps: Deps;
+  server: Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish, flushes and closes the database. */
+  stop(): Promise<void>;
+}
+
+/** Builds everything and listens. Shared by main.ts and the integration tests. */
+export async function startServer(config: Config, options: BuildOptions = {}): Promise<RunningServer> {
+  const deps = await buildDeps(config, options);
+  if (config.admin) {
+    const { created } = await deps.auth.ensureAdmin(config.admin.username, config.admin.password);
+    console.info(`[admin] ${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`);
+  }
+  const app = createApp(deps);
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  let stopping: Promise<void> | undefined;
+  return {
+    deps,
+    server,
+    url: `http://${host}:${address.port}`,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // requests still running after 10 s are cut so shutdown always ends
+          setTimeout(() => server.closeAllConnections(), 10_000).unref();
+        });
+        await deps.close();
+      })();
+      return stopping;
+    },
+  };
+}

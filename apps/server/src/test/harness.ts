@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+import { loadConfig, type Config } from '../config.js';
+import type { BuildOptions } from '../container.js';
+import { type RunningServer, startServer } from '../server.js';
+
+const RELAXED_LIMITS = { limit: 1_000_000, windowMs: 60_000 };
+
+export interface TestApp extends RunningServer {
+  /** A client with its own cookie jar, like one browser. */
+  client(): TestClient;
+}
+
+/**
+ * Starts the real app on port 0: PGlite from the template, or PostgreSQL when DATABASE_URL is
+ * set, Redis when REDIS_URL is set. Rate limits are relaxed unless a test passes its own.
+ */
+export async function startTestApp(overrides: Partial<Config> = {}, options: BuildOptions = {}): Promise<TestApp> {
+  const config: Config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/nonexistent-test-data',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      WEB_DIST_DIR: '/nonexistent-web-dist',
+      LOG_LEVEL: 'silent',
+    }),
+    ...overrides,
+  };
+  const template = process.env.PGLITE_TEMPLATE;
+  const buildOptions: BuildOptions = {
+    authRateLimits: { loginPerIp: RELAXED_LIMITS, loginPerUsername: RELAXED_LIMITS, registerPerIp: RELAXED_LIMITS },
+    ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
+    ...options,
+  };
+  const running = await startServer(config, buildOptions);
+  return { ...running, client: () => new TestClient(running.url) };
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** fetch with a cookie jar and JSON by default, as the web app sends requests. */
+export class TestClient {
+  private cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(method === 'GET' || method === 'HEAD' ? {} : { 'content-type': 'application/json' }),
+        ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const isExpired = attributes.some((attribute) => /^\s*expires=thu, 01 jan 1970/i.test(attribute)) || value === '';
+      if (isExpired) {
+        this.cookies.delete(name);
+      } else {
+        this.cookies.set(name, value);
+      }
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = unknown>(path: string) {
+    return this.request<T>('GET', path);
+  }
+
+  post<T = unknown>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body, headers);
+  }
+
+  delete<T = unknown>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+}
+
+/** A username no other test uses. */
+export function uniqueName(prefix = 'user'): string {
+  return `${prefix}_${randomBytes(5).toString('hex')}`;
+}
+
+/** Registers and signs in a fresh user with the given role (promoted directly in the database). */
+export async function signedInClient(app: TestApp, role: 'user' | 'subscriber' | 'admin' = 'user') {
+  const client = app.client();
+  const username = uniqueName(role);
+  const password = 'correct horse battery';
+  const registered = await client.post<{ user: { id: string } }>('/api/auth/register', { username, password });
+  if (registered.status !== 201) {
+    throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  }
+  if (role !== 'user') {
+    await app.deps.users.setRole(registered.body.user.id, role);
+  }
+  const login = await client.post('/api/auth/login', { username, password });
+  if (login.status !== 200) {
+    throw new Error(`login failed: ${login.status}`);
+  }
+  return { client, username, password, id: registered.body.user.id };
+}

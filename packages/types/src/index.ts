@@ -1,0 +1,3 @@
+export * from './auth.js';
+export * from './games.js';
+export * from './presence.js';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+import { Role } from './auth.js';
+
+/** A page path as the browser reports it: starts with '/', no control characters. */
+export const CurrentPage = z
+  .string()
+  .max(512, 'is too long')
+  .regex(/^\/[^\s\u0000-\u001f]*$/, 'must be a path starting with /');
+
+export const HeartbeatRequest = z.object({ currentPage: CurrentPage });
+export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
+
+/** Guests send a random visitor id they keep in localStorage. */
+export const AnonymousVisitorId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 URL-safe characters');
+
+export const AnonymousHeartbeatRequest = z.object({
+  currentPage: CurrentPage,
+  visitorId: AnonymousVisitorId.optional(),
+});
+export type AnonymousHeartbeatRequest = z.infer<typeof AnonymousHeartbeatRequest>;
+
+export const HeartbeatResponse = z.object({ ok: z.literal(true) });
+export type HeartbeatResponse = z.infer<typeof HeartbeatResponse>;
+
+export const ActiveAuthenticatedUser = z.object({
+  username: z.string(),
+  role: Role,
+  current_page: z.string(),
+  last_seen: z.string(),
+});
+export type ActiveAuthenticatedUser = z.infer<typeof ActiveAuthenticatedUser>;
+
+export const ActiveUsersResponse = z.object({
+  authenticated: z.array(ActiveAuthenticatedUser),
+  anonymous: z.object({
+    count: z.number().int().nonnegative(),
+    /** page path -> number of guests on it */
+    currentPages: z.record(z.string(), z.number().int().nonnegative()),
+  }),
+  totalActive: z.number().int().nonnegative(),
+});
+export type ActiveUsersResponse = z.infer<typeof ActiveUsersResponse>;
+
+export const TrackGameClickRequest = z.object({ gameId: z.string().min(1, 'is required').max(64) });
+export type TrackGameClickRequest = z.infer<typeof TrackGameClickRequest>;
+
+export const DailyStat = z.object({
+  date: z.string(),
+  new_users: z.number().int(),
+  total_users: z.number().int(),
+  peak_concurrent: z.number().int(),
+  registered_visitors: z.number().int(),
+  anonymous_visitors: z.number().int(),
+  daily_total: z.number().int(),
+});
+export type DailyStat = z.infer<typeof DailyStat>;
+
+export const GameClickStats = z.object({
+  totalClicks: z.number().int(),
+  authenticatedClicks: z.number().int(),
+  anonymousClicks: z.number().int(),
+});
+export type GameClickStats = z.infer<typeof GameClickStats>;
+
+export const VisitorStatsResponse = z.object({
+  summary: z.object({
+    averageTotal: z.number(),
+    averageAuthenticated: z.number(),
+    averageAnonymous: z.number(),
+    newUsers: z.number().int(),
+    totalUsers: z.number().int(),
+    peakConcurrent: z.number().int(),
+  }),
+  dailyStats: z.array(DailyStat),
+  gameStats: z.record(z.string(), GameClickStats),
+});
+export type VisitorStatsResponse = z.infer<typeof VisitorStatsResponse>;
+
+export const GameStatusResponse = z.record(z.string(), z.boolean());
+export type GameStatusResponse = z.infer<typeof GameStatusResponse>;
+
+export const GameClickEvent = z.object({
+  gameId: z.string(),
+  authenticated: z.boolean(),
+  at: z.string(),
+});
+export type GameClickEvent = z.infer<typeof GameClickEvent>;
+
+/** Socket.IO events the server sends; only sockets in the `admins` room get the admin ones. */
+export interface ServerToClientEvents {
+  'presence:update': (payload: ActiveUsersResponse) => void;
+  'game:click': (payload: GameClickEvent) => void;
+  'game-status:update': (payload: GameStatusResponse) => void;
+}
+
+/** The client sends nothing over the socket: heartbeats go over HTTP. */
+export type ClientToServerEvents = Record<string, never>;
