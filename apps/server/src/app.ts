@@ -1,17 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import express, { type Express } from 'express';
 
 import type { Deps } from './container.js';
 import { errorHandler, notFound } from './lib/errors.js';
+import { DEFAULT_WEB_DIST } from './lib/paths.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { sessionMiddleware } from './modules/auth/session-middleware.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -19,7 +16,10 @@ export function createApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) {
-    app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
+    app.set(
+      'trust proxy',
+      /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy,
+    );
   }
   app.use(securityHeaders({ isProduction: config.env === 'production' }));
 
@@ -27,7 +27,15 @@ export function createApp(deps: Deps): Express {
   api.use(express.json({ limit: '100kb' }));
   api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
   api.use(sessionMiddleware(deps.sessions));
-  api.use('/auth', createAuthRouter({ auth: deps.auth, sessions: deps.sessions, rateLimiter: deps.rateLimiter, limits: deps.authRateLimits }));
+  api.use(
+    '/auth',
+    createAuthRouter({
+      auth: deps.auth,
+      sessions: deps.sessions,
+      rateLimiter: deps.rateLimiter,
+      limits: deps.authRateLimits,
+    }),
+  );
   api.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
@@ -44,7 +52,10 @@ export function createApp(deps: Deps): Express {
         setHeaders: (res, filePath) => {
           // Vite's content-hashed bundles never change; everything else may
           const isHashed = /-[A-Za-z0-9_-]{8}\.(js|css|woff2?|svg|png|jpg|wasm)$/.test(filePath);
-          res.setHeader('Cache-Control', isHashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+          res.setHeader(
+            'Cache-Control',
+            isHashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+          );
         },
       }),
     );

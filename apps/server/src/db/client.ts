@@ -1,6 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -10,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
+import { MIGRATIONS_DIR } from '../lib/paths.js';
 import { schema } from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,9 +19,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** Committed SQL migrations; the same folder serves src (tsx) and dist (node). */
-export const MIGRATIONS_DIR = path.resolve(here, '../../drizzle');
+export { MIGRATIONS_DIR };
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
@@ -49,7 +46,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!dataDir.startsWith('memory://')) {
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const client = await PGlite.create(
+    dataDir,
+    options.loadDataDir ? { loadDataDir: options.loadDataDir } : {},
+  );
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) {
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });

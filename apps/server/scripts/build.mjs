@@ -1,0 +1,33 @@
+// Bundles the server entry points into dist/. npm dependencies stay external (node_modules at run
+// time); workspace packages (@portfolio/*, shipped as TypeScript source) are compiled in.
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+
+import { build } from 'esbuild';
+
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const entries = {
+  main: 'src/main.ts',
+  'cli/admin-create': 'src/cli/admin-create.ts',
+  'cli/seed-demo': 'src/cli/seed-demo.ts',
+};
+await build({
+  entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'externalize-npm-packages',
+      setup(pluginBuild) {
+        pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@portfolio/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});

@@ -1,0 +1,131 @@
+import { expect, registerAccount, signIn, test, uniqueName } from '../fixtures';
+
+test.describe('accounts', () => {
+  test('register, log in, see the name in the top bar, log out', async ({ page }) => {
+    const username = uniqueName('reg');
+    const password = 'a-good-password';
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel(/email/i).fill(`${username}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel(/confirm password/i).fill(password);
+    await expect(page.getByText('Passwords match')).toBeVisible();
+    await page.getByRole('button', { name: /register/i }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: /log ?in/i }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    const banner = page.getByRole('banner');
+    await expect(banner.getByRole('link', { name: username })).toHaveAttribute('href', '/profile');
+    await expect(banner.getByText('Guest')).toHaveCount(0);
+
+    await banner.getByRole('button', { name: /log ?out/i }).click();
+    await expect(banner.getByText('Guest')).toBeVisible();
+    await expect(banner.getByRole('link', { name: /log ?in/i })).toBeVisible();
+    // the session is gone on the server too
+    expect((await page.request.get('/api/auth/current-user')).status()).toBe(401);
+  });
+
+  test('a wrong password shows the server message in a closable box', async ({ page, account }) => {
+    await signIn(page, { username: account.username, password: 'not-the-password' });
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Invalid username or password');
+    await alert.getByRole('button', { name: /close/i }).click();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('mismatched passwords show the message and send no request', async ({ page }) => {
+    const registerCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/register')) {
+        registerCalls.push(request.url());
+      }
+    });
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(uniqueName('mm'));
+    await page.getByLabel('Password', { exact: true }).fill('first-password');
+    await page.getByLabel(/confirm password/i).fill('second-password');
+    await expect(page.getByText('Passwords do not match').first()).toBeVisible();
+    await page.getByRole('button', { name: /register/i }).click();
+    await expect(page.getByText('Passwords do not match').first()).toBeVisible();
+    await page.waitForTimeout(300);
+    expect(registerCalls).toEqual([]);
+    await expect(page).toHaveURL(/\/register$/);
+  });
+
+  test('the login redirect query sends the user on after login', async ({ page, account }) => {
+    await signIn(page, account, '/login?redirect=/games');
+    await expect(page).toHaveURL(/\/games$/);
+  });
+});
+
+test.describe('route guards', () => {
+  test('guests are sent to /login, and to /login?admin=true for admin pages', async ({ page }) => {
+    await page.goto('/profile');
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page).not.toHaveURL(/admin=true/);
+
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/login\?.*admin=true/);
+
+    await page.goto('/admin/users/123');
+    await expect(page).toHaveURL(/\/login\?.*admin=true/);
+  });
+
+  test('a signed-in user without the admin role is sent home from /admin', async ({
+    page,
+    request,
+  }) => {
+    const account = await registerAccount(request, 'plain');
+    await signIn(page, account);
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/profile');
+    await expect(page).toHaveURL(/\/profile$/);
+  });
+
+  test('the admin made with the CLI signs in, wears the Admin badge and reaches /admin', async ({
+    page,
+    admin,
+  }) => {
+    await signIn(page, admin, '/login?admin=true&redirect=/admin');
+    await expect(page).toHaveURL(/\/admin$/);
+    const banner = page.getByRole('banner');
+    await expect(banner.getByRole('link', { name: new RegExp(admin.username) })).toBeVisible();
+    await expect(banner.getByText('Admin', { exact: true })).toBeVisible();
+  });
+});
+
+test.describe('routing', () => {
+  test('lower-case gallery and tutorials links reach the pages', async ({ page }) => {
+    await page.goto('/gallery');
+    await expect(page.getByRole('heading', { name: 'My Gallery' })).toBeVisible();
+    await page.goto('/Tutorials');
+    await expect(page.getByRole('heading', { name: 'Tutorials', level: 1 })).toBeVisible();
+    await page.goto('/tutorials');
+    await expect(page.getByRole('heading', { name: 'Tutorials', level: 1 })).toBeVisible();
+  });
+
+  test('an unknown URL shows the router error page with 404', async ({ page }) => {
+    await page.goto('/no-such-page');
+    await expect(page.getByText('Unexpected Application Error!')).toBeVisible();
+    await expect(page.getByText(/404/)).toBeVisible();
+  });
+
+  test('the shared frame shows Guest, the nav links and the footer year', async ({ page }) => {
+    await page.goto('/');
+    const banner = page.getByRole('banner');
+    await expect(banner.getByText('Guest')).toBeVisible();
+    for (const name of ['Games', 'Gallery', 'Tutorials']) {
+      await expect(banner.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
+    await page.getByRole('main').getByRole('link', { name: /games/i }).first().click();
+    await expect(page).toHaveURL(/\/games$/);
+  });
+});
