@@ -1,0 +1,146 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { renderApp, signedInAs, stubApi } from '../test/render-app';
+
+describe('routes', () => {
+  it('reaches the Gallery page through the lower-case /gallery link', async () => {
+    stubApi();
+    renderApp('/gallery');
+    expect(await screen.findByRole('heading', { name: 'My Gallery' })).toBeInTheDocument();
+  });
+
+  it('reaches the Gallery page at /Gallery', async () => {
+    stubApi();
+    renderApp('/Gallery');
+    expect(await screen.findByRole('heading', { name: 'My Gallery' })).toBeInTheDocument();
+  });
+
+  it('reaches the Tutorials page through /tutorials', async () => {
+    stubApi();
+    renderApp('/tutorials');
+    expect(await screen.findByRole('heading', { name: 'Tutorials' })).toBeInTheDocument();
+  });
+
+  it('shows the home page with its three link cards', async () => {
+    stubApi();
+    renderApp('/');
+    expect(await screen.findByText(/passionate game developer and designer/)).toBeInTheDocument();
+    const main = screen.getByRole('main');
+    for (const [name, href] of [
+      ['Games', '/games'],
+      ['Gallery', '/gallery'],
+      ['Tutorials', '/tutorials'],
+    ] as const) {
+      const cards = screen
+        .getAllByRole('link', { name: new RegExp(name) })
+        .filter((link) => main.contains(link));
+      expect(cards[0]).toHaveAttribute('href', href);
+    }
+  });
+
+  it('shows the error page with 404 for an unknown URL', async () => {
+    stubApi();
+    renderApp('/no-such-page');
+    expect(await screen.findByText('Unexpected Application Error!')).toBeInTheDocument();
+    expect(screen.getByText('404 Not Found')).toBeInTheDocument();
+    // The shared frame stays around the error.
+    expect(screen.getByText('Guest')).toBeInTheDocument();
+  });
+
+  it('shows a loading state until the current-user call finishes', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    stubApi({
+      'GET /api/auth/current-user': () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    renderApp('/gallery');
+    expect(await screen.findByText('Loading...')).toBeInTheDocument();
+    expect(screen.queryByText('Guest')).not.toBeInTheDocument();
+    answer(new Response(null, { status: 401 }));
+    expect(await screen.findByRole('heading', { name: 'My Gallery' })).toBeInTheDocument();
+  });
+
+  it('sends guests from /profile to /login', async () => {
+    stubApi();
+    const { router } = renderApp('/profile');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/profile');
+  });
+
+  it('shows the profile to a signed-in user', async () => {
+    stubApi(signedInAs('ann', 'user'));
+    renderApp('/profile');
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+    expect(screen.getByText('user')).toBeInTheDocument();
+  });
+
+  it('sends guests from admin routes to /login?admin=true', async () => {
+    stubApi();
+    const { router } = renderApp('/admin/users/42');
+    expect(await screen.findByText('Admin sign-in is required to view that page.')).toBeVisible();
+    const params = new URLSearchParams(router.state.location.search);
+    expect(router.state.location.pathname).toBe('/login');
+    expect(params.get('admin')).toBe('true');
+    expect(params.get('redirect')).toBe('/admin/users/42');
+  });
+
+  it('sends signed-in non-admins from /admin home', async () => {
+    stubApi(signedInAs('sub', 'subscriber'));
+    const { router } = renderApp('/admin');
+    expect(await screen.findByText(/passionate game developer/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('lets admins open the dashboard and a user page', async () => {
+    stubApi(signedInAs('root', 'admin'));
+    const { router } = renderApp('/admin');
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+    await router.navigate('/admin/users/7');
+    expect(await screen.findByRole('heading', { name: 'User Details' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/admin');
+  });
+
+  it('sends a heartbeat for the current page, for guests with a visitor id', async () => {
+    const { calls } = stubApi();
+    const { router } = renderApp('/gallery');
+    await screen.findByRole('heading', { name: 'My Gallery' });
+    await waitFor(() => {
+      const visitorId: unknown = expect.stringMatching(/^[\w-]{24}$/);
+      expect(calls).toContainEqual({
+        method: 'POST',
+        url: '/api/anonymous-heartbeat',
+        body: { currentPage: '/gallery', visitorId },
+      });
+    });
+    await router.navigate('/games');
+    await waitFor(() => {
+      expect(
+        calls.some(
+          (call) =>
+            call.url === '/api/anonymous-heartbeat' &&
+            JSON.stringify(call.body).includes('"currentPage":"/games"'),
+        ),
+      ).toBe(true);
+    });
+  });
+
+  it('sends heartbeats of signed-in users to the auth endpoint every 30 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { calls } = stubApi(signedInAs('ann', 'user'));
+      renderApp('/games');
+      await screen.findByRole('heading', { name: 'Games' });
+      const heartbeats = () => calls.filter((call) => call.url === '/api/auth/heartbeat');
+      await waitFor(() => expect(heartbeats()).toHaveLength(1));
+      expect(heartbeats()[0]?.body).toEqual({ currentPage: '/games' });
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(heartbeats()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import type { Role } from '@portfolio/types';
+import { useState } from 'react';
+import { Link, NavLink } from 'react-router';
+
+import { useAuthStore } from '../features/auth/auth-store';
+import { siteConfig } from '../lib/config';
+
+const BADGE_TEXT: Record<Role, string | null> = { admin: 'Admin', subscriber: 'Sub', user: null };
+
+function RoleBadge({ role }: { role: Role }) {
+  const text = BADGE_TEXT[role];
+  if (text === null) {
+    return null;
+  }
+  return <span className={`badge badge--${role}`}>{text}</span>;
+}
+
+const NAV_LINKS = [
+  { to: '/games', label: 'Games' },
+  { to: '/gallery', label: 'Gallery' },
+  { to: '/tutorials', label: 'Tutorials' },
+] as const;
+
+/** The shared top bar: who is signed in, the main links and the login/logout control. */
+export function TopBar() {
+  const user = useAuthStore((state) => state.user);
+  const logout = useAuthStore((state) => state.logout);
+  const [isLoggingOut, setIsLoggingOut] = useState(false);
+
+  const handleLogout = async () => {
+    setIsLoggingOut(true);
+    await logout();
+    setIsLoggingOut(false);
+  };
+
+  return (
+    <header className="top-bar">
+      <div className="top-bar__inner">
+        <Link to="/" className="top-bar__brand">
+          {siteConfig.siteName}
+        </Link>
+        <nav className="top-bar__nav" aria-label="Main">
+          {NAV_LINKS.map((link) => (
+            <NavLink key={link.to} to={link.to} className="top-bar__link">
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="top-bar__account">
+          {user ? (
+            <span className="top-bar__user">
+              <Link to="/profile" className="top-bar__username">
+                {user.username}
+              </Link>
+              <RoleBadge role={user.role} />
+            </span>
+          ) : (
+            <span className="top-bar__user top-bar__user--guest">Guest</span>
+          )}
+          {user ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={isLoggingOut}
+              onClick={() => {
+                void handleLogout();
+              }}
+            >
+              Logout
+            </button>
+          ) : (
+            <Link to="/login" className="button button--primary">
+              Login
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,89 @@
+import {
+  CurrentUser,
+  LoginResponse,
+  RegisterResponse,
+  type DeviceInfo,
+  type RegisterRequest,
+} from '@portfolio/types';
+import { create } from 'zustand';
+
+import { http, isHttpError } from '../../lib/http';
+import { toAuthError } from './auth-error';
+
+interface AuthState {
+  user: CurrentUser | null;
+  /** True until the first current-user call has finished. */
+  isLoading: boolean;
+  /** Loads the signed-in user; a failure is only logged and the app continues as a guest. */
+  init: () => Promise<void>;
+  /** Signs in; rejects with an AuthError. */
+  login: (username: string, password: string, deviceInfo: DeviceInfo) => Promise<CurrentUser>;
+  /** Creates an account (the user signs in afterwards); rejects with an AuthError. */
+  register: (input: RegisterRequest) => Promise<void>;
+  /** Signs out; a failure is only logged and the user stays signed in. */
+  logout: () => Promise<void>;
+}
+
+export const useAuthStore = create<AuthState>()((set) => ({
+  user: null,
+  isLoading: true,
+
+  init: async () => {
+    set({ isLoading: true });
+    try {
+      const user = await http.get('/api/auth/current-user', CurrentUser);
+      set({ user, isLoading: false });
+    } catch (error) {
+      // 401 is the normal answer for a guest; anything else is worth a note in the console.
+      if (!isHttpError(error) || error.status !== 401) {
+        console.warn('Could not load the current user', toAuthError(error));
+      }
+      set({ user: null, isLoading: false });
+    }
+  },
+
+  login: async (username, password, deviceInfo) => {
+    try {
+      const { user } = await http.post(
+        '/api/auth/login',
+        { username, password, deviceInfo },
+        LoginResponse,
+      );
+      set({ user });
+      return user;
+    } catch (error) {
+      throw toAuthError(error);
+    }
+  },
+
+  register: async (input) => {
+    try {
+      await http.post('/api/auth/register', input, RegisterResponse);
+    } catch (error) {
+      throw toAuthError(error);
+    }
+  },
+
+  logout: async () => {
+    try {
+      await http.post('/api/auth/logout');
+      set({ user: null });
+    } catch (error) {
+      console.warn('Logout failed', toAuthError(error));
+    }
+  },
+}));
+
+let initPromise: Promise<void> | null = null;
+
+/** Runs the first current-user call once; later calls wait for the same one. */
+export function ensureAuthLoaded(): Promise<void> {
+  initPromise ??= useAuthStore.getState().init();
+  return initPromise;
+}
+
+/** Test helper: back to the state of a fresh page load. */
+export function resetAuthStore(): void {
+  initPromise = null;
+  useAuthStore.setState({ user: null, isLoading: true });
+}

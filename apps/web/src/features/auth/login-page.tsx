@@ -1,0 +1,101 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+
+import { ErrorAlert } from '../../app/error-alert';
+import { safeRedirect } from '../../lib/safe-redirect';
+import { toAuthError, type AuthError } from './auth-error';
+import { useAuthStore } from './auth-store';
+import { getDeviceInfo } from './device-info';
+
+function hasRegistered(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && 'registered' in state && !!state.registered;
+}
+
+export function LoginPage() {
+  const login = useAuthStore((state) => state.login);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<AuthError | null>(null);
+  const [isSubmitting, setIsSubmitting] = useState(false);
+
+  const isAdminRequired = searchParams.get('admin') === 'true';
+  const destination = safeRedirect(searchParams.get('redirect'));
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    setIsSubmitting(true);
+    try {
+      await login(username.trim(), password, getDeviceInfo());
+      await navigate(destination, { replace: true });
+    } catch (caught) {
+      setError(toAuthError(caught));
+      setIsSubmitting(false);
+    }
+  };
+
+  return (
+    <section className="page page--narrow auth-page" aria-labelledby="login-title">
+      <div className="card">
+        <h1 id="login-title">Login</h1>
+        {isAdminRequired ? (
+          <p className="notice" role="note">
+            Admin sign-in is required to view that page.
+          </p>
+        ) : null}
+        {hasRegistered(location.state) ? (
+          <p className="notice notice--success" role="status">
+            Account created. Please log in.
+          </p>
+        ) : null}
+        {error ? (
+          <ErrorAlert
+            message={error.message}
+            code={error.code}
+            details={error.details}
+            onClose={() => setError(null)}
+          />
+        ) : null}
+        <form
+          className="form"
+          onSubmit={(event) => {
+            void handleSubmit(event);
+          }}
+        >
+          <div className="form__field">
+            <label htmlFor="login-username">Username</label>
+            <input
+              id="login-username"
+              name="username"
+              autoComplete="username"
+              required
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          </div>
+          <div className="form__field">
+            <label htmlFor="login-password">Password</label>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Logging in...' : 'Login'}
+          </button>
+        </form>
+        <p className="auth-page__switch">
+          Don&apos;t have an account? <Link to="/register">Register</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { apiError, jsonResponse, renderApp, stubApi } from '../../test/render-app';
+
+async function fill(fields: {
+  username: string;
+  email?: string;
+  password: string;
+  confirm: string;
+}) {
+  await userEvent.type(await screen.findByLabelText('Username'), fields.username);
+  if (fields.email) {
+    await userEvent.type(screen.getByLabelText('Email (optional)'), fields.email);
+  }
+  await userEvent.type(screen.getByLabelText('Password'), fields.password);
+  await userEvent.type(screen.getByLabelText('Confirm Password'), fields.confirm);
+}
+
+const registerCalls = (calls: { url: string }[]) =>
+  calls.filter((call) => call.url === '/api/auth/register');
+
+describe('register page', () => {
+  it('says whether the passwords match while typing', async () => {
+    stubApi();
+    renderApp('/register');
+    await userEvent.type(await screen.findByLabelText('Password'), 'secret-password');
+    expect(screen.queryByText('Passwords match')).not.toBeInTheDocument();
+    expect(screen.queryByText('Passwords do not match')).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'secret');
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Confirm Password'), '-password');
+    expect(screen.getByText('Passwords match')).toBeInTheDocument();
+  });
+
+  it('refuses mismatched passwords without sending a request', async () => {
+    const { calls } = stubApi();
+    renderApp('/register');
+    await fill({ username: 'newbie', password: 'secret-password', confirm: 'other-password' });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Passwords do not match');
+    expect(registerCalls(calls)).toHaveLength(0);
+  });
+
+  it('registers and goes to /login', async () => {
+    const { calls } = stubApi({
+      'POST /api/auth/register': () =>
+        jsonResponse(
+          { message: 'Registered', user: { id: '9', username: 'newbie', role: 'user' } },
+          201,
+        ),
+    });
+    const { router } = renderApp('/register');
+    await fill({
+      username: 'newbie',
+      email: 'newbie@example.com',
+      password: 'secret-password',
+      confirm: 'secret-password',
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(registerCalls(calls)).toEqual([
+      expect.objectContaining({
+        body: { username: 'newbie', email: 'newbie@example.com', password: 'secret-password' },
+      }),
+    ]);
+  });
+
+  it("shows the server's message when registration fails", async () => {
+    stubApi({
+      'POST /api/auth/register': () => apiError(409, 'Username already taken', 'CONFLICT'),
+    });
+    renderApp('/register');
+    await fill({ username: 'taken', password: 'secret-password', confirm: 'secret-password' });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username already taken');
+  });
+
+  it("shows 'Registration failed' when the server gives no message", async () => {
+    stubApi({ 'POST /api/auth/register': () => new Response('oops', { status: 500 }) });
+    renderApp('/register');
+    await fill({ username: 'newbie', password: 'secret-password', confirm: 'secret-password' });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Registration failed');
+  });
+
+  it('links to the login page', async () => {
+    stubApi();
+    renderApp('/register');
+    const main = within(await screen.findByRole('main'));
+    expect(await main.findByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+  });
+});

@@ -1,0 +1,151 @@
+import { RegisterRequest } from '@portfolio/types';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+
+import { AuthError } from './auth-error';
+import { useAuthStore } from './auth-store';
+
+const FIELD_LABELS: Record<string, string> = {
+  username: 'Username',
+  email: 'Email',
+  password: 'Password',
+};
+
+/** The first validation problem as a readable sentence, e.g. 'Username must be at least 3 …'. */
+function firstIssue(input: unknown): string | null {
+  const result = RegisterRequest.safeParse(input);
+  if (result.success) {
+    return null;
+  }
+  const issue = result.error.issues[0];
+  if (!issue) {
+    return 'Registration failed';
+  }
+  const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
+  return field ? `${field} ${issue.message}` : issue.message;
+}
+
+export function RegisterPage() {
+  const register = useAuthStore((state) => state.register);
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isSubmitting, setIsSubmitting] = useState(false);
+
+  const doPasswordsMatch = password === confirmPassword;
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    if (!doPasswordsMatch) {
+      setError('Passwords do not match');
+      return;
+    }
+    const input = { username: username.trim(), email: email.trim(), password };
+    const problem = firstIssue(input);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setIsSubmitting(true);
+    try {
+      await register(input.email ? input : { username: input.username, password });
+      await navigate('/login', { state: { registered: true } });
+    } catch (caught) {
+      setError(
+        caught instanceof AuthError && caught.serverMessage
+          ? caught.serverMessage
+          : 'Registration failed',
+      );
+      setIsSubmitting(false);
+    }
+  };
+
+  return (
+    <section className="page page--narrow auth-page" aria-labelledby="register-title">
+      <div className="card">
+        <h1 id="register-title">Register</h1>
+        {error ? (
+          <div className="alert alert--error" role="alert">
+            <p className="alert__message">{error}</p>
+          </div>
+        ) : null}
+        <form
+          className="form"
+          noValidate
+          onSubmit={(event) => {
+            void handleSubmit(event);
+          }}
+        >
+          <div className="form__field">
+            <label htmlFor="register-username">Username</label>
+            <input
+              id="register-username"
+              name="username"
+              autoComplete="username"
+              required
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          </div>
+          <div className="form__field">
+            <label htmlFor="register-email">Email (optional)</label>
+            <input
+              id="register-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </div>
+          <div className="form__field">
+            <label htmlFor="register-password">Password</label>
+            <input
+              id="register-password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </div>
+          <div className="form__field">
+            <label htmlFor="register-confirm-password">Confirm Password</label>
+            <input
+              id="register-confirm-password"
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              required
+              aria-describedby="password-match"
+              value={confirmPassword}
+              onChange={(event) => setConfirmPassword(event.target.value)}
+            />
+            <p
+              id="password-match"
+              className={`form__hint ${doPasswordsMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
+              aria-live="polite"
+            >
+              {confirmPassword === ''
+                ? null
+                : doPasswordsMatch
+                  ? 'Passwords match'
+                  : 'Passwords do not match'}
+            </p>
+          </div>
+          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Registering...' : 'Register'}
+          </button>
+        </form>
+        <p className="auth-page__switch">
+          Already have an account? <Link to="/login">Login</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+
+import { routes } from '../app/routes';
+
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+export function apiError(status: number, message: string, code = 'ERROR'): Response {
+  return jsonResponse({ error: { code, message } }, status);
+}
+
+type Handler = (body: unknown) => Response | Promise<Response>;
+
+export interface RecordedCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/**
+ * Replaces fetch with a fake API: `handlers` answers 'METHOD /path'; heartbeats succeed;
+ * current-user answers 401 (a guest) unless given; anything else is a 404. Calls are recorded.
+ */
+export function stubApi(handlers: Record<string, Handler> = {}) {
+  const calls: RecordedCall[] = [];
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = init?.method ?? 'GET';
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, url, body });
+    const handler = handlers[`${method} ${url}`];
+    if (handler) {
+      return Promise.resolve(handler(body));
+    }
+    if (url.endsWith('heartbeat')) {
+      return Promise.resolve(jsonResponse({ ok: true }));
+    }
+    if (url === '/api/auth/current-user') {
+      return Promise.resolve(apiError(401, 'Not authenticated', 'UNAUTHENTICATED'));
+    }
+    return Promise.resolve(apiError(404, 'Not found', 'NOT_FOUND'));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { fetchMock, calls };
+}
+
+/** Stubs current-user to answer this user. */
+export function signedInAs(username: string, role: 'user' | 'subscriber' | 'admin') {
+  return {
+    'GET /api/auth/current-user': () => jsonResponse({ id: `id-${username}`, username, role }),
+  };
+}
+
+/** Renders the real route table in memory at `path`. */
+export function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(<RouterProvider router={router} />);
+  return { router, ...view };
+}
