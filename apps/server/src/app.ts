@@ -60,7 +60,7 @@ export function createApp(deps: Deps): Express {
       }),
     );
     // every other GET is a client-side route: the SPA decides (and shows its own 404)
-    app.get('/*splat', (_req, res) => {
+    app.get('{/*splat}', (_req, res) => {
       res.set('Cache-Control', 'no-cache').sendFile(path.join(webDist, 'index.html'));
     });
   }
