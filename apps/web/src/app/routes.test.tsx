@@ -1,7 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { renderApp, signedInAs, stubApi } from '../test/render-app';
+import { jsonResponse, renderApp, signedInAs, stubApi } from '../test/render-app';
+
+// The dashboard opens a socket; here it must stay offline (no network from unit tests).
+vi.mock('../lib/socket', () => ({
+  createSocket: () => ({ connected: false, on: vi.fn(), off: vi.fn(), disconnect: vi.fn() }),
+}));
 
 describe('routes', () => {
   it('reaches the Gallery page through the lower-case /gallery link', async () => {
@@ -96,7 +101,28 @@ describe('routes', () => {
   });
 
   it('lets admins open the dashboard and a user page', async () => {
-    stubApi(signedInAs('root', 'admin'));
+    stubApi({
+      ...signedInAs('root', 'admin'),
+      'GET /api/active-users': () =>
+        jsonResponse({
+          authenticated: [],
+          anonymous: { count: 0, currentPages: {} },
+          totalActive: 0,
+        }),
+      'GET /api/visitor-stats': () =>
+        jsonResponse({
+          summary: {
+            averageTotal: 0,
+            averageAuthenticated: 0,
+            averageAnonymous: 0,
+            newUsers: 0,
+            totalUsers: 1,
+            peakConcurrent: 0,
+          },
+          dailyStats: [],
+          gameStats: {},
+        }),
+    });
     const { router } = renderApp('/admin');
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
     await router.navigate('/admin/users/7');

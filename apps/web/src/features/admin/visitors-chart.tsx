@@ -1,0 +1,127 @@
+import type { DailyStat } from '@portfolio/types';
+import { useId } from 'react';
+
+import { dayKey, formatShortDay } from './dashboard-format';
+
+const WIDTH = 720;
+const HEIGHT = 280;
+const MARGIN = { top: 16, right: 16, bottom: 56, left: 48 };
+const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
+const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
+/** Enough date labels to read the axis without them overlapping. */
+const MAX_X_LABELS = 8;
+
+/** A round axis maximum (1, 2 or 5 times a power of ten) at or above the largest value. */
+export function niceMax(value: number): number {
+  if (value <= 0) {
+    return 1;
+  }
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 2, 5, 10].find((factor) => factor * magnitude >= value) ?? 10;
+  return step * magnitude;
+}
+
+/**
+ * Daily visitors over the window as stacked bars (registered below, anonymous above), drawn as
+ * inline SVG. Days come oldest first, left to right.
+ */
+export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
+  const titleId = useId();
+  const descId = useId();
+  const highest = Math.max(
+    0,
+    ...days.map((day) =>
+      Math.max(day.daily_total, day.registered_visitors + day.anonymous_visitors),
+    ),
+  );
+  const max = niceMax(highest);
+  const slot = PLOT_WIDTH / Math.max(days.length, 1);
+  const barWidth = Math.max(slot * 0.7, 1);
+  const labelEvery = Math.max(Math.ceil(days.length / MAX_X_LABELS), 1);
+  const y = (value: number) => MARGIN.top + PLOT_HEIGHT - (value / max) * PLOT_HEIGHT;
+  const ticks = [0, max / 2, max];
+  const first = days[0];
+  const last = days[days.length - 1];
+
+  return (
+    <figure className="chart">
+      <svg
+        className="chart__svg"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${titleId} ${descId}`}
+      >
+        <title id={titleId}>Daily visitors, last 30 days</title>
+        <desc id={descId}>
+          {first && last
+            ? `Registered and anonymous visitors per day from ${dayKey(first.date)} to ${dayKey(last.date)}; highest day ${highest}.`
+            : 'No visitor data.'}
+        </desc>
+        {ticks.map((tick) => (
+          <g key={tick} className="chart__tick">
+            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+            <text x={MARGIN.left - 8} y={y(tick)} dy="0.32em" textAnchor="end">
+              {Number.isInteger(tick) ? tick : tick.toFixed(1)}
+            </text>
+          </g>
+        ))}
+        {days.map((day, index) => {
+          const x = MARGIN.left + index * slot + (slot - barWidth) / 2;
+          const registeredTop = y(day.registered_visitors);
+          const totalTop = y(day.registered_visitors + day.anonymous_visitors);
+          return (
+            <g key={day.date}>
+              <title>
+                {`${dayKey(day.date)}: ${day.daily_total} visitors (${day.registered_visitors} registered, ${day.anonymous_visitors} anonymous)`}
+              </title>
+              <rect
+                className="chart__bar chart__bar--registered"
+                x={x}
+                y={registeredTop}
+                width={barWidth}
+                height={MARGIN.top + PLOT_HEIGHT - registeredTop}
+              />
+              <rect
+                className="chart__bar chart__bar--anonymous"
+                x={x}
+                y={totalTop}
+                width={barWidth}
+                height={registeredTop - totalTop}
+              />
+              {(days.length - 1 - index) % labelEvery === 0 ? (
+                <text
+                  className="chart__x-label"
+                  x={x + barWidth / 2}
+                  y={MARGIN.top + PLOT_HEIGHT + 18}
+                  textAnchor="middle"
+                >
+                  {formatShortDay(day.date)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        <line
+          className="chart__axis"
+          x1={MARGIN.left}
+          x2={WIDTH - MARGIN.right}
+          y1={MARGIN.top + PLOT_HEIGHT}
+          y2={MARGIN.top + PLOT_HEIGHT}
+        />
+        <text className="chart__axis-title" x={MARGIN.left + PLOT_WIDTH / 2} y={HEIGHT - 8}>
+          Date
+        </text>
+        <text
+          className="chart__axis-title"
+          transform={`translate(14 ${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)`}
+        >
+          Visitors
+        </text>
+      </svg>
+      <figcaption className="chart__legend">
+        <span className="chart__key chart__key--registered">Registered</span>
+        <span className="chart__key chart__key--anonymous">Anonymous</span>
+      </figcaption>
+    </figure>
+  );
+}
