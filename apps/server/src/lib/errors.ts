@@ -17,13 +17,18 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: string) => new HttpError(400, 'BAD_REQUEST', message, details);
-export const unauthorized = (message = 'Authentication required') => new HttpError(401, 'UNAUTHORIZED', message);
-export const forbidden = (message = 'You do not have permission to do that') => new HttpError(403, 'FORBIDDEN', message);
+export const badRequest = (message: string, details?: string) =>
+  new HttpError(400, 'BAD_REQUEST', message, details);
+export const unauthorized = (message = 'Authentication required') =>
+  new HttpError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message = 'You do not have permission to do that') =>
+  new HttpError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);
 export const conflict = (message: string) => new HttpError(409, 'CONFLICT', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new HttpError(429, 'RATE_LIMITED', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  new HttpError(429, 'RATE_LIMITED', message, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });
 
 /** The first zod issue as `field: message`, the way forms show it. */
 export function describeZodError(error: ZodError): string {
@@ -36,7 +41,13 @@ export function describeZodError(error: ZodError): string {
 }
 
 function isPgError(error: unknown): error is { code: string; constraint?: string } {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(error.code)
+  );
 }
 
 /** Finds a Postgres error behind drizzle's wrapper (it keeps the driver error as `cause`). */
@@ -51,6 +62,12 @@ function findPgError(error: unknown): { code: string; constraint?: string } | un
   return undefined;
 }
 
+/** The constraint a unique violation (23505) hit, found behind any driver wrapper; else undefined. */
+export function uniqueViolationConstraint(error: unknown): string | undefined {
+  const pgError = findPgError(error);
+  return pgError?.code === '23505' ? (pgError.constraint ?? '') : undefined;
+}
+
 function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) {
     return error;
@@ -59,7 +76,13 @@ function toHttpError(error: unknown): HttpError | undefined {
     return badRequest(describeZodError(error));
   }
   // body-parser errors carry a status and a type
-  if (typeof error === 'object' && error !== null && 'type' in error && 'status' in error && typeof error.status === 'number') {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    'type' in error &&
+    'status' in error &&
+    typeof error.status === 'number'
+  ) {
     if (error.type === 'entity.parse.failed') {
       return badRequest('Request body is not valid JSON');
     }
@@ -67,7 +90,11 @@ function toHttpError(error: unknown): HttpError | undefined {
       return new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
     }
     if (error.status >= 400 && error.status < 500) {
-      return new HttpError(error.status, 'BAD_REQUEST', error instanceof Error ? error.message : 'Bad request');
+      return new HttpError(
+        error.status,
+        'BAD_REQUEST',
+        error instanceof Error ? error.message : 'Bad request',
+      );
     }
   }
   const pgError = findPgError(error);
@@ -81,7 +108,13 @@ function toHttpError(error: unknown): HttpError | undefined {
 }
 
 export function errorBody(error: HttpError): ApiError {
-  return { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
 }
 
 /** The one error middleware: known errors become their status, the rest a logged 500. */
@@ -96,5 +129,11 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
     return;
   }
   console.error(`[http] ${req.method} ${req.originalUrl} failed`, error);
-  res.status(500).json(errorBody(new HttpError(500, 'INTERNAL', 'Something went wrong on our side. Please try again.')));
+  res
+    .status(500)
+    .json(
+      errorBody(
+        new HttpError(500, 'INTERNAL', 'Something went wrong on our side. Please try again.'),
+      ),
+    );
 };

@@ -31,10 +31,11 @@ function detectBrowser(ua: string): string {
   if (/opr\/|opera/i.test(ua)) {
     return 'Opera';
   }
-  if (/firefox\//i.test(ua)) {
+  // on iOS every browser is WebKit and says Safari; Chrome and Firefox add CriOS/FxiOS
+  if (/firefox\/|fxios\//i.test(ua)) {
     return 'Firefox';
   }
-  if (/chrome\/|chromium\//i.test(ua)) {
+  if (/chrome\/|chromium\/|crios\//i.test(ua)) {
     return 'Chrome';
   }
   if (/safari\//i.test(ua)) {
@@ -57,7 +58,10 @@ function detectType(ua: string, width: number): string {
 }
 
 /** Turns what the browser reports at login into the device fields the admin sees. */
-export function describeDevice(info: DeviceInfo | undefined, headerUserAgent: string | undefined): StoredDeviceInfo {
+export function describeDevice(
+  info: DeviceInfo | undefined,
+  headerUserAgent: string | undefined,
+): StoredDeviceInfo {
   const ua = info?.userAgent ?? headerUserAgent ?? '';
   const match = /^(\d{1,5})\s*[x×]\s*(\d{1,5})$/.exec(info?.screenResolution ?? '');
   const screenWidth = match?.[1] ? Number(match[1]) : 0;

@@ -53,13 +53,19 @@ export function createAuthRouter(deps: {
   );
   const authenticate = (req: Request, res: Response) =>
     new Promise<CurrentUser | null>((resolve, reject) => {
-      const handler = passport.authenticate('local', { session: false }, (error: unknown, user: CurrentUser | false) => {
-        if (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-          return;
-        }
-        resolve(user || null);
-      }) as (req: Request, res: Response, next: (error?: unknown) => void) => void;
+      const handler = passport.authenticate(
+        'local',
+        { session: false },
+        (error: unknown, user: CurrentUser | false) => {
+          if (error) {
+            reject(
+              error instanceof Error ? error : new Error('Authentication failed', { cause: error }),
+            );
+            return;
+          }
+          resolve(user || null);
+        },
+      ) as (req: Request, res: Response, next: (error?: unknown) => void) => void;
       handler(req, res, reject);
     });
 
@@ -70,6 +76,12 @@ export function createAuthRouter(deps: {
     }
   }
 
+  // answers name who is signed in: no browser or proxy may keep a copy
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
   router.get('/current-user', (req, res) => {
     if (!req.auth) {
       throw unauthorized('Not logged in');
@@ -78,16 +90,28 @@ export function createAuthRouter(deps: {
   });
 
   router.post('/register', async (req, res) => {
-    await limit(`register:ip:${req.ip}`, limits.registerPerIp, 'Too many registrations from this address. Please try again later.');
+    await limit(
+      `register:ip:${req.ip}`,
+      limits.registerPerIp,
+      'Too many registrations from this address. Please try again later.',
+    );
     const input = parseInput(RegisterRequest, req.body);
     const user = await auth.register(input);
     res.status(201).json({ message: 'Registration successful', user } satisfies RegisterResponse);
   });
 
   router.post('/login', async (req, res) => {
-    await limit(`login:ip:${req.ip}`, limits.loginPerIp, 'Too many login attempts. Please try again later.');
+    await limit(
+      `login:ip:${req.ip}`,
+      limits.loginPerIp,
+      'Too many login attempts. Please try again later.',
+    );
     const input = parseInput(LoginRequest, req.body);
-    await limit(`login:user:${input.username.toLowerCase()}`, limits.loginPerUsername, 'Too many login attempts. Please try again later.');
+    await limit(
+      `login:user:${input.username.toLowerCase()}`,
+      limits.loginPerUsername,
+      'Too many login attempts. Please try again later.',
+    );
     req.body = input;
     const user = await authenticate(req, res);
     if (!user) {

@@ -1,6 +1,6 @@
 import type { CurrentUser, DeviceInfo, RegisterRequest, Role } from '@portfolio/types';
 
-import { conflict } from '../../lib/errors.js';
+import { conflict, uniqueViolationConstraint } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import type { UserRow, UsersRepo } from '../users/repo.js';
 import { describeDevice } from './device-info.js';
@@ -21,16 +21,20 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
       }
       const passwordHash = await hashPassword(input.password);
       try {
-        const row = await users.insert({ username: input.username, email: input.email || null, passwordHash });
+        const row = await users.insert({
+          username: input.username,
+          email: input.email || null,
+          passwordHash,
+        });
         events.emit('user:registered', { userId: row.id, at: row.createdAt });
         return toCurrentUser(row);
       } catch (error) {
-        // a concurrent registration can still win the unique index
-        const text = String((error as { cause?: unknown }).cause ?? error);
-        if (text.includes('users_email_lower_idx')) {
+        // the email index decides duplicates; a concurrent registration can also win the username one
+        const constraint = uniqueViolationConstraint(error);
+        if (constraint === 'users_email_lower_idx') {
           throw conflict('That email is already registered');
         }
-        if (text.includes('users_username_lower_idx')) {
+        if (constraint === 'users_username_lower_idx') {
           throw conflict('That username is already taken');
         }
         throw error;
@@ -47,7 +51,11 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
       return (await verifyPassword(row.passwordHash, password)) ? toCurrentUser(row) : null;
     },
 
-    async recordLogin(userId: string, deviceInfo: DeviceInfo | undefined, userAgent: string | undefined): Promise<void> {
+    async recordLogin(
+      userId: string,
+      deviceInfo: DeviceInfo | undefined,
+      userAgent: string | undefined,
+    ): Promise<void> {
       await users.recordLogin(userId, describeDevice(deviceInfo, userAgent));
     },
 
@@ -55,10 +63,19 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
      * Creates the user as admin, or makes an existing user admin. The password is set only when the
      * user is created, or when `resetPassword` is true (the CLI).
      */
-    async ensureAdmin(username: string, password: string, options: { resetPassword?: boolean } = {}): Promise<{ user: CurrentUser; created: boolean }> {
+    async ensureAdmin(
+      username: string,
+      password: string,
+      options: { resetPassword?: boolean } = {},
+    ): Promise<{ user: CurrentUser; created: boolean }> {
       const existing = await users.findByUsername(username);
       if (!existing) {
-        const row = await users.insert({ username, email: null, passwordHash: await hashPassword(password), role: 'admin' });
+        const row = await users.insert({
+          username,
+          email: null,
+          passwordHash: await hashPassword(password),
+          role: 'admin',
+        });
         events.emit('user:registered', { userId: row.id, at: row.createdAt });
         return { user: toCurrentUser(row), created: true };
       }

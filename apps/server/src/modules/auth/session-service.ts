@@ -65,7 +65,8 @@ export function createSessionService(deps: {
   const pendingTouches = new Set<string>();
   const counters = { queries: 0, writes: 0 };
 
-  const hash = (token: string) => createHmac('sha256', deps.secret).update(token).digest('base64url');
+  const hash = (token: string) =>
+    createHmac('sha256', deps.secret).update(token).digest('base64url');
 
   bus.subscribe((userId) => {
     for (const [key, entry] of cache) {
@@ -99,7 +100,13 @@ export function createSessionService(deps: {
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, time), gt(sessions.absoluteExpiresAt, time)))
+      .where(
+        and(
+          eq(sessions.idHash, idHash),
+          gt(sessions.expiresAt, time),
+          gt(sessions.absoluteExpiresAt, time),
+        ),
+      )
       .limit(1);
     if (!row) {
       return null;
@@ -110,7 +117,9 @@ export function createSessionService(deps: {
       expiresAt: row.expiresAt.getTime(),
       absoluteExpiresAt: row.absoluteExpiresAt.getTime(),
       cachedAt: now(),
-      touchedAt: now(),
+      // when the stored idle expiry was last pushed: a session reloaded after the cache expired is
+      // still extended if it has not been for a while (using now() here never extended it)
+      touchedAt: row.expiresAt.getTime() - timeouts.idleMs,
     };
   }
 
@@ -121,7 +130,9 @@ export function createSessionService(deps: {
       const absoluteExpiresAt = new Date(time + timeouts.absoluteMs);
       const expiresAt = new Date(Math.min(time + timeouts.idleMs, absoluteExpiresAt.getTime()));
       counters.writes++;
-      await db.insert(sessions).values({ idHash: hash(token), userId, expiresAt, absoluteExpiresAt });
+      await db
+        .insert(sessions)
+        .values({ idHash: hash(token), userId, expiresAt, absoluteExpiresAt });
       // an occasional sweep keeps the table small without a separate job
       if (Math.random() < 0.02) {
         counters.writes++;
@@ -137,7 +148,13 @@ export function createSessionService(deps: {
       const idHash = hash(token);
       const time = now();
       let entry = cache.get(idHash);
-      if (entry && time - entry.cachedAt > CACHE_TTL_MS) {
+      // a cached copy that looks idle-expired is read again: another process may have extended it
+      if (
+        entry &&
+        (time - entry.cachedAt > CACHE_TTL_MS ||
+          entry.expiresAt <= time ||
+          entry.absoluteExpiresAt <= time)
+      ) {
         cache.delete(idHash);
         entry = undefined;
       }
@@ -149,28 +166,34 @@ export function createSessionService(deps: {
         entry = loaded;
         remember(entry);
       }
-      if (entry.expiresAt <= time || entry.absoluteExpiresAt <= time) {
-        cache.delete(idHash);
-        return null;
-      }
       if (time - entry.touchedAt >= TOUCH_INTERVAL_MS) {
         entry.touchedAt = time;
-        entry.expiresAt = Math.min(time + timeouts.idleMs, entry.absoluteExpiresAt);
-        pendingTouches.add(idHash);
+        const extended = Math.min(time + timeouts.idleMs, entry.absoluteExpiresAt);
+        if (extended > entry.expiresAt) {
+          entry.expiresAt = extended;
+          pendingTouches.add(idHash);
+        }
       }
-      return { idHash: entry.idHash, user: entry.user, expiresAt: entry.expiresAt, absoluteExpiresAt: entry.absoluteExpiresAt };
+      return {
+        idHash: entry.idHash,
+        user: entry.user,
+        expiresAt: entry.expiresAt,
+        absoluteExpiresAt: entry.absoluteExpiresAt,
+      };
     },
 
     async destroy(token) {
       const idHash = hash(token);
-      const entry = cache.get(idHash);
       cache.delete(idHash);
       pendingTouches.delete(idHash);
       counters.writes++;
-      await db.delete(sessions).where(eq(sessions.idHash, idHash));
-      if (entry) {
-        // other processes may hold this session in memory too
-        bus.publish(entry.user.id);
+      const deleted = await db
+        .delete(sessions)
+        .where(eq(sessions.idHash, idHash))
+        .returning({ userId: sessions.userId });
+      // other processes may hold this session in memory even when this one does not
+      for (const { userId } of deleted) {
+        bus.publish(userId);
       }
     },
 
@@ -185,10 +208,14 @@ export function createSessionService(deps: {
       const ids = [...pendingTouches];
       pendingTouches.clear();
       counters.writes++;
-      // one statement for every session used since the last flush; never past the absolute expiry
+      // one statement for every session used since the last flush; never past the absolute expiry,
+      // never shortened. The service's clock, not the database's: load() compares with it too.
+      const extended = new Date(now() + timeouts.idleMs).toISOString();
       await db
         .update(sessions)
-        .set({ expiresAt: sql`least(now() + ${`${timeouts.idleMs} milliseconds`}::interval, ${sessions.absoluteExpiresAt})` })
+        .set({
+          expiresAt: sql`greatest(${sessions.expiresAt}, least(${extended}::timestamptz, ${sessions.absoluteExpiresAt}))`,
+        })
         .where(inArray(sessions.idHash, ids));
     },
 

@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { ConfigError, loadConfig } from './config.js';
+
+const SECRET = 'a'.repeat(32);
+const tempDirs: string[] = [];
+function tempDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'config-test-'));
+  tempDirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  tempDirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });
+    expect(config).toMatchObject({
+      env: 'development',
+      host: '0.0.0.0',
+      port: 3000,
+      dataDir,
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      sessionSecret: SECRET,
+      publicOrigin: undefined,
+      admin: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('treats empty variables as unset instead of as values', () => {
+    const config = loadConfig({
+      PORT: '',
+      HOST: '',
+      NODE_ENV: '',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      SESSION_SECRET: SECRET,
+      LOG_LEVEL: '',
+    });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      env: 'development',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('names the variable when PORT is not a port', () => {
+    expect(configError({ PORT: 'eighty', SESSION_SECRET: SECRET })).toMatch(/^\s+PORT: /m);
+    expect(configError({ PORT: '70000', SESSION_SECRET: SECRET })).toMatch(/^\s+PORT: /m);
+  });
+
+  it('lists every problem at once', () => {
+    const message = configError({ PORT: 'x', DATABASE_URL: 'not a url', SESSION_SECRET: SECRET });
+    expect(message).toMatch(/PORT: /);
+    expect(message).toMatch(/DATABASE_URL: /);
+  });
+
+  it('requires SESSION_SECRET in production', () => {
+    expect(configError({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toMatch(
+      /SESSION_SECRET: is required when NODE_ENV=production/,
+    );
+    expect(configError({ NODE_ENV: 'production', SESSION_SECRET: 'too short' })).toMatch(
+      /SESSION_SECRET: must be at least 32 characters/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET }).sessionSecret).toBe(
+      SECRET,
+    );
+  });
+
+  it('makes a session secret in DATA_DIR when none is set, and keeps it across restarts', () => {
+    const dataDir = path.join(tempDir(), 'not-yet-created');
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dataDir, 'session-secret');
+    expect(readFileSync(file, 'utf8')).toBe(first.sessionSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(first.sessionSecret);
+    expect(loadConfig({ DATA_DIR: tempDir() }).sessionSecret).not.toBe(first.sessionSecret);
+  });
+
+  it('requires ADMIN_USERNAME and ADMIN_PASSWORD together', () => {
+    expect(configError({ ADMIN_USERNAME: 'boss', SESSION_SECRET: SECRET })).toMatch(
+      /ADMIN_USERNAME and ADMIN_PASSWORD must be set together/,
+    );
+    expect(configError({ ADMIN_PASSWORD: 'long enough password', SESSION_SECRET: SECRET })).toMatch(
+      /must be set together/,
+    );
+    expect(
+      loadConfig({
+        ADMIN_USERNAME: ' boss ',
+        ADMIN_PASSWORD: 'long enough password',
+        SESSION_SECRET: SECRET,
+      }).admin,
+    ).toEqual({
+      username: 'boss',
+      password: 'long enough password',
+    });
+  });
+
+  it('holds the admin from the environment to the registration rules', () => {
+    expect(
+      configError({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'short', SESSION_SECRET: SECRET }),
+    ).toMatch(/ADMIN_PASSWORD: must be at least 8 characters/);
+    expect(
+      configError({
+        ADMIN_USERNAME: 'the boss',
+        ADMIN_PASSWORD: 'long enough password',
+        SESSION_SECRET: SECRET,
+      }),
+    ).toMatch(/ADMIN_USERNAME: may contain only/);
+  });
+
+  it('keeps only the origin of PUBLIC_ORIGIN, as browsers send it', () => {
+    expect(
+      loadConfig({ PUBLIC_ORIGIN: 'https://portfolio.example/', SESSION_SECRET: SECRET })
+        .publicOrigin,
+    ).toBe('https://portfolio.example');
+    expect(configError({ PUBLIC_ORIGIN: 'portfolio.example', SESSION_SECRET: SECRET })).toMatch(
+      /PUBLIC_ORIGIN: /,
+    );
+  });
+});

@@ -1,0 +1,137 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+
+import type { ApiError } from '@portfolio/types';
+
+import { startTestApp, type TestApp } from '../test/harness.js';
+import { conflict, errorHandler, tooManyRequests } from './errors.js';
+
+describe('errorHandler', () => {
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    const app = express();
+    app.get('/zod', () => {
+      z.object({ profile: z.object({ email: z.string().min(3, 'is too short') }) }).parse({
+        profile: { email: 'x' },
+      });
+    });
+    app.get('/unique', () => {
+      // how drizzle wraps a driver error: the Postgres error is the cause
+      const driverError = Object.assign(
+        new Error('duplicate key value violates unique constraint "users_username_lower_idx"'),
+        {
+          code: '23505',
+          constraint: 'users_username_lower_idx',
+        },
+      );
+      throw new Error('Failed query: insert into "users" ...', { cause: driverError });
+    });
+    app.get('/conflict', () => {
+      throw conflict('That username is already taken');
+    });
+    app.get('/limited', () => {
+      throw tooManyRequests('Slow down', 42);
+    });
+    app.get('/bug', () => {
+      throw new Error('secret internal detail');
+    });
+    app.use(errorHandler);
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function get(path: string) {
+    const response = await fetch(baseUrl + path);
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as ApiError,
+    };
+  }
+
+  it('turns a zod error into 400 with the first issue as `field: message`', async () => {
+    expect(await get('/zod')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: 'profile.email: is too short' } },
+    });
+  });
+
+  it('turns a unique violation behind a driver wrapper into 409', async () => {
+    expect(await get('/unique')).toMatchObject({
+      status: 409,
+      body: { error: { code: 'CONFLICT' } },
+    });
+  });
+
+  it('keeps the status, message and headers of an HttpError', async () => {
+    expect(await get('/conflict')).toMatchObject({
+      status: 409,
+      body: { error: { code: 'CONFLICT', message: 'That username is already taken' } },
+    });
+    const limited = await get('/limited');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('42');
+  });
+
+  it('answers anything else with a generic 500 that leaks nothing, and logs it', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await get('/bug');
+    expect(response.status).toBe(500);
+    expect(response.body.error.code).toBe('INTERNAL');
+    expect(JSON.stringify(response.body)).not.toContain('secret internal detail');
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+});
+
+describe('API error answers of the real app', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('answers an unknown API route with a 404 JSON error', async () => {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const response = await app.client().request<ApiError>(method, '/api/no-such-route');
+      expect(response.status, method).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      expect(response.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await app.client().post<ApiError>('/api/auth/login', '{"username": "a", ');
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe('Request body is not valid JSON');
+  });
+
+  it('answers a body over 100kb with 413', async () => {
+    const response = await app
+      .client()
+      .post<ApiError>('/api/auth/register', {
+        username: 'someone',
+        password: 'x'.repeat(110 * 1024),
+      });
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers JSON that is not an object with 400, not 500', async () => {
+    for (const body of ['null', '"text"', '[1,2]', '42']) {
+      const response = await app.client().post<ApiError>('/api/auth/login', body);
+      expect(response.status, body).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit.js';
+import { connectRedis, waitForRedis } from './redis.js';
+
+const uniqueKey = () => `test:${randomBytes(6).toString('hex')}`;
+
+async function consumeTimes(
+  limiter: RateLimiter,
+  key: string,
+  times: number,
+  rule = { limit: 3, windowMs: 60_000 },
+) {
+  const results = [];
+  for (let i = 0; i < times; i++) {
+    results.push(await limiter.consume(key, rule));
+  }
+  return results;
+}
+
+/** What every implementation must do (the in-process one and the shared Redis one). */
+function describeLimiterContract(name: string, makeLimiter: () => RateLimiter) {
+  describe(`${name} rate limiter`, () => {
+    it('allows `limit` requests per window, then refuses with a Retry-After within the window', async () => {
+      const results = await consumeTimes(makeLimiter(), uniqueKey(), 5);
+      expect(results.map((result) => result.allowed)).toEqual([true, true, true, false, false]);
+      for (const result of results) {
+        expect(result.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expect(result.retryAfterSeconds).toBeLessThanOrEqual(60);
+      }
+    });
+
+    it('counts each key on its own', async () => {
+      const limiter = makeLimiter();
+      await consumeTimes(limiter, uniqueKey(), 4);
+      expect((await limiter.consume(uniqueKey(), { limit: 3, windowMs: 60_000 })).allowed).toBe(
+        true,
+      );
+    });
+  });
+}
+
+describeLimiterContract('in-process', () => createMemoryRateLimiter());
+
+describe('in-process rate limiter over time', () => {
+  it('opens a new window once the old one has passed', async () => {
+    let time = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => time);
+    const rule = { limit: 2, windowMs: 10_000 };
+    expect((await consumeTimes(limiter, 'k', 3, rule)).map((result) => result.allowed)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+
+    time += 4_000;
+    const refused = await limiter.consume('k', rule);
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 6 });
+
+    time += 6_000;
+    expect((await limiter.consume('k', rule)).allowed).toBe(true);
+  });
+});
+
+const redisUrl = process.env.REDIS_URL;
+describe.runIf(redisUrl)('with Redis', () => {
+  let redis: Redis | undefined;
+  const getRedis = () => {
+    redis ??= connectRedis(redisUrl ?? '', 'rate-limit-test');
+    return redis;
+  };
+  // without this the limiter would quietly fall back to memory and the Redis path would go untested
+  beforeAll(async () => {
+    await waitForRedis(getRedis());
+  });
+  afterAll(() => {
+    redis?.disconnect();
+  });
+
+  describeLimiterContract('Redis', () => createRedisRateLimiter(getRedis()));
+
+  it('shares counters between processes', async () => {
+    const key = uniqueKey();
+    const rule = { limit: 2, windowMs: 60_000 };
+    const first = createRedisRateLimiter(getRedis());
+    const second = createRedisRateLimiter(getRedis());
+    expect((await first.consume(key, rule)).allowed).toBe(true);
+    expect((await second.consume(key, rule)).allowed).toBe(true);
+    expect((await first.consume(key, rule)).allowed).toBe(false);
+  });
+
+  it('opens a new window once the old one has expired', async () => {
+    const limiter = createRedisRateLimiter(getRedis());
+    const key = uniqueKey();
+    const rule = { limit: 1, windowMs: 300 };
+    expect((await limiter.consume(key, rule)).allowed).toBe(true);
+    expect((await limiter.consume(key, rule)).allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await limiter.consume(key, rule)).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { ApiError } from '@portfolio/types';
+
+import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ publicOrigin: 'https://portfolio.example' });
+});
+afterAll(async () => {
+  await app.stop();
+});
+
+describe('same-origin guard on state-changing API calls', () => {
+  it('refuses a request from another site by its Origin, before the handler runs', async () => {
+    const { username, password } = await signedInClient(app);
+    const response = await app
+      .client()
+      .post<ApiError>(
+        '/api/auth/login',
+        { username, password },
+        { origin: 'https://evil.example' },
+      );
+    expect(response.status).toBe(403);
+    expect(response.body.error).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Cross-site requests are not allowed',
+    });
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('refuses a request the browser marks cross-site or same-site', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const response = await app.client().post('/api/auth/logout', {}, { 'sec-fetch-site': site });
+      expect(response.status, site).toBe(403);
+    }
+  });
+
+  it('refuses bodies that are not JSON, as a plain HTML form would send them', async () => {
+    const plain = await app
+      .client()
+      .post<ApiError>('/api/auth/register', 'username=x&password=y', {
+        'content-type': 'text/plain',
+      });
+    expect(plain.status).toBe(415);
+    expect(plain.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const form = await app
+      .client()
+      .post('/api/auth/register', 'username=x&password=y', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
+    expect(form.status).toBe(415);
+  });
+
+  it('lets same-origin requests and the configured public origin through', async () => {
+    const password = 'correct horse battery';
+    const sameOrigin = await app
+      .client()
+      .post(
+        '/api/auth/register',
+        { username: uniqueName(), password },
+        { origin: app.url, 'sec-fetch-site': 'same-origin' },
+      );
+    expect(sameOrigin.status).toBe(201);
+    const publicOrigin = await app
+      .client()
+      .post(
+        '/api/auth/register',
+        { username: uniqueName(), password },
+        { origin: 'https://portfolio.example', 'sec-fetch-site': 'cross-site' },
+      );
+    expect(publicOrigin.status).toBe(201);
+    // no Origin at all (curl, server-to-server) is not a browser attack
+    expect((await app.client().post('/api/auth/logout')).status).toBe(200);
+  });
+
+  it('does not guard reads', async () => {
+    expect(
+      (
+        await app
+          .client()
+          .request('GET', '/api/health', undefined, { origin: 'https://evil.example' })
+      ).status,
+    ).toBe(200);
+  });
+});
+
+describe('security headers', () => {
+  it('sends a strict Content-Security-Policy and the usual hardening headers', async () => {
+    const { headers } = await app.client().get('/api/health');
+    const csp = headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(headers.get('x-content-type-options')).toBe('nosniff');
+    expect(headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(headers.get('referrer-policy')).toBe('no-referrer');
+    expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(headers.get('x-powered-by')).toBeNull();
+    // HSTS only in production (behind TLS)
+    expect(headers.get('strict-transport-security')).toBeNull();
+  });
+});

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { ROLES, type Role } from '@portfolio/types';
+
+import { signedInClient, startTestApp, type TestApp, type TestClient } from './harness.js';
+
+interface RestrictedRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** Roles that get a 2xx; every other signed-in role gets 403, a guest 401. */
+  allowed: readonly Role[];
+}
+
+/**
+ * Every route that needs a signed-in user or a role. Add a row with each new restricted route:
+ * the last test below fails when a route of the spec answers a guest with 401/403 without a row.
+ */
+const RESTRICTED_ROUTES: RestrictedRoute[] = [
+  { method: 'GET', path: '/api/auth/current-user', allowed: ROLES },
+  { method: 'POST', path: '/api/auth/heartbeat', body: { currentPage: '/games' }, allowed: ROLES },
+  { method: 'GET', path: '/api/active-users', allowed: ['admin'] },
+  { method: 'GET', path: '/api/visitor-stats', allowed: ['admin'] },
+];
+
+/** Every call of the spec (section 7), for the completeness check. */
+const SPEC_CALLS: Array<Pick<RestrictedRoute, 'method' | 'path' | 'body'>> = [
+  { method: 'GET', path: '/api/auth/current-user' },
+  { method: 'POST', path: '/api/auth/heartbeat', body: { currentPage: '/' } },
+  { method: 'GET', path: '/api/game-status' },
+  { method: 'GET', path: '/api/users' },
+  { method: 'GET', path: `/api/users/${randomUUID()}` },
+  { method: 'DELETE', path: `/api/users/${randomUUID()}` },
+  { method: 'POST', path: '/api/update-role', body: { userId: randomUUID(), role: 'admin' } },
+  { method: 'GET', path: '/api/active-users' },
+  { method: 'GET', path: '/api/visitor-stats' },
+  { method: 'GET', path: '/api/user/profile' },
+  { method: 'POST', path: '/api/user/update-email', body: { email: 'someone@example.com' } },
+  {
+    method: 'POST',
+    path: '/api/user/change-password',
+    body: { currentPassword: 'x', newPassword: 'long enough password' },
+  },
+  {
+    method: 'POST',
+    path: '/api/create-subscription',
+    body: { paymentMethodId: 'pm_card_visa', cancelAtPeriodEnd: false },
+  },
+];
+
+let app: TestApp;
+const clients = new Map<Role | 'guest', TestClient>();
+beforeAll(async () => {
+  app = await startTestApp();
+  clients.set('guest', app.client());
+  for (const role of ROLES) {
+    clients.set(role, (await signedInClient(app, role)).client);
+  }
+});
+afterAll(async () => {
+  await app.stop();
+});
+
+function send(who: Role | 'guest', route: Pick<RestrictedRoute, 'method' | 'path' | 'body'>) {
+  const client = clients.get(who);
+  if (!client) {
+    throw new Error(`no client for ${who}`);
+  }
+  return client.request(route.method, route.path, route.body);
+}
+
+describe.each(RESTRICTED_ROUTES)('$method $path', (route) => {
+  it('answers a guest with 401', async () => {
+    const response = await send('guest', route);
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+  });
+
+  it.each(ROLES)('answers role %s as the table says', async (role) => {
+    const response = await send(role, route);
+    if (route.allowed.includes(role)) {
+      expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(200);
+      expect(response.status).toBeLessThan(300);
+    } else {
+      expect(response.status).toBe(403);
+      expect(response.body).toMatchObject({ error: { code: 'FORBIDDEN' } });
+    }
+  });
+});
+
+it('has a row for every spec call that turns guests away', async () => {
+  const listed = new Set(RESTRICTED_ROUTES.map((route) => `${route.method} ${route.path}`));
+  const missing: string[] = [];
+  for (const call of SPEC_CALLS) {
+    const key = `${call.method} ${call.path}`;
+    if (listed.has(key)) {
+      continue;
+    }
+    const { status } = await send('guest', call);
+    if (status === 401 || status === 403) {
+      missing.push(`${key} (guest got ${status})`);
+    }
+  }
+  expect(missing, 'restricted routes missing from RESTRICTED_ROUTES').toEqual([]);
+});
