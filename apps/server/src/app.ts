@@ -7,8 +7,22 @@ import type { Deps } from './container.js';
 import { errorHandler, notFound } from './lib/errors.js';
 import { DEFAULT_WEB_DIST } from './lib/paths.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
+import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { sessionMiddleware } from './modules/auth/session-middleware.js';
+import { createGameStatusRouter } from './modules/game-status/routes.js';
+import { createPresenceRouter } from './modules/presence/routes.js';
+
+/** Express's `trust proxy`: a hop count, true/false, or addresses/subnets as Express reads them. */
+function parseTrustProxy(value: string): number | boolean | string {
+  if (/^\d+$/.test(value)) {
+    return Number(value);
+  }
+  if (value === 'true' || value === 'false') {
+    return value === 'true';
+  }
+  return value;
+}
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -16,17 +30,19 @@ export function createApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) {
-    app.set(
-      'trust proxy',
-      /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy,
-    );
+    app.set('trust proxy', parseTrustProxy(config.trustProxy));
   }
   app.use(securityHeaders({ isProduction: config.env === 'production' }));
 
   const api = express.Router();
-  api.use(express.json({ limit: '100kb' }));
+  // refuse cross-site writes before reading their bodies
   api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
+  api.use(express.json({ limit: '100kb' }));
   api.use(sessionMiddleware(deps.sessions));
+  // heartbeats first: the hottest route (POST /api/auth/heartbeat lives here, not in auth)
+  api.use(createPresenceRouter(deps.presence));
+  api.use(createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter }));
+  api.use(createGameStatusRouter(deps.gameStatus));
   api.use(
     '/auth',
     createAuthRouter({

@@ -4,35 +4,63 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
+import { Password, Username } from '@portfolio/types';
+
+// `FOO=` in a .env file or compose means "not set": without this, PORT= became port 0 (a random
+// port) and DATA_DIR= the current directory.
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
-const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema);
+const optionalString = unsetIfEmpty(z.string().optional());
 
 const EnvSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().default('0.0.0.0'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    DATA_DIR: z.string().default('./data'),
-    DATABASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
-    REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
-    SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-    PUBLIC_ORIGIN: z.preprocess(emptyAsUndefined, z.url().optional()),
-    TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
-    ADMIN_USERNAME: optionalString,
-    ADMIN_PASSWORD: optionalString,
+    NODE_ENV: unsetIfEmpty(z.enum(['development', 'production', 'test']).default('development')),
+    HOST: unsetIfEmpty(z.string().default('0.0.0.0')),
+    PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(3000)),
+    DATA_DIR: unsetIfEmpty(z.string().default('./data')),
+    DATABASE_URL: unsetIfEmpty(z.url().optional()),
+    REDIS_URL: unsetIfEmpty(z.url().optional()),
+    REDIS_PREFIX: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
+        .default('portfolio'),
+    ),
+    SESSION_SECRET: unsetIfEmpty(z.string().min(32, 'must be at least 32 characters').optional()),
+    // compared with the browser's Origin header, which never has a path or trailing slash
+    PUBLIC_ORIGIN: unsetIfEmpty(
+      z
+        .url()
+        .transform((url) => new URL(url).origin)
+        .optional(),
+    ),
+    TRUST_PROXY: unsetIfEmpty(z.string().optional()),
+    // the same rules as registration: an admin created from here must be able to log in
+    ADMIN_USERNAME: unsetIfEmpty(Username.optional()),
+    ADMIN_PASSWORD: unsetIfEmpty(Password.optional()),
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_ID: optionalString,
     WEB_DIST_DIR: optionalString,
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
+    GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
+    LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: 'is required when NODE_ENV=production',
+      });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_PASSWORD'],
+        message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
+      });
     }
   });
 
@@ -45,6 +73,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of the keys and channels presence and Socket.IO use in Redis; processes that share a view share it. */
+  redisPrefix: string;
   sessionSecret: string;
   /** Origins allowed to make state-changing requests and open sockets; empty = same host only. */
   publicOrigin: string | undefined;
@@ -57,6 +87,8 @@ export interface Config {
     priceId: string | undefined;
   };
   webDistDir: string | undefined;
+  /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
+  gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -83,7 +115,9 @@ function loadOrCreateSessionSecret(dataDir: string): string {
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
@@ -95,10 +129,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     sessionSecret: env.SESSION_SECRET ?? loadOrCreateSessionSecret(dataDir),
     publicOrigin: env.PUBLIC_ORIGIN,
     trustProxy: env.TRUST_PROXY,
-    admin: env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : undefined,
+    admin:
+      env.ADMIN_USERNAME && env.ADMIN_PASSWORD
+        ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
+        : undefined,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,
@@ -106,6 +144,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       priceId: env.STRIPE_PRICE_ID,
     },
     webDistDir: env.WEB_DIST_DIR,
+    gameServerHealthUrls: {
+      wolfscape: env.GAME_SERVER_WOLFSCAPE_URL,
+      rocketGame: env.GAME_SERVER_ROCKETGAME_URL,
+    },
     logLevel: env.LOG_LEVEL,
   };
 }

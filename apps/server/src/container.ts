@@ -3,13 +3,32 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { type DomainEventBus, createDomainEventBus } from './lib/events.js';
-import { type InvalidationBus, createLocalInvalidationBus, createRedisInvalidationBus } from './lib/invalidation-bus.js';
-import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
-import { connectRedis } from './lib/redis.js';
+import {
+  type InvalidationBus,
+  createLocalInvalidationBus,
+  createRedisInvalidationBus,
+} from './lib/invalidation-bus.js';
+import {
+  type RateLimiter,
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+} from './lib/rate-limit.js';
+import { connectRedis, waitForRedis } from './lib/redis.js';
+import { createAnalyticsRepo } from './modules/analytics/repo.js';
+import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { type SessionService, createSessionService } from './modules/auth/session-service.js';
+import { type GameServerMonitor, createGameServerMonitor } from './modules/game-status/monitor.js';
+import { withFallback } from './modules/presence/fallback-store.js';
+import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
+import { createRedisPresenceStore } from './modules/presence/redis-store.js';
+import { type PresenceService, createPresenceService } from './modules/presence/service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
+import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifier.js';
+
+/** Time on site and visitor rollups are written in batches this often (and at shutdown). */
+export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
 
 /** Everything the app needs, built once from the configuration. */
 export interface Deps {
@@ -23,6 +42,11 @@ export interface Deps {
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
+  /** The only way services reach Socket.IO (attached once the HTTP server exists). */
+  notifier: AdminNotifier;
+  presence: PresenceService;
+  analytics: AnalyticsService;
+  gameStatus: GameServerMonitor;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
   timers: NodeJS.Timeout[];
   close(): Promise<void>;
@@ -32,24 +56,96 @@ export interface BuildOptions {
   /** Start PGlite from a prepared data directory (tests). */
   loadDataDir?: Blob;
   authRateLimits?: AuthRateLimits;
+  /** Clock for presence and analytics (tests). */
+  now?: () => number;
+  /** How often presence time and visitor rollups are flushed (tests use a long one). */
+  analyticsFlushIntervalMs?: number;
+  /** An already open database instead of opening one (tests that inspect it after shutdown). */
+  database?: Database;
 }
 
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: options.loadDataDir ? 'memory://' : `${config.dataDir}/pglite`,
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: options.loadDataDir ? 'memory://' : `${config.dataDir}/pglite`,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    }));
   const redis = config.redisUrl ? connectRedis(config.redisUrl, 'main') : undefined;
   const redisSubscriber = config.redisUrl ? connectRedis(config.redisUrl, 'subscriber') : undefined;
+  if (redis && redisSubscriber) {
+    // the bus subscribes once at creation and commands fail fast while disconnected, so give the
+    // connections a moment; if Redis is down, presence and rate limits fall back to memory
+    await Promise.all([waitForRedis(redis), waitForRedis(redisSubscriber)]).catch(
+      (error: unknown) =>
+        console.warn(
+          '[redis] not ready at startup',
+          error instanceof Error ? error.message : error,
+        ),
+    );
+  }
   const events = createDomainEventBus();
-  const bus = redis && redisSubscriber ? createRedisInvalidationBus(redis, redisSubscriber) : createLocalInvalidationBus();
+  const bus =
+    redis && redisSubscriber
+      ? createRedisInvalidationBus(redis, redisSubscriber)
+      : createLocalInvalidationBus();
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
   const users = createUsersRepo(database.db);
   const auth = createAuthService({ users, events });
   const sessions = createSessionService({ db: database.db, secret: config.sessionSecret, bus });
+  // a demoted or deleted user must not keep a cached session anywhere
+  events.on('user:role-changed', ({ userId }) => sessions.invalidateUser(userId));
+  events.on('user:deleted', ({ userId }) => sessions.invalidateUser(userId));
+  const notifier = createAdminNotifier();
+  const now = options.now ?? Date.now;
+  const analytics = createAnalyticsService({
+    repo: createAnalyticsRepo(database.db),
+    events,
+    notifier,
+    now,
+  });
+  const presenceStore = redis
+    ? withFallback(
+        createRedisPresenceStore(redis, { prefix: config.redisPrefix }),
+        createMemoryPresenceStore(),
+      )
+    : createMemoryPresenceStore();
+  const presence = createPresenceService({
+    store: presenceStore,
+    db: database.db,
+    analytics,
+    notifier,
+    events,
+    secret: config.sessionSecret,
+    now,
+  });
+  const gameStatus = createGameServerMonitor({ healthUrls: config.gameServerHealthUrls, notifier });
+  gameStatus.start();
+  const flushAnalytics = async () => {
+    await presence
+      .flush()
+      .catch((error: unknown) => console.error('[presence] flush failed', error));
+    await analytics
+      .flush()
+      .catch((error: unknown) => console.error('[analytics] flush failed', error));
+  };
   const timers: NodeJS.Timeout[] = [];
-  timers.push(setInterval(() => void sessions.flush().catch((error: unknown) => console.error('[sessions] flush failed', error)), 10_000).unref());
+  timers.push(
+    setInterval(
+      () => void flushAnalytics(),
+      options.analyticsFlushIntervalMs ?? ANALYTICS_FLUSH_INTERVAL_MS,
+    ).unref(),
+  );
+  timers.push(
+    setInterval(
+      () =>
+        void sessions
+          .flush()
+          .catch((error: unknown) => console.error('[sessions] flush failed', error)),
+      10_000,
+    ).unref(),
+  );
 
   const deps: Deps = {
     config,
@@ -62,10 +158,20 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     users,
     auth,
     sessions,
+    notifier,
+    presence,
+    analytics,
+    gameStatus,
     timers,
     async close() {
       timers.forEach(clearInterval);
-      await sessions.flush().catch((error: unknown) => console.error('[sessions] final flush failed', error));
+      presence.close();
+      gameStatus.stop();
+      // time on site and rollups gathered since the last flush are written before the database closes
+      await flushAnalytics();
+      await sessions
+        .flush()
+        .catch((error: unknown) => console.error('[sessions] final flush failed', error));
       await bus.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();

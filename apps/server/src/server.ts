@@ -4,25 +4,38 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
+import { type Realtime, createRealtime } from './realtime/socket-server.js';
 
 export interface RunningServer {
   deps: Deps;
   server: Server;
+  realtime: Realtime;
   url: string;
   /** Stops accepting, lets in-flight requests finish, flushes and closes the database. */
   stop(): Promise<void>;
 }
 
 /** Builds everything and listens. Shared by main.ts and the integration tests. */
-export async function startServer(config: Config, options: BuildOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<RunningServer> {
   const deps = await buildDeps(config, options);
   if (config.admin) {
     const { created } = await deps.auth.ensureAdmin(config.admin.username, config.admin.password);
-    console.info(`[admin] ${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`);
+    console.info(
+      `[admin] ${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`,
+    );
   }
   const app = createApp(deps);
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
+  const realtime = await createRealtime(server, {
+    config,
+    sessions: deps.sessions,
+    bus: deps.bus,
+    notifier: deps.notifier,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -36,15 +49,20 @@ export async function startServer(config: Config, options: BuildOptions = {}): P
   return {
     deps,
     server,
+    realtime,
     url: `http://${host}:${address.port}`,
     stop() {
       stopping ??= (async () => {
-        await new Promise<void>((resolve) => {
+        const closed = new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
           // requests still running after 10 s are cut so shutdown always ends
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
+        // sockets hold the server open: disconnect them, then wait for in-flight requests
+        await realtime.close();
+        await closed;
+        // deps.close flushes time on site and rollups, then closes the database
         await deps.close();
       })();
       return stopping;

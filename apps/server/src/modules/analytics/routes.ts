@@ -1,0 +1,46 @@
+import { Router } from 'express';
+
+import {
+  findGame,
+  type HeartbeatResponse,
+  TrackGameClickRequest,
+  type VisitorStatsResponse,
+} from '@portfolio/types';
+
+import { badRequest, tooManyRequests } from '../../lib/errors.js';
+import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { parseInput } from '../../lib/validate.js';
+import { requireAdmin } from '../auth/policies.js';
+import type { AnalyticsService } from './service.js';
+
+/** Each click is a database write: one address may not click more than this. */
+export const GAME_CLICK_LIMIT: RateLimitRule = { limit: 60, windowMs: 60_000 };
+
+export function createAnalyticsRouter(deps: {
+  analytics: AnalyticsService;
+  rateLimiter: RateLimiter;
+}): Router {
+  const { analytics, rateLimiter } = deps;
+  const router = Router();
+
+  router.post('/track-game-click', async (req, res) => {
+    const limit = await rateLimiter.consume(`game-click:ip:${req.ip}`, GAME_CLICK_LIMIT);
+    if (!limit.allowed) {
+      throw tooManyRequests('Too many game clicks. Please slow down.', limit.retryAfterSeconds);
+    }
+    const { gameId } = parseInput(TrackGameClickRequest, req.body);
+    if (!findGame(gameId)) {
+      throw badRequest('gameId: Unknown game');
+    }
+    await analytics.recordGameClick(gameId, req.auth !== undefined);
+    res.json({ ok: true } satisfies HeartbeatResponse);
+  });
+
+  router.get('/visitor-stats', requireAdmin, async (_req, res) => {
+    res
+      .set('Cache-Control', 'no-store')
+      .json((await analytics.getVisitorStats()) satisfies VisitorStatsResponse);
+  });
+
+  return router;
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+
+import { ACTIVE_WINDOW_MS, type PresenceEntry, type PresenceStore } from './presence-store.js';
+
+/** A fixed clock far from "now", so nothing depends on when the suite runs. */
+const T0 = 1_700_000_000_000;
+
+const guest = (id: string, lastSeen: number, currentPage = '/'): PresenceEntry => ({
+  key: `anon:${id}`,
+  kind: 'anonymous',
+  currentPage,
+  lastSeen,
+});
+
+const member = (id: string, lastSeen: number, currentPage = '/games'): PresenceEntry => ({
+  key: `user:${id}`,
+  kind: 'user',
+  userId: id,
+  username: `name-${id}`,
+  role: 'subscriber',
+  currentPage,
+  lastSeen,
+});
+
+/**
+ * The behaviour every PresenceStore must have. `makeStore` returns a fresh, empty store
+ * (for Redis: a unique key prefix).
+ */
+export function describePresenceStoreContract(
+  name: string,
+  makeStore: () => PresenceStore,
+  options: { skip?: boolean } = {},
+) {
+  describe.skipIf(options.skip ?? false)(`PresenceStore contract: ${name}`, () => {
+    it('returns null for a first heartbeat and lists the entry with every field', async () => {
+      const store = makeStore();
+      expect(await store.touch(member('u1', T0))).toBeNull();
+      expect(await store.listActive(T0 + 1)).toEqual([member('u1', T0)]);
+      expect(await store.countActive(T0 + 1)).toBe(1);
+    });
+
+    it('keeps one entry per key and returns the previous lastSeen while it was active', async () => {
+      const store = makeStore();
+      await store.touch(member('u1', T0, '/games'));
+      expect(await store.touch(member('u1', T0 + 30_000, '/profile'))).toBe(T0);
+      expect(await store.touch(member('u1', T0 + 45_000, '/admin'))).toBe(T0 + 30_000);
+      const entries = await store.listActive(T0 + 45_000);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ currentPage: '/admin', lastSeen: T0 + 45_000 });
+    });
+
+    it('treats an entry as gone once its last heartbeat is a whole window old', async () => {
+      const store = makeStore();
+      await store.touch(guest('a', T0));
+      await store.touch(guest('b', T0 + 10_000));
+      expect(await store.countActive(T0 + ACTIVE_WINDOW_MS - 1)).toBe(2);
+      expect(await store.countActive(T0 + ACTIVE_WINDOW_MS)).toBe(1);
+      expect((await store.listActive(T0 + ACTIVE_WINDOW_MS)).map((entry) => entry.key)).toEqual([
+        'anon:b',
+      ]);
+      // a heartbeat after the window starts a new visit: no previous time to add
+      expect(await store.touch(guest('b', T0 + 10_000 + ACTIVE_WINDOW_MS))).toBeNull();
+    });
+
+    it('forgets expired entries, even if they are never listed', async () => {
+      const store = makeStore();
+      await store.touch(guest('a', T0));
+      expect(await store.touch(guest('a', T0 + ACTIVE_WINDOW_MS + 5))).toBeNull();
+      expect(await store.listActive(T0 + ACTIVE_WINDOW_MS + 5)).toHaveLength(1);
+    });
+
+    it('removes an entry', async () => {
+      const store = makeStore();
+      await store.touch(member('u1', T0));
+      await store.touch(guest('g1', T0));
+      await store.remove('user:u1');
+      expect((await store.listActive(T0)).map((entry) => entry.key)).toEqual(['anon:g1']);
+      expect(await store.touch(member('u1', T0 + 1000))).toBeNull();
+    });
+
+    it('lists and counts large populations', async () => {
+      const store = makeStore();
+      await Promise.all(
+        Array.from({ length: 1200 }, (_, index) =>
+          store.touch(guest(`g${index}`, T0 + index, `/p${index % 3}`)),
+        ),
+      );
+      const now = T0 + ACTIVE_WINDOW_MS + 200;
+      // the first 201 entries (lastSeen ≤ T0 + 200) have expired
+      expect(await store.countActive(now)).toBe(999);
+      const entries = await store.listActive(now);
+      expect(entries).toHaveLength(999);
+      expect(new Set(entries.map((entry) => entry.key)).size).toBe(999);
+    });
+  });
+}

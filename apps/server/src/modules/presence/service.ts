@@ -1,0 +1,247 @@
+import { createHmac } from 'node:crypto';
+
+import { sql } from 'drizzle-orm';
+
+import type { ActiveUsersResponse, CurrentUser } from '@portfolio/types';
+
+import type { Db } from '../../db/client.js';
+import type { DomainEventBus } from '../../lib/events.js';
+import type { AdminNotifier } from '../../realtime/admin-notifier.js';
+import type { AnalyticsService } from '../analytics/service.js';
+import {
+  ACTIVE_WINDOW_MS,
+  MAX_HEARTBEAT_GAP_MS,
+  type PresenceEntry,
+  type PresenceStore,
+  userPresenceKey,
+} from './presence-store.js';
+
+/** Admins get at most one presence push per this interval, however many heartbeats arrive. */
+export const PRESENCE_PUSH_INTERVAL_MS = 1000;
+
+/** Rows per time-on-site statement (2 parameters each). */
+const TIME_CHUNK = 5000;
+
+export interface GuestHeartbeat {
+  currentPage: string;
+  /** The random id the browser keeps; preferred. */
+  visitorId?: string | undefined;
+  /** Used only (hashed) when the browser sent no visitor id. */
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+export interface PresenceService {
+  /** Hot path: one store call, no database statement, no session write. */
+  heartbeatUser(user: CurrentUser, currentPage: string): Promise<void>;
+  heartbeatGuest(input: GuestHeartbeat): Promise<void>;
+  getActiveUsers(): Promise<ActiveUsersResponse>;
+  /** Writes accumulated time on site, one statement per 5,000 users; sub-second rests stay. */
+  flush(): Promise<void>;
+  /** Counters for the benchmark: heartbeats served and statements the heartbeat path caused. */
+  stats(): { heartbeats: number; statements: number; pendingUsers: number };
+  /** Stops push timers (the flush is separate, so it can run last). */
+  close(): void;
+}
+
+/** The spec's active-users shape from store entries. */
+export function toActiveUsersResponse(entries: readonly PresenceEntry[]): ActiveUsersResponse {
+  const authenticated = entries
+    .filter((entry) => entry.kind === 'user')
+    .sort((a, b) => b.lastSeen - a.lastSeen)
+    .map((entry) => ({
+      username: entry.username ?? '',
+      role: entry.role ?? 'user',
+      current_page: entry.currentPage,
+      last_seen: new Date(entry.lastSeen).toISOString(),
+    }));
+  const currentPages: Record<string, number> = {};
+  let guests = 0;
+  for (const entry of entries) {
+    if (entry.kind === 'anonymous') {
+      guests++;
+      currentPages[entry.currentPage] = (currentPages[entry.currentPage] ?? 0) + 1;
+    }
+  }
+  return {
+    authenticated,
+    anonymous: { count: guests, currentPages },
+    totalActive: authenticated.length + guests,
+  };
+}
+
+export function createPresenceService(deps: {
+  store: PresenceStore;
+  db: Db;
+  analytics: AnalyticsService;
+  notifier: AdminNotifier;
+  events: DomainEventBus;
+  /** Keys guest ids so raw ids and addresses are never stored. */
+  secret: string;
+  now?: () => number;
+}): PresenceService {
+  const { store, db, analytics, notifier } = deps;
+  const now = deps.now ?? Date.now;
+  /** Milliseconds on site not yet written, per user id. */
+  const pendingMs = new Map<string, number>();
+  const counters = { heartbeats: 0, statements: 0 };
+  let flushing: Promise<void> = Promise.resolve();
+  let isClosed = false;
+
+  const hmac = (value: string) =>
+    createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
+
+  // ---- coalesced pushes to admins --------------------------------------------------------
+  let pushTimer: NodeJS.Timeout | undefined;
+  let expiryTimer: NodeJS.Timeout | undefined;
+  let lastPushAt = Number.NEGATIVE_INFINITY;
+
+  /** Leading-edge throttle: an isolated change goes out at once, a stream at most once a second. */
+  function schedulePush() {
+    if (pushTimer || isClosed) {
+      return;
+    }
+    const wait = Math.max(0, lastPushAt + PRESENCE_PUSH_INTERVAL_MS - Date.now());
+    pushTimer = setTimeout(() => void push(), wait);
+    pushTimer.unref();
+  }
+
+  async function push() {
+    pushTimer = undefined;
+    lastPushAt = Date.now();
+    const at = now();
+    try {
+      if (!notifier.hasAudience()) {
+        analytics.noteConcurrent(await store.countActive(at), at);
+        return;
+      }
+      const entries = await store.listActive(at);
+      analytics.noteConcurrent(entries.length, at);
+      notifier.toAdmins('presence:update', toActiveUsersResponse(entries));
+      scheduleExpiryPush(entries, at);
+    } catch (error) {
+      console.error('[presence] push failed', error);
+    }
+  }
+
+  /** Visitors also leave silently: push again when the oldest entry drops out of the window. */
+  function scheduleExpiryPush(entries: readonly PresenceEntry[], at: number) {
+    clearTimeout(expiryTimer);
+    expiryTimer = undefined;
+    if (entries.length === 0 || isClosed) {
+      return;
+    }
+    const oldest = Math.min(...entries.map((entry) => entry.lastSeen));
+    expiryTimer = setTimeout(schedulePush, Math.max(0, oldest + ACTIVE_WINDOW_MS - at) + 50);
+    expiryTimer.unref();
+  }
+
+  notifier.onAdminJoined(() => schedulePush());
+
+  deps.events.on('user:deleted', ({ userId }) => {
+    pendingMs.delete(userId);
+    store
+      .remove(userPresenceKey(userId))
+      .then(schedulePush, (error: unknown) => console.error('[presence] remove failed', error));
+  });
+
+  // ---- time on site --------------------------------------------------------------------
+  function addTime(userId: string, ms: number) {
+    if (ms > 0) {
+      pendingMs.set(userId, (pendingMs.get(userId) ?? 0) + ms);
+    }
+  }
+
+  async function writeTime() {
+    const rows: Array<{ id: string; seconds: number }> = [];
+    for (const [id, ms] of pendingMs) {
+      const seconds = Math.floor(ms / 1000);
+      if (seconds > 0) {
+        rows.push({ id, seconds });
+        pendingMs.set(id, ms - seconds * 1000);
+      }
+    }
+    for (let start = 0; start < rows.length; start += TIME_CHUNK) {
+      const chunk = rows.slice(start, start + TIME_CHUNK);
+      const values = sql.join(
+        chunk.map((row) => sql`(${row.id}, ${row.seconds}::bigint)`),
+        sql`, `,
+      );
+      counters.statements++;
+      try {
+        await db.execute(sql`
+          update users set total_time_spent = users.total_time_spent + v.secs
+          from (values ${values}) as v (id, secs)
+          where users.id = v.id::uuid`);
+      } catch (error) {
+        // put the seconds back for the next flush
+        for (const row of rows.slice(start)) {
+          addTime(row.id, row.seconds * 1000);
+        }
+        throw error;
+      }
+    }
+    for (const [id, ms] of pendingMs) {
+      if (ms === 0) {
+        pendingMs.delete(id);
+      }
+    }
+  }
+
+  // ---- heartbeats --------------------------------------------------------------------------
+  return {
+    async heartbeatUser(user, currentPage) {
+      counters.heartbeats++;
+      const at = now();
+      const key = userPresenceKey(user.id);
+      const previous = await store.touch({
+        key,
+        kind: 'user',
+        userId: user.id,
+        username: user.username,
+        role: user.role,
+        currentPage,
+        lastSeen: at,
+      });
+      // the entry is per user, so several tabs share one clock: their heartbeats never double-count
+      if (previous !== null) {
+        addTime(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
+      }
+      analytics.noteVisitor(key, true, at);
+      schedulePush();
+    },
+
+    async heartbeatGuest(input) {
+      counters.heartbeats++;
+      const at = now();
+      const key = input.visitorId
+        ? `anon:${hmac(`visitor:${input.visitorId}`)}`
+        : `anon:ip:${hmac(`ip:${input.ip ?? ''}\n${input.userAgent ?? ''}`)}`;
+      await store.touch({ key, kind: 'anonymous', currentPage: input.currentPage, lastSeen: at });
+      analytics.noteVisitor(key, false, at);
+      schedulePush();
+    },
+
+    async getActiveUsers() {
+      return toActiveUsersResponse(await store.listActive(now()));
+    },
+
+    flush() {
+      const run = flushing.then(writeTime);
+      flushing = run.catch(() => undefined);
+      return run;
+    },
+
+    stats: () => ({
+      ...counters,
+      statements: counters.statements + analytics.stats().statements,
+      pendingUsers: pendingMs.size,
+    }),
+
+    close() {
+      isClosed = true;
+      clearTimeout(pushTimer);
+      clearTimeout(expiryTimer);
+    },
+  };
+}

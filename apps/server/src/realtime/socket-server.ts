@@ -1,0 +1,167 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { Redis } from 'ioredis';
+import { Server } from 'socket.io';
+
+import type { Config } from '../config.js';
+import { connectRedis, waitForRedis } from '../lib/redis.js';
+import type { InvalidationBus } from '../lib/invalidation-bus.js';
+import { policies } from '../modules/auth/policies.js';
+import { readSessionToken } from '../modules/auth/session-middleware.js';
+import type { SessionService } from '../modules/auth/session-service.js';
+import { ADMINS_ROOM, type AdminNotifier, type RealtimeServer } from './admin-notifier.js';
+
+export interface Realtime {
+  io: RealtimeServer;
+  /** Disconnects every socket, detaches from the HTTP server and closes the Redis clients. */
+  close(): Promise<void>;
+}
+
+/** Calls the adapter makes without awaiting: a failure while Redis is down must not crash us. */
+const FIRE_AND_FORGET = new Set<PropertyKey>([
+  'publish',
+  'psubscribe',
+  'subscribe',
+  'punsubscribe',
+  'unsubscribe',
+]);
+
+/**
+ * @socket.io/redis-adapter calls `publish` (and subscribe calls) without handling the promise;
+ * with Redis down each would be an unhandled rejection, which ends a Node process. This view of
+ * the client logs those instead; local delivery carries on, and ioredis reconnects (and
+ * resubscribes) by itself.
+ */
+function tolerateOutages(client: Redis, name: string): Redis {
+  let lastWarning = 0;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (!FIRE_AND_FORGET.has(property) || typeof value !== 'function') {
+        return value;
+      }
+      return (...args: unknown[]) => {
+        const result: unknown = Reflect.apply(value, target, args);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) => {
+            if (Date.now() - lastWarning > 10_000) {
+              lastWarning = Date.now();
+              console.warn(
+                `[realtime:${name}] ${String(property)} failed; delivering locally only`,
+                error instanceof Error ? error.message : error,
+              );
+            }
+          });
+        }
+        return result;
+      };
+    },
+  });
+}
+
+/** Browsers always send Origin on WebSocket and cross-site requests; it must be ours. */
+export function isAllowedOrigin(
+  request: IncomingMessage,
+  publicOrigin: string | undefined,
+): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) {
+    // not a browser (a server-side client or a test): nothing for CSRF-style abuse to ride on
+    return true;
+  }
+  if (publicOrigin && origin === publicOrigin) {
+    return true;
+  }
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Socket.IO on the app's HTTP server. Sockets are authorised from the session cookie at the
+ * handshake; admins join the `admins` room, everyone else joins nothing and receives nothing.
+ * With REDIS_URL, the Redis adapter makes an emit to `admins` reach every process's admins.
+ */
+export async function createRealtime(
+  httpServer: HttpServer,
+  deps: { config: Config; sessions: SessionService; bus: InvalidationBus; notifier: AdminNotifier },
+): Promise<Realtime> {
+  const { config, sessions, notifier } = deps;
+  const io: RealtimeServer = new Server(httpServer, {
+    // per-message deflate costs ~10× memory per socket; payloads are small
+    perMessageDeflate: false,
+    serveClient: false,
+    allowRequest: (request, callback) => {
+      const isAllowed = isAllowedOrigin(request, config.publicOrigin);
+      callback(isAllowed ? null : 'Origin not allowed', isAllowed);
+    },
+  });
+
+  let redisClients: Redis[] = [];
+  if (config.redisUrl) {
+    const pub = connectRedis(config.redisUrl, 'socket.io-pub');
+    const sub = connectRedis(config.redisUrl, 'socket.io-sub');
+    redisClients = [pub, sub];
+    // the adapter subscribes once at creation (ioredis re-subscribes after a reconnect)
+    await Promise.all([waitForRedis(pub), waitForRedis(sub)]).catch((error: unknown) =>
+      console.warn(
+        '[realtime] Redis not ready; admins on other processes miss updates until a restart',
+        error instanceof Error ? error.message : error,
+      ),
+    );
+    io.adapter(
+      createAdapter(tolerateOutages(pub, 'pub'), tolerateOutages(sub, 'sub'), {
+        key: `${config.redisPrefix}:socket.io`,
+      }),
+    );
+  }
+
+  io.use((socket, next) => {
+    const token = readSessionToken(socket.request.headers.cookie);
+    const resolved = token ? sessions.resolve(token) : Promise.resolve(null);
+    resolved.then(
+      (session) => {
+        socket.data.user = session?.user;
+        next();
+      },
+      (error: unknown) => next(error instanceof Error ? error : new Error('Session lookup failed')),
+    );
+  });
+
+  io.on('connection', (socket) => {
+    if (policies.isAdmin(socket.data.user)) {
+      void socket.join(ADMINS_ROOM);
+      notifier.adminJoined();
+    }
+  });
+
+  // a logout, role change or deletion elsewhere: re-check this process's sockets of that user
+  deps.bus.subscribe((userId) => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.user?.id !== userId) {
+        continue;
+      }
+      const token = readSessionToken(socket.request.headers.cookie);
+      void (token ? sessions.resolve(token) : Promise.resolve(null)).then((session) => {
+        socket.data.user = session?.user;
+        if (!policies.isAdmin(session?.user)) {
+          void socket.leave(ADMINS_ROOM);
+        }
+      });
+    }
+  });
+
+  notifier.attach(io, { isShared: redisClients.length > 0 });
+
+  return {
+    io,
+    async close() {
+      notifier.detach();
+      await io.close();
+      redisClients.forEach((client) => client.disconnect());
+    },
+  };
+}
