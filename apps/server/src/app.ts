@@ -39,7 +39,7 @@ export function createApp(deps: Deps): Express {
   api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
   api.use(express.json({ limit: '100kb' }));
   api.use(sessionMiddleware(deps.sessions));
-  // heartbeats first: the hottest route (POST /api/auth/heartbeat lives here, not in auth)
+  // heartbeats never reach Express: server.ts serves them first (heartbeat-fast-path.ts)
   api.use(createPresenceRouter(deps.presence));
   api.use(createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter }));
   api.use(createGameStatusRouter(deps.gameStatus));

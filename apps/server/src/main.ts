@@ -14,7 +14,9 @@ async function main() {
   }
   const running = await startServer(config);
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
-  console.info(`[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`);
+  console.info(
+    `[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`,
+  );
   console.info(`[server] listening on ${running.url}`);
 
   const shutdown = (signal: string) => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.js';
+import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
 import { type Realtime, createRealtime } from './realtime/socket-server.js';
@@ -28,7 +29,13 @@ export async function startServer(
     );
   }
   const app = createApp(deps);
-  const server = createServer(app);
+  const serveHeartbeat = createHeartbeatFastPath(deps);
+  // heartbeats (most of the traffic) skip Express; every other request goes through it
+  const server = createServer((req, res) =>
+    serveHeartbeat(req, res, () => {
+      app(req, res);
+    }),
+  );
   server.keepAliveTimeout = 65_000;
   const realtime = await createRealtime(server, {
     config,

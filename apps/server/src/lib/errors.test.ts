@@ -118,12 +118,10 @@ describe('API error answers of the real app', () => {
   });
 
   it('answers a body over 100kb with 413', async () => {
-    const response = await app
-      .client()
-      .post<ApiError>('/api/auth/register', {
-        username: 'someone',
-        password: 'x'.repeat(110 * 1024),
-      });
+    const response = await app.client().post<ApiError>('/api/auth/register', {
+      username: 'someone',
+      password: 'x'.repeat(110 * 1024),
+    });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });

@@ -22,7 +22,9 @@ const CHANNEL = 'portfolio:invalidate-user';
 export function createRedisInvalidationBus(publisher: Redis, subscriber: Redis): InvalidationBus {
   const listeners: Array<(userId: string) => void> = [];
   const deliver = (userId: string) => listeners.forEach((listener) => listener(userId));
-  void subscriber.subscribe(CHANNEL).catch((error: unknown) => console.warn('[invalidate] subscribe failed', error));
+  void subscriber
+    .subscribe(CHANNEL)
+    .catch((error: unknown) => console.warn('[invalidate] subscribe failed', error));
   subscriber.on('message', (channel: string, message: string) => {
     if (channel === CHANNEL) {
       deliver(message);
@@ -32,7 +34,9 @@ export function createRedisInvalidationBus(publisher: Redis, subscriber: Redis):
     publish(userId) {
       // deliver locally at once; other processes hear it through Redis
       deliver(userId);
-      publisher.publish(CHANNEL, userId).catch((error: unknown) => console.warn('[invalidate] publish failed', error));
+      publisher
+        .publish(CHANNEL, userId)
+        .catch((error: unknown) => console.warn('[invalidate] publish failed', error));
     },
     subscribe: (listener) => void listeners.push(listener),
     close: async () => {

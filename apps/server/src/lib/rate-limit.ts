@@ -37,13 +37,19 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       }
       window.count += 1;
       const allowed = window.count <= rule.limit;
-      return Promise.resolve({ allowed, retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - time) / 1000)) });
+      return Promise.resolve({
+        allowed,
+        retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - time) / 1000)),
+      });
     },
   };
 }
 
 /** Shared counters in Redis; falls back to the in-process limiter while Redis is down. */
-export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter = createMemoryRateLimiter()): RateLimiter {
+export function createRedisRateLimiter(
+  redis: Redis,
+  fallback: RateLimiter = createMemoryRateLimiter(),
+): RateLimiter {
   return {
     async consume(key, rule) {
       const redisKey = `ratelimit:${key}`;
@@ -55,7 +61,10 @@ export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter = cre
           await redis.pexpire(redisKey, rule.windowMs);
           ttl = rule.windowMs;
         }
-        return { allowed: count <= rule.limit, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+        return {
+          allowed: count <= rule.limit,
+          retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)),
+        };
       } catch {
         return fallback.consume(key, rule);
       }

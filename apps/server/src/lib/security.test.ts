@@ -38,18 +38,14 @@ describe('same-origin guard on state-changing API calls', () => {
   });
 
   it('refuses bodies that are not JSON, as a plain HTML form would send them', async () => {
-    const plain = await app
-      .client()
-      .post<ApiError>('/api/auth/register', 'username=x&password=y', {
-        'content-type': 'text/plain',
-      });
+    const plain = await app.client().post<ApiError>('/api/auth/register', 'username=x&password=y', {
+      'content-type': 'text/plain',
+    });
     expect(plain.status).toBe(415);
     expect(plain.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const form = await app
-      .client()
-      .post('/api/auth/register', 'username=x&password=y', {
-        'content-type': 'application/x-www-form-urlencoded',
-      });
+    const form = await app.client().post('/api/auth/register', 'username=x&password=y', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
   });
 

@@ -20,7 +20,15 @@ export function securityHeaders(options: { isProduction: boolean }): RequestHand
         'media-src': ["'self'", 'blob:', 'https:'],
         'font-src': ["'self'", 'data:'],
         'connect-src': ["'self'", 'https://api.stripe.com'],
-        'frame-src': ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com', 'https://www.youtube.com', 'https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://blueprintue.com'],
+        'frame-src': [
+          "'self'",
+          'https://js.stripe.com',
+          'https://hooks.stripe.com',
+          'https://www.youtube.com',
+          'https://www.youtube-nocookie.com',
+          'https://player.vimeo.com',
+          'https://blueprintue.com',
+        ],
         'worker-src': ["'self'", 'blob:'],
         ...(options.isProduction ? { 'upgrade-insecure-requests': [] } : {}),
       },
@@ -32,6 +40,51 @@ export function securityHeaders(options: { isProduction: boolean }): RequestHand
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export interface RequestOriginFacts {
+  method: string;
+  protocol: string;
+  host: string | undefined;
+  origin: string | undefined;
+  secFetchSite: string | undefined;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+}
+
+/**
+ * The cross-site rule as a pure function, shared by the Express guard and the heartbeat fast
+ * path: the error to answer with, or undefined when the request may proceed.
+ */
+export function checkSameOrigin(
+  facts: RequestOriginFacts,
+  allowedOrigins: readonly string[],
+): HttpError | undefined {
+  if (SAFE_METHODS.has(facts.method)) {
+    return undefined;
+  }
+  const { origin, secFetchSite: site } = facts;
+  const isAllowedOrigin =
+    origin !== undefined &&
+    (origin === `${facts.protocol}://${facts.host}` || allowedOrigins.includes(origin));
+  if (origin !== undefined && !isAllowedOrigin) {
+    return forbidden('Cross-site requests are not allowed');
+  }
+  if (site !== undefined && site !== 'same-origin' && site !== 'none' && !isAllowedOrigin) {
+    return forbidden('Cross-site requests are not allowed');
+  }
+  const hasBody = Number(facts.contentLength ?? 0) > 0 || facts.transferEncoding !== undefined;
+  const contentType = (facts.contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  const needsJson = hasBody || ['POST', 'PUT', 'PATCH'].includes(facts.method);
+  if (needsJson && contentType !== 'application/json') {
+    return new HttpError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Requests must be sent as JSON (Content-Type: application/json)',
+    );
+  }
+  return undefined;
+}
+
 /**
  * Refuses state-changing requests from other sites: the browser's Sec-Fetch-Site and Origin must
  * say same origin (or an allowed public origin), and bodies must be JSON, which a plain cross-site
@@ -39,24 +92,21 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function sameOriginGuard(allowedOrigins: readonly string[]): RequestHandler {
   return (req, _res, next) => {
-    if (SAFE_METHODS.has(req.method)) {
-      next();
-      return;
-    }
-    const site = req.get('sec-fetch-site');
-    const origin = req.get('origin');
-    const host = req.get('host');
-    const isAllowedOrigin = origin !== undefined && (origin === `${req.protocol}://${host}` || allowedOrigins.includes(origin));
-    if (origin !== undefined && !isAllowedOrigin) {
-      throw forbidden('Cross-site requests are not allowed');
-    }
-    if (site !== undefined && site !== 'same-origin' && site !== 'none' && !isAllowedOrigin) {
-      throw forbidden('Cross-site requests are not allowed');
-    }
-    const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-    const contentType = (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-    if ((hasBody || req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && contentType !== 'application/json') {
-      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON (Content-Type: application/json)');
+    const error = checkSameOrigin(
+      {
+        method: req.method,
+        protocol: req.protocol,
+        host: req.get('host'),
+        origin: req.get('origin'),
+        secFetchSite: req.get('sec-fetch-site'),
+        contentType: req.get('content-type'),
+        contentLength: req.get('content-length'),
+        transferEncoding: req.get('transfer-encoding'),
+      },
+      allowedOrigins,
+    );
+    if (error) {
+      throw error;
     }
     next();
   };

@@ -16,7 +16,10 @@ export interface TestApp extends RunningServer {
  * Starts the real app on port 0: PGlite from the template, or PostgreSQL when DATABASE_URL is
  * set, Redis when REDIS_URL is set. Rate limits are relaxed unless a test passes its own.
  */
-export async function startTestApp(overrides: Partial<Config> = {}, options: BuildOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   const config: Config = {
     ...loadConfig({
       NODE_ENV: 'test',
@@ -33,7 +36,11 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Bui
   };
   const template = process.env.PGLITE_TEMPLATE;
   const buildOptions: BuildOptions = {
-    authRateLimits: { loginPerIp: RELAXED_LIMITS, loginPerUsername: RELAXED_LIMITS, registerPerIp: RELAXED_LIMITS },
+    authRateLimits: {
+      loginPerIp: RELAXED_LIMITS,
+      loginPerUsername: RELAXED_LIMITS,
+      registerPerIp: RELAXED_LIMITS,
+    },
     ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
     ...options,
   };
@@ -57,7 +64,12 @@ export class TestClient {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse<T>> {
     const response = await fetch(this.baseUrl + path, {
       method,
       headers: {
@@ -66,14 +78,18 @@ export class TestClient {
         ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const index = pair.indexOf('=');
       const name = pair.slice(0, index).trim();
       const value = pair.slice(index + 1).trim();
-      const isExpired = attributes.some((attribute) => /^\s*expires=thu, 01 jan 1970/i.test(attribute)) || value === '';
+      const isExpired =
+        attributes.some((attribute) => /^\s*expires=thu, 01 jan 1970/i.test(attribute)) ||
+        value === '';
       if (isExpired) {
         this.cookies.delete(name);
       } else {
@@ -113,7 +129,10 @@ export async function signedInClient(app: TestApp, role: 'user' | 'subscriber' |
   const client = app.client();
   const username = uniqueName(role);
   const password = 'correct horse battery';
-  const registered = await client.post<{ user: { id: string } }>('/api/auth/register', { username, password });
+  const registered = await client.post<{ user: { id: string } }>('/api/auth/register', {
+    username,
+    password,
+  });
   if (registered.status !== 201) {
     throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   }

@@ -14,12 +14,19 @@ describe('register → login → current-user → logout', () => {
   it('walks the whole account flow with a session cookie', async () => {
     const client = app.client();
     const username = uniqueName();
-    const registered = await client.post('/api/auth/register', { username, email: `${username}@example.com`, password: 'password123' });
+    const registered = await client.post('/api/auth/register', {
+      username,
+      email: `${username}@example.com`,
+      password: 'password123',
+    });
     expect(registered.status).toBe(201);
 
     expect((await client.get('/api/auth/current-user')).status).toBe(401);
 
-    const login = await client.post('/api/auth/login', { username: username.toUpperCase(), password: 'password123' });
+    const login = await client.post('/api/auth/login', {
+      username: username.toUpperCase(),
+      password: 'password123',
+    });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ user: { username, role: 'user' } });
     const setCookie = login.headers.getSetCookie().join('\n');

@@ -8,7 +8,8 @@ import { forbidden, unauthorized } from '../../lib/errors.js';
 export const policies = {
   isSignedIn: (user: CurrentUser | undefined): user is CurrentUser => user !== undefined,
   isAdmin: (user: CurrentUser | undefined): boolean => user?.role === 'admin',
-  hasRole: (user: CurrentUser | undefined, roles: readonly Role[]): boolean => user !== undefined && roles.includes(user.role),
+  hasRole: (user: CurrentUser | undefined, roles: readonly Role[]): boolean =>
+    user !== undefined && roles.includes(user.role),
 };
 
 /** 401 for guests. */

@@ -7,6 +7,7 @@ import type { CurrentUser } from '@portfolio/types';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { memoizeBounded } from '../../lib/memoize.js';
 
 export const SESSION_COOKIE = 'sid';
 
@@ -65,8 +66,11 @@ export function createSessionService(deps: {
   const pendingTouches = new Set<string>();
   const counters = { queries: 0, writes: 0 };
 
-  const hash = (token: string) =>
-    createHmac('sha256', deps.secret).update(token).digest('base64url');
+  // every request with a cookie hashes its token: remember the hashes of tokens in use
+  const hash = memoizeBounded(
+    (token) => createHmac('sha256', deps.secret).update(token).digest('base64url'),
+    CACHE_MAX_ENTRIES,
+  );
 
   bus.subscribe((userId) => {
     for (const [key, entry] of cache) {

@@ -6,6 +6,7 @@ import type { ActiveUsersResponse, CurrentUser } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
 import type { DomainEventBus } from '../../lib/events.js';
+import { memoizeBounded } from '../../lib/memoize.js';
 import type { AdminNotifier } from '../../realtime/admin-notifier.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import {
@@ -88,8 +89,11 @@ export function createPresenceService(deps: {
   let flushing: Promise<void> = Promise.resolve();
   let isClosed = false;
 
-  const hmac = (value: string) =>
-    createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
+  // guests send the same visitor id every 30 s: remember its keyed hash
+  const hmac = memoizeBounded(
+    (value) => createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32),
+    100_000,
+  );
 
   // ---- coalesced pushes to admins --------------------------------------------------------
   let pushTimer: NodeJS.Timeout | undefined;

@@ -24,7 +24,12 @@ export function createUsersRepo(db: Db) {
       return row;
     },
 
-    async insert(values: { username: string; email: string | null; passwordHash: string; role?: Role }): Promise<UserRow> {
+    async insert(values: {
+      username: string;
+      email: string | null;
+      passwordHash: string;
+      role?: Role;
+    }): Promise<UserRow> {
       const [row] = await db.insert(users).values(values).returning();
       if (!row) {
         throw new Error('insert returned no row');

@@ -1,0 +1,308 @@
+/**
+ * Heartbeat benchmark (issue: presence). Run: npm run bench:heartbeat -w @portfolio/server
+ *
+ * 1. Throughput of POST /api/auth/heartbeat + /api/anonymous-heartbeat on the real server vs a
+ *    bare node:http handler that only parses the JSON body, same load, same run: the ratio.
+ * 2. Latency (p50/p99) of the real endpoint at a fixed 2,000 heartbeats/s.
+ * 3. Database statements and session-store writes per heartbeat, from the server's counters.
+ *
+ * Each server runs in a child process (so the load generator does not share its event loop);
+ * the real one on a fresh PGlite folder, or PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import autocannon from 'autocannon';
+
+const THROUGHPUT_SECONDS = 8;
+const CONNECTIONS = 50;
+const FIXED_RATE = 2000;
+const FIXED_RATE_SECONDS = 10;
+const USERS = 200;
+
+type Stats = {
+  heartbeats: number;
+  statements: number;
+  sessionQueries: number;
+  sessionWrites: number;
+};
+type ChildMessage = { type: 'ready'; url: string } | { type: 'stats'; stats: Stats };
+
+// ---------------------------------------------------------------- children
+async function serveBare() {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const body = '{"ok":true}';
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.send?.({
+    type: 'ready',
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  });
+}
+
+async function serveReal(dataDir: string) {
+  const { loadConfig } = await import('../src/config.js');
+  const { startServer } = await import('../src/server.js');
+  const relaxed = { limit: 1_000_000, windowMs: 60_000 };
+  const running = await startServer(
+    loadConfig({
+      ...process.env,
+      NODE_ENV: 'production',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      WEB_DIST_DIR: '/nonexistent',
+    }),
+    { authRateLimits: { loginPerIp: relaxed, loginPerUsername: relaxed, registerPerIp: relaxed } },
+  );
+  process.on('message', (message: { type: string }) => {
+    if (message.type !== 'stats') {
+      return;
+    }
+    // write what is pending so the counters include the flushes this load caused
+    void Promise.all([
+      running.deps.presence.flush(),
+      running.deps.analytics.flush(),
+      running.deps.sessions.flush(),
+    ]).then(() => {
+      const presence = running.deps.presence.stats();
+      const sessions = running.deps.sessions.stats();
+      process.send?.({
+        type: 'stats',
+        stats: {
+          heartbeats: presence.heartbeats,
+          statements: presence.statements,
+          sessionQueries: sessions.queries,
+          sessionWrites: sessions.writes,
+        },
+      } satisfies ChildMessage);
+    });
+  });
+  process.send?.({ type: 'ready', url: running.url } satisfies ChildMessage);
+}
+
+// ---------------------------------------------------------------- parent
+function startChild(
+  role: 'bare' | 'real',
+  dataDir = '',
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(fileURLToPath(import.meta.url), [role, dataDir], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') {
+        resolve({ child, url: message.url });
+      }
+    });
+  });
+}
+
+function childStats(child: ChildProcess): Promise<Stats> {
+  return new Promise((resolve) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type === 'stats') {
+        child.off('message', onMessage);
+        resolve(message.stats);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'stats' });
+  });
+}
+
+async function json(url: string, body: unknown, cookie?: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  }
+  return response;
+}
+
+async function signInUsers(url: string): Promise<string[]> {
+  const cookies: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const username = `bench_${i}_${randomBytes(3).toString('hex')}`;
+    await json(`${url}/api/auth/register`, { username, password: 'bench-password' });
+    const login = await json(`${url}/api/auth/login`, { username, password: 'bench-password' });
+    cookies.push((login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '');
+  }
+  return cookies;
+}
+
+/**
+ * The load: half signed-in heartbeats (rotating over the users' cookies), half guests with
+ * visitor ids, over five pages. Precomputed, and sent unchanged to both servers, so the load
+ * generator does the same work in both runs and only the server differs.
+ */
+function heartbeatRequests(cookies: string[]): autocannon.Request[] {
+  const pages = ['/', '/games', '/Gallery', '/Tutorials', '/profile'];
+  const variants = Array.from({ length: 2000 }, (_, n) => {
+    const page = pages[n % pages.length] ?? '/';
+    if (n % 2 === 0) {
+      return {
+        method: 'POST' as const,
+        path: '/api/auth/heartbeat',
+        headers: { 'content-type': 'application/json', cookie: cookies[n % cookies.length] ?? '' },
+        body: JSON.stringify({ currentPage: page }),
+      };
+    }
+    return {
+      method: 'POST' as const,
+      path: '/api/anonymous-heartbeat',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        currentPage: page,
+        visitorId: `bench_guest_${String(n).padStart(8, '0')}`,
+      }),
+    };
+  });
+  let counter = 0;
+  return [{ setupRequest: () => variants[counter++ % variants.length] ?? variants[0] ?? {} }];
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-heartbeat-'));
+  const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  const presence = process.env.REDIS_URL ? 'Redis' : 'in-process';
+  console.log(
+    `heartbeat benchmark: ${store} database, ${presence} presence, ${CONNECTIONS} connections`,
+  );
+
+  const real = await startChild('real', dataDir);
+  let bare: { child: ChildProcess; url: string } | undefined;
+  try {
+    const cookies = await signInUsers(real.url);
+    const requests = heartbeatRequests(cookies);
+    // one fixed signed-in heartbeat: the cheapest load to generate, so the servers are the limit
+    const single = {
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', cookie: cookies[0] ?? '' },
+      body: JSON.stringify({ currentPage: '/games' }),
+    };
+    await run({ url: real.url, connections: CONNECTIONS, duration: 2, requests });
+    const before = await childStats(real.child);
+    const realResult = await run({
+      url: real.url,
+      connections: CONNECTIONS,
+      duration: THROUGHPUT_SECONDS,
+      requests,
+    });
+    const realSingle = await run({
+      url: `${real.url}/api/auth/heartbeat`,
+      connections: CONNECTIONS,
+      duration: THROUGHPUT_SECONDS,
+      ...single,
+    });
+    const fixed = await run({
+      url: real.url,
+      connections: CONNECTIONS,
+      duration: FIXED_RATE_SECONDS,
+      overallRate: FIXED_RATE,
+      requests,
+    });
+    const after = await childStats(real.child);
+    real.child.kill('SIGTERM');
+
+    bare = await startChild('bare');
+    await run({ url: bare.url, connections: CONNECTIONS, duration: 2, requests });
+    const bareResult = await run({
+      url: bare.url,
+      connections: CONNECTIONS,
+      duration: THROUGHPUT_SECONDS,
+      requests,
+    });
+    const bareSingle = await run({
+      url: `${bare.url}/api/auth/heartbeat`,
+      connections: CONNECTIONS,
+      duration: THROUGHPUT_SECONDS,
+      ...single,
+    });
+
+    const errors = [realResult, realSingle, fixed].reduce(
+      (sum, result) => sum + result.non2xx + result.errors,
+      0,
+    );
+    const heartbeats = after.heartbeats - before.heartbeats;
+    const ratio = realResult.requests.average / bareResult.requests.average;
+    const rows = [
+      [
+        'mixed load (users + guests, 5 pages): bare node:http req/s',
+        bareResult.requests.average.toFixed(0),
+      ],
+      ['mixed load: real heartbeat req/s', realResult.requests.average.toFixed(0)],
+      ['mixed load: ratio real / bare (goal >= 0.5)', ratio.toFixed(2)],
+      ['one fixed request: bare node:http req/s', bareSingle.requests.average.toFixed(0)],
+      ['one fixed request: real heartbeat req/s', realSingle.requests.average.toFixed(0)],
+      [
+        'one fixed request: ratio real / bare (goal >= 0.5)',
+        (realSingle.requests.average / bareSingle.requests.average).toFixed(2),
+      ],
+      [`latency at ${FIXED_RATE}/s: achieved req/s`, fixed.requests.average.toFixed(0)],
+      [`latency at ${FIXED_RATE}/s: p50 ms`, String(fixed.latency.p50)],
+      [`latency at ${FIXED_RATE}/s: p99 ms`, String(fixed.latency.p99)],
+      ['heartbeats counted by the server', String(heartbeats)],
+      [
+        'DB statements per heartbeat (goal <= 0.05)',
+        ((after.statements - before.statements) / heartbeats).toExponential(2),
+      ],
+      [
+        'session-store writes per heartbeat (goal 0)',
+        String((after.sessionWrites - before.sessionWrites) / heartbeats),
+      ],
+      [
+        'session-store reads per heartbeat',
+        ((after.sessionQueries - before.sessionQueries) / heartbeats).toExponential(2),
+      ],
+      ['non-2xx or errors', String(errors)],
+    ];
+    const width = Math.max(...rows.map(([label]) => (label ?? '').length));
+    for (const [label, value] of rows) {
+      console.log(`${(label ?? '').padEnd(width)}  ${value}`);
+    }
+    if (errors > 0) {
+      process.exitCode = 1;
+    }
+  } finally {
+    real.child.kill('SIGTERM');
+    bare?.child.kill();
+    setTimeout(() => rmSync(dataDir, { recursive: true, force: true }), 2000);
+  }
+}
+
+const [role, dataDir] = process.argv.slice(2);
+if (role === 'bare') {
+  void serveBare();
+} else if (role === 'real') {
+  void serveReal(dataDir ?? '');
+} else {
+  await main();
+}
