@@ -30,7 +30,8 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
     description: 'A multiplayer survival adventure: explore the wilds with other players.',
     thumbnail: '/assets/games/wolfscape.svg',
     path: '/games/WolfScape/',
-    instructions: 'Move with WASD or the arrow keys. Click to interact. Team up with other players.',
+    instructions:
+      'Move with WASD or the arrow keys. Click to interact. Team up with other players.',
     isMultiplayer: true,
     serverType: 'wolfscape',
     access: 'public',
@@ -54,7 +55,8 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
     description: 'Fight through procedurally generated dungeons.',
     thumbnail: '/assets/games/topdownroguelike.svg',
     path: '/games/TopDownRogueLike/',
-    instructions: 'Move with WASD, aim with the mouse, shoot with the left button. F10 toggles fullscreen.',
+    instructions:
+      'Move with WASD, aim with the mouse, shoot with the left button. F10 toggles fullscreen.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
@@ -76,7 +78,8 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
     description: 'A cooperative puzzle adventure.',
     thumbnail: '/assets/games/coopadventure.svg',
     path: '/games/CoopAdventure/',
-    instructions: 'Player one: WASD. Player two: arrow keys. Solve the puzzles together. F10 toggles fullscreen.',
+    instructions:
+      'Player one: WASD. Player two: arrow keys. Solve the puzzles together. F10 toggles fullscreen.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
@@ -87,7 +90,8 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
     description: 'A local competitive arena game.',
     thumbnail: '/assets/games/compmultiplayeruccs.svg',
     path: '/games/CompMultiplayerUCCS/',
-    instructions: 'Player one: WASD and Space. Player two: arrow keys and Enter. F10 toggles fullscreen.',
+    instructions:
+      'Player one: WASD and Space. Player two: arrow keys and Enter. F10 toggles fullscreen.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
@@ -114,7 +118,12 @@ export function findGame(gameId: string): GameCatalogueEntry | undefined {
 export type GameAccessDecision =
   | { allowed: true }
   | { allowed: false; reason: 'login'; redirectTo: string; notice: 'Login to Play' }
-  | { allowed: false; reason: 'subscribe'; redirectTo: string; notice: 'Subscribe to Play' | 'Login to Play' };
+  | {
+      allowed: false;
+      reason: 'subscribe';
+      redirectTo: string;
+      notice: 'Subscribe to Play' | 'Login to Play';
+    };
 
 /**
  * The spec's game-access rules (section 6), shared by the web app and the server:
@@ -130,9 +139,19 @@ export function decideGameAccess(
       return { allowed: true };
     }
     if (role === null) {
-      return { allowed: false, reason: 'subscribe', redirectTo: '/login?redirect=/subscribe', notice: 'Login to Play' };
+      return {
+        allowed: false,
+        reason: 'subscribe',
+        redirectTo: '/login?redirect=/subscribe',
+        notice: 'Login to Play',
+      };
     }
-    return { allowed: false, reason: 'subscribe', redirectTo: '/subscribe', notice: 'Subscribe to Play' };
+    return {
+      allowed: false,
+      reason: 'subscribe',
+      redirectTo: '/subscribe',
+      notice: 'Subscribe to Play',
+    };
   }
   if (game.isMultiplayer && role === null) {
     return { allowed: false, reason: 'login', redirectTo: '/login', notice: 'Login to Play' };

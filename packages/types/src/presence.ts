@@ -12,7 +12,9 @@ export const HeartbeatRequest = z.object({ currentPage: CurrentPage });
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 
 /** Guests send a random visitor id they keep in localStorage. */
-export const AnonymousVisitorId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 URL-safe characters');
+export const AnonymousVisitorId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 URL-safe characters');
 
 export const AnonymousHeartbeatRequest = z.object({
   currentPage: CurrentPage,
