@@ -8,13 +8,20 @@ export const CurrentPage = z
   .max(512, 'is too long')
   .regex(/^\/[^\s\u0000-\u001f]*$/, 'must be a path starting with /');
 
-export const HeartbeatRequest = z.object({ currentPage: CurrentPage });
-export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
-
 /** Guests send a random visitor id they keep in localStorage. */
 export const AnonymousVisitorId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 URL-safe characters');
+
+/**
+ * A signed-in tab's heartbeat. The browser's visitor id, when sent, lets the server drop the
+ * guest entry this browser had before signing in, so one person is not counted twice.
+ */
+export const HeartbeatRequest = z.object({
+  currentPage: CurrentPage,
+  visitorId: AnonymousVisitorId.optional(),
+});
+export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 
 export const AnonymousHeartbeatRequest = z.object({
   currentPage: CurrentPage,

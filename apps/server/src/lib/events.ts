@@ -6,6 +6,7 @@ import type { Role } from '@portfolio/types';
 export interface DomainEvents {
   'user:registered': [{ userId: string; at: Date }];
   'user:deleted': [{ userId: string }];
+  'user:logged-out': [{ userId: string }];
   'user:role-changed': [{ userId: string; role: Role }];
 }
 

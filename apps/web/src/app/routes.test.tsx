@@ -162,7 +162,10 @@ describe('routes', () => {
       await screen.findByRole('heading', { name: 'Games' });
       const heartbeats = () => calls.filter((call) => call.url === '/api/auth/heartbeat');
       await waitFor(() => expect(heartbeats()).toHaveLength(1));
-      expect(heartbeats()[0]?.body).toEqual({ currentPage: '/games' });
+      expect(heartbeats()[0]?.body).toEqual({
+        currentPage: '/games',
+        visitorId: expect.any(String) as string,
+      });
       await vi.advanceTimersByTimeAsync(30_000);
       expect(heartbeats()).toHaveLength(2);
     } finally {

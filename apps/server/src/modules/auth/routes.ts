@@ -130,6 +130,7 @@ export function createAuthRouter(deps: {
   router.post('/logout', async (req, res) => {
     if (req.auth) {
       await sessions.destroy(req.auth.token);
+      auth.recordLogout(req.auth.user.id);
     }
     clearSessionCookie(req, res);
     res.json({ message: 'Logged out' } satisfies MessageResponse);

@@ -51,6 +51,11 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
       return (await verifyPassword(row.passwordHash, password)) ? toCurrentUser(row) : null;
     },
 
+    /** Tells presence and others that this user signed out (their session is already gone). */
+    recordLogout(userId: string): void {
+      events.emit('user:logged-out', { userId });
+    },
+
     async recordLogin(
       userId: string,
       deviceInfo: DeviceInfo | undefined,

@@ -147,13 +147,13 @@ export function createHeartbeatFastPath(deps: {
       if (!session) {
         throw new HttpError(401, 'UNAUTHORIZED', unauthorized().message, undefined, headers);
       }
-      const { currentPage } = parse(HeartbeatRequest, text);
-      await presence.heartbeatUser(session.user, currentPage);
+      const { currentPage, visitorId } = parse(HeartbeatRequest, text);
+      await presence.heartbeatUser(session.user, currentPage, visitorId);
     } else {
       const input = parse(AnonymousHeartbeatRequest, text);
       // a tab that has not noticed its login yet still belongs to the user, not to a new guest
       if (session) {
-        await presence.heartbeatUser(session.user, input.currentPage);
+        await presence.heartbeatUser(session.user, input.currentPage, input.visitorId);
       } else {
         await presence.heartbeatGuest({
           ...input,

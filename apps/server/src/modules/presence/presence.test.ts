@@ -144,3 +144,38 @@ describe('active users', () => {
     }
   });
 });
+
+describe('one browser across sign-in and sign-out', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ redisPrefix: uniqueName('presence-signin') });
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('counts a browser once as it signs in and out: guest → user → gone', async () => {
+    const admin = await signedInClient(app, 'admin');
+    const browser = app.client();
+    const id = visitorId();
+    const page = `/${uniqueName('page')}`;
+    await browser.post('/api/anonymous-heartbeat', { currentPage: page, visitorId: id });
+    expect((await activeUsers(admin.client)).anonymous.currentPages[page]).toBe(1);
+
+    const username = uniqueName('signin');
+    await browser.post('/api/auth/register', { username, password: 'password-123' });
+    await browser.post('/api/auth/login', { username, password: 'password-123' });
+    const beat = await browser.post('/api/auth/heartbeat', { currentPage: page, visitorId: id });
+    expect(beat.status).toBe(200);
+    let active = await activeUsers(admin.client);
+    expect(active.anonymous.currentPages[page]).toBeUndefined();
+    expect(active.authenticated.map((user) => user.username)).toContain(username);
+
+    await browser.post('/api/auth/logout');
+    active = await activeUsers(admin.client);
+    expect(active.authenticated.map((user) => user.username)).not.toContain(username);
+    // back to a guest: the same browser shows up as one guest again
+    await browser.post('/api/anonymous-heartbeat', { currentPage: page, visitorId: id });
+    expect((await activeUsers(admin.client)).anonymous.currentPages[page]).toBe(1);
+  });
+});

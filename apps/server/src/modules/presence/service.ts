@@ -34,7 +34,8 @@ export interface GuestHeartbeat {
 
 export interface PresenceService {
   /** Hot path: one store call, no database statement, no session write. */
-  heartbeatUser(user: CurrentUser, currentPage: string): Promise<void>;
+  /** `visitorId`: the browser's guest id, whose guest entry the signed-in user replaces. */
+  heartbeatUser(user: CurrentUser, currentPage: string, visitorId?: string): Promise<void>;
   heartbeatGuest(input: GuestHeartbeat): Promise<void>;
   getActiveUsers(): Promise<ActiveUsersResponse>;
   /** Writes accumulated time on site, one statement per 5,000 users; sub-second rests stay. */
@@ -142,12 +143,34 @@ export function createPresenceService(deps: {
 
   notifier.onAdminJoined(() => schedulePush());
 
+  function removeEntry(key: string) {
+    store
+      .remove(key)
+      .then(schedulePush, (error: unknown) => console.error('[presence] remove failed', error));
+  }
+
   deps.events.on('user:deleted', ({ userId }) => {
     pendingMs.delete(userId);
-    store
-      .remove(userPresenceKey(userId))
-      .then(schedulePush, (error: unknown) => console.error('[presence] remove failed', error));
+    removeEntry(userPresenceKey(userId));
   });
+  // a signed-out user leaves the live list now, not 75 s later (their time so far is kept)
+  deps.events.on('user:logged-out', ({ userId }) => removeEntry(userPresenceKey(userId)));
+
+  const guestKey = (visitorId: string) => `anon:${hmac(`visitor:${visitorId}`)}`;
+  /**
+   * Guest keys already replaced by a signed-in user, so the removal costs one store call per
+   * sign-in, not one per heartbeat. A guest heartbeat from that browser (after sign-out) clears it.
+   */
+  const replacedGuests = new Set<string>();
+  function markReplaced(key: string) {
+    if (replacedGuests.size >= 100_000) {
+      const oldest = replacedGuests.values().next();
+      if (!oldest.done) {
+        replacedGuests.delete(oldest.value);
+      }
+    }
+    replacedGuests.add(key);
+  }
 
   // ---- time on site --------------------------------------------------------------------
   function addTime(userId: string, ms: number) {
@@ -194,10 +217,18 @@ export function createPresenceService(deps: {
 
   // ---- heartbeats --------------------------------------------------------------------------
   return {
-    async heartbeatUser(user, currentPage) {
+    async heartbeatUser(user, currentPage, visitorId) {
       counters.heartbeats++;
       const at = now();
       const key = userPresenceKey(user.id);
+      if (visitorId) {
+        const guest = guestKey(visitorId);
+        if (!replacedGuests.has(guest)) {
+          markReplaced(guest);
+          // the same browser as a guest a moment ago: one person, not two
+          await store.remove(guest);
+        }
+      }
       const previous = await store.touch({
         key,
         kind: 'user',
@@ -219,8 +250,9 @@ export function createPresenceService(deps: {
       counters.heartbeats++;
       const at = now();
       const key = input.visitorId
-        ? `anon:${hmac(`visitor:${input.visitorId}`)}`
+        ? guestKey(input.visitorId)
         : `anon:ip:${hmac(`ip:${input.ip ?? ''}\n${input.userAgent ?? ''}`)}`;
+      replacedGuests.delete(key);
       await store.touch({ key, kind: 'anonymous', currentPage: input.currentPage, lastSeen: at });
       analytics.noteVisitor(key, false, at);
       schedulePush();

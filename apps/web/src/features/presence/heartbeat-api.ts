@@ -11,7 +11,10 @@ export async function sendHeartbeat(isSignedIn: boolean, currentPage: string): P
   const page = currentPage.slice(0, 512);
   try {
     if (isSignedIn) {
-      await http.post('/api/auth/heartbeat', HeartbeatRequest.parse({ currentPage: page }));
+      await http.post(
+        '/api/auth/heartbeat',
+        HeartbeatRequest.parse({ currentPage: page, visitorId: getVisitorId() }),
+      );
       return;
     }
     await http.post(
