@@ -185,7 +185,13 @@ function heartbeatRequests(cookies: string[]): autocannon.Request[] {
 
 function run(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(options, (error: unknown, result) => {
+      if (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      resolve(result);
+    });
   });
 }
 

@@ -6,7 +6,7 @@ import { Role } from './auth.js';
 export const CurrentPage = z
   .string()
   .max(512, 'is too long')
-  .regex(/^\/[^\s\u0000-\u001f]*$/, 'must be a path starting with /');
+  .regex(/^\/[^\s\p{Cc}]*$/u, 'must be a path starting with /');
 
 /** Guests send a random visitor id they keep in localStorage. */
 export const AnonymousVisitorId = z
