@@ -187,7 +187,7 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error: unknown, result) => {
       if (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(error instanceof Error ? error : new Error('autocannon failed'));
         return;
       }
       resolve(result);
