@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorAlert } from '../../app/error-alert';
+import { FormField } from '../../app/form-field';
 import { safeRedirect } from '../../lib/safe-redirect';
 import { toAuthError, type AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
@@ -65,29 +66,25 @@ export function LoginPage() {
             void handleSubmit(event);
           }}
         >
-          <div className="form__field">
-            <label htmlFor="login-username">Username</label>
-            <input
-              id="login-username"
-              name="username"
-              autoComplete="username"
-              required
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="login-password">Password</label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </div>
+          <FormField
+            id="login-username"
+            label="Username"
+            value={username}
+            onValueChange={setUsername}
+            name="username"
+            autoComplete="username"
+            required
+          />
+          <FormField
+            id="login-password"
+            label="Password"
+            value={password}
+            onValueChange={setPassword}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
           <button type="submit" className="button button--primary" disabled={isSubmitting}>
             {isSubmitting ? 'Logging in...' : 'Login'}
           </button>

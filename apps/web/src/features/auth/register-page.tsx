@@ -2,6 +2,8 @@ import { RegisterRequest } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
+import { FormField } from '../../app/form-field';
+
 import { AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
 
@@ -80,52 +82,45 @@ export function RegisterPage() {
             void handleSubmit(event);
           }}
         >
-          <div className="form__field">
-            <label htmlFor="register-username">Username</label>
-            <input
-              id="register-username"
-              name="username"
-              autoComplete="username"
-              required
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="register-email">Email (optional)</label>
-            <input
-              id="register-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="register-password">Password</label>
-            <input
-              id="register-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="register-confirm-password">Confirm Password</label>
-            <input
-              id="register-confirm-password"
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              aria-describedby="password-match"
-              value={confirmPassword}
-              onChange={(event) => setConfirmPassword(event.target.value)}
-            />
+          <FormField
+            id="register-username"
+            label="Username"
+            value={username}
+            onValueChange={setUsername}
+            name="username"
+            autoComplete="username"
+            required
+          />
+          <FormField
+            id="register-email"
+            label="Email (optional)"
+            value={email}
+            onValueChange={setEmail}
+            name="email"
+            type="email"
+            autoComplete="email"
+          />
+          <FormField
+            id="register-password"
+            label="Password"
+            value={password}
+            onValueChange={setPassword}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+          />
+          <FormField
+            id="register-confirm-password"
+            label="Confirm Password"
+            value={confirmPassword}
+            onValueChange={setConfirmPassword}
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            aria-describedby="password-match"
+          >
             <p
               id="password-match"
               className={`form__hint ${doPasswordsMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
@@ -137,7 +132,7 @@ export function RegisterPage() {
                   ? 'Passwords match'
                   : 'Passwords do not match'}
             </p>
-          </div>
+          </FormField>
           <button type="submit" className="button button--primary" disabled={isSubmitting}>
             {isSubmitting ? 'Registering...' : 'Register'}
           </button>
