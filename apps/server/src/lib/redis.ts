@@ -9,6 +9,8 @@ export function connectRedis(url: string, name: string): Redis {
     connectionName: name,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
+    // commands issued in the same tick (concurrent heartbeats) go out in one write
+    enableAutoPipelining: true,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
