@@ -41,6 +41,7 @@ import {
   printTable,
   summarize,
 } from './lib.js';
+import { seededRandom } from '../src/lib/seeded-random.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const HEARTBEATS = Number(process.env.BENCH_HEARTBEATS ?? 1_000_000);
@@ -60,18 +61,6 @@ const ADMIN = { username: 'bench_admin', password: 'bench-admin-password' };
 const PAGES = ['/', '/games', '/games/wolfscape', '/games/rocketgame', '/about', '/pricing'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RELAXED_LIMITS = { limit: 1_000_000, windowMs: 60_000 };
-
-/** Seeded PRNG (mulberry32): the same run writes the same data. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
@@ -150,7 +139,7 @@ async function recordHeartbeats(
     .from(users)
     .where(like(users.username, 'bench\\_user\\_%'))
     .orderBy(users.username);
-  const next = random(20_260_101);
+  const next = seededRandom(20_260_101);
   const today = new Date(endMs).toISOString().slice(0, 10);
   const startMs = Date.parse(`${today}T00:00:00Z`) - (HEARTBEAT_DAYS - 1) * DAY_MS;
   const stepMs = (endMs - startMs) / HEARTBEATS;

@@ -5,6 +5,7 @@ import { GAME_CATALOGUE } from '@portfolio/types';
 import type { Db } from '../../db/client.js';
 import { type StoredDeviceInfo, users } from '../../db/schema.js';
 import { ANALYTICS_WINDOW_DAYS, dayOf } from './service.js';
+import { seededRandom } from '../../lib/seeded-random.js';
 
 /** Every seeded username starts with this, so a rerun finds (and skips) what it made before. */
 export const DEMO_PREFIX = 'demo_';
@@ -12,18 +13,6 @@ export const DEMO_USER_COUNT = 150;
 export const DEMO_PASSWORD = 'demo-password';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A small seeded PRNG (mulberry32): the same run gives the same data, so reruns are stable. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const NAMES = [
   'pixel',
@@ -78,7 +67,7 @@ export async function seedDemoData(
 ): Promise<SeedSummary> {
   const now = options.now ?? Date.now();
   const today = dayOf(now);
-  const next = random(20_260_101);
+  const next = seededRandom(20_260_101);
 
   // ---- users: created over the last 90 days, a third of them inside the 30-day window ----
   const rows = Array.from({ length: DEMO_USER_COUNT }, (_, index) => {
