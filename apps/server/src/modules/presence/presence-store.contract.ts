@@ -49,6 +49,30 @@ export function describePresenceStoreContract(
       expect(entries[0]).toMatchObject({ currentPage: '/admin', lastSeen: T0 + 45_000 });
     });
 
+    it('applies heartbeats sent at the same moment in order', async () => {
+      const store = makeStore();
+      const previous = await Promise.all([
+        store.touch(member('u1', T0, '/a')),
+        store.touch(guest('g1', T0)),
+        store.touch(member('u1', T0 + 1000, '/b')),
+        store.touch(member('u1', T0 + 2000, '/c')),
+      ]);
+      expect(previous).toEqual([null, null, T0, T0 + 1000]);
+      const entries = await store.listActive(T0 + 2000);
+      expect(entries.find((entry) => entry.key === 'user:u1')).toMatchObject({
+        currentPage: '/c',
+        lastSeen: T0 + 2000,
+      });
+    });
+
+    it('does not bring back an entry removed right after a heartbeat', async () => {
+      const store = makeStore();
+      const touched = store.touch(member('u1', T0));
+      await store.remove('user:u1');
+      await touched;
+      expect(await store.countActive(T0)).toBe(0);
+    });
+
     it('treats an entry as gone once its last heartbeat is a whole window old', async () => {
       const store = makeStore();
       await store.touch(guest('a', T0));

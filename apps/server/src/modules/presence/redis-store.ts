@@ -13,21 +13,33 @@ import {
 const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * One round trip per heartbeat: read the previous score, store the entry, bump its score.
- * KEYS: entries hash, lastSeen zset. ARGV: member, entry JSON, lastSeen, windowMs, ttlMs.
+ * Records a batch of heartbeats in one round trip, in order: for each, read the previous score,
+ * store the entry, bump its score, and return the previous score when it was still active (else
+ * ''). KEYS: entries hash, lastSeen zset. ARGV: windowMs, ttlMs, then (member, entry JSON,
+ * lastSeen) per heartbeat.
  */
 const TOUCH_SCRIPT = `
-local previous = redis.call('ZSCORE', KEYS[2], ARGV[1])
-local now = tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], now, ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-if previous and tonumber(previous) > now - tonumber(ARGV[4]) then
-  return previous
+local window = tonumber(ARGV[1])
+local result = {}
+for i = 3, #ARGV, 3 do
+  local member = ARGV[i]
+  local now = tonumber(ARGV[i + 2])
+  local previous = redis.call('ZSCORE', KEYS[2], member)
+  redis.call('HSET', KEYS[1], member, ARGV[i + 1])
+  redis.call('ZADD', KEYS[2], now, member)
+  if previous and tonumber(previous) > now - window then
+    result[#result + 1] = previous
+  else
+    result[#result + 1] = ''
+  end
 end
-return false
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return result
 `;
+
+/** Heartbeats per script call; a busy tick's heartbeats go in one call, split at this size. */
+const TOUCH_BATCH = 500;
 
 /**
  * Forgets entries at or below the cutoff and returns the JSON of the rest, in chunks so Lua's
@@ -55,10 +67,19 @@ return result
 
 type ScriptArg = string | number;
 
-/** Runs a Lua script by its SHA (EVALSHA), loading it on the first NOSCRIPT reply. */
+/**
+ * Runs a Lua script: EVAL the first time (which also caches it in Redis), then EVALSHA, with EVAL
+ * again on a NOSCRIPT reply (Redis restarted). The command is issued synchronously, so calls
+ * reach Redis in the order they were made.
+ */
 function defineScript(lua: string) {
   const sha = createHash('sha1').update(lua).digest('hex');
+  let isCached = false;
   return async (redis: Redis, keys: string[], args: ScriptArg[]): Promise<unknown> => {
+    if (!isCached) {
+      isCached = true;
+      return redis.eval(lua, keys.length, ...keys, ...args);
+    }
     try {
       return await redis.evalsha(sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -92,14 +113,50 @@ export function createRedisPresenceStore(
   const entriesKey = `${options.prefix}:{presence}:entries`;
   const seenKey = `${options.prefix}:{presence}:seen`;
 
+  /**
+   * Heartbeats that arrive in the same event-loop turn are sent as one script call: under load,
+   * one Redis command and reply for dozens of heartbeats instead of one each.
+   */
+  let queue: Array<{
+    entry: PresenceEntry;
+    resolve: (previous: number | null) => void;
+    reject: (error: unknown) => void;
+  }> = [];
+
+  async function sendBatch(batch: typeof queue) {
+    const args: ScriptArg[] = [windowMs, KEY_TTL_MS];
+    for (const { entry } of batch) {
+      args.push(entry.key, JSON.stringify(entry), entry.lastSeen);
+    }
+    try {
+      const replies = await runTouch(redis, [entriesKey, seenKey], args);
+      batch.forEach(({ resolve }, index) => {
+        const previous: unknown = Array.isArray(replies) ? replies[index] : undefined;
+        resolve(typeof previous === 'string' && previous !== '' ? Number(previous) : null);
+      });
+    } catch (error) {
+      for (const { reject } of batch) {
+        reject(error);
+      }
+    }
+  }
+
+  function sendQueued() {
+    const pending = queue;
+    queue = [];
+    for (let start = 0; start < pending.length; start += TOUCH_BATCH) {
+      void sendBatch(pending.slice(start, start + TOUCH_BATCH));
+    }
+  }
+
   return {
-    async touch(entry) {
-      const previous = await runTouch(
-        redis,
-        [entriesKey, seenKey],
-        [entry.key, JSON.stringify(entry), entry.lastSeen, windowMs, KEY_TTL_MS],
-      );
-      return typeof previous === 'string' ? Number(previous) : null;
+    touch(entry) {
+      return new Promise((resolve, reject) => {
+        if (queue.length === 0) {
+          setImmediate(sendQueued);
+        }
+        queue.push({ entry, resolve, reject });
+      });
     },
     async listActive(now) {
       const values = await runList(redis, [entriesKey, seenKey], [now - windowMs]);
@@ -119,7 +176,10 @@ export function createRedisPresenceStore(
       return redis.zcount(seenKey, `(${now - windowMs}`, '+inf');
     },
     async remove(key) {
-      await redis.multi().hdel(entriesKey, key).zrem(seenKey, key).exec();
+      // after any heartbeat already queued, so a removed entry is not written back; plain
+      // commands (not MULTI, which skips the auto-pipeline) keep that order
+      sendQueued();
+      await Promise.all([redis.zrem(seenKey, key), redis.hdel(entriesKey, key)]);
     },
   };
 }
