@@ -73,10 +73,12 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     }));
   const redis = config.redisUrl ? connectRedis(config.redisUrl, 'main') : undefined;
-  const redisSubscriber = config.redisUrl ? connectRedis(config.redisUrl, 'subscriber') : undefined;
+  const redisSubscriber = config.redisUrl
+    ? connectRedis(config.redisUrl, 'subscriber', { subscriber: true })
+    : undefined;
   if (redis && redisSubscriber) {
-    // the bus subscribes once at creation and commands fail fast while disconnected, so give the
-    // connections a moment; if Redis is down, presence and rate limits fall back to memory
+    // give the connections a moment; if Redis is down, presence and rate limits fall back to
+    // memory and the bus subscribes when Redis comes up
     await Promise.all([waitForRedis(redis), waitForRedis(redisSubscriber)]).catch(
       (error: unknown) =>
         console.warn(
@@ -88,7 +90,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const events = createDomainEventBus();
   const bus =
     redis && redisSubscriber
-      ? createRedisInvalidationBus(redis, redisSubscriber)
+      ? createRedisInvalidationBus(redis, redisSubscriber, config.redisPrefix)
       : createLocalInvalidationBus();
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
   const users = createUsersRepo(database.db);

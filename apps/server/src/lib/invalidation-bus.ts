@@ -16,17 +16,24 @@ export function createLocalInvalidationBus(): InvalidationBus {
   };
 }
 
-const CHANNEL = 'portfolio:invalidate-user';
-
-/** Redis pub/sub: `publisher` is a normal connection, `subscriber` a dedicated one. */
-export function createRedisInvalidationBus(publisher: Redis, subscriber: Redis): InvalidationBus {
+/**
+ * Redis pub/sub on `<prefix>:invalidate-user`: `publisher` is a normal connection, `subscriber` a
+ * dedicated one made with `connectRedis(…, { subscriber: true })`, so the subscription is made
+ * whenever Redis becomes reachable.
+ */
+export function createRedisInvalidationBus(
+  publisher: Redis,
+  subscriber: Redis,
+  prefix: string,
+): InvalidationBus {
+  const channel = `${prefix}:invalidate-user`;
   const listeners: Array<(userId: string) => void> = [];
   const deliver = (userId: string) => listeners.forEach((listener) => listener(userId));
   void subscriber
-    .subscribe(CHANNEL)
+    .subscribe(channel)
     .catch((error: unknown) => console.warn('[invalidate] subscribe failed', error));
   subscriber.on('message', (channel: string, message: string) => {
-    if (channel === CHANNEL) {
+    if (channel === channel) {
       deliver(message);
     }
   });
@@ -35,12 +42,12 @@ export function createRedisInvalidationBus(publisher: Redis, subscriber: Redis):
       // deliver locally at once; other processes hear it through Redis
       deliver(userId);
       publisher
-        .publish(CHANNEL, userId)
+        .publish(channel, userId)
         .catch((error: unknown) => console.warn('[invalidate] publish failed', error));
     },
     subscribe: (listener) => void listeners.push(listener),
     close: async () => {
-      await subscriber.unsubscribe(CHANNEL).catch(() => undefined);
+      await subscriber.unsubscribe(channel).catch(() => undefined);
     },
   };
 }

@@ -1,16 +1,26 @@
 import { Redis } from 'ioredis';
 
 /**
- * A Redis connection that never crashes the process: errors are logged (once per outage),
- * commands fail fast while it is down, and it reconnects by itself.
+ * A Redis connection that never crashes the process: errors are logged (once per outage), and it
+ * reconnects by itself.
+ *
+ * - A normal connection fails commands fast while Redis is down, so callers fall back at once.
+ * - A `subscriber` connection (pub/sub only) instead holds its SUBSCRIBE commands until Redis is
+ *   reachable, however long that takes, so a process started while Redis is down still subscribes
+ *   when it comes up; ioredis then re-subscribes by itself after every reconnect.
  */
-export function connectRedis(url: string, name: string): Redis {
+export function connectRedis(
+  url: string,
+  name: string,
+  options: { subscriber?: boolean } = {},
+): Redis {
+  const isSubscriber = options.subscriber ?? false;
   const client = new Redis(url, {
     connectionName: name,
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
+    maxRetriesPerRequest: isSubscriber ? null : 1,
+    enableOfflineQueue: isSubscriber,
     // commands issued in the same tick (concurrent heartbeats) go out in one write
-    enableAutoPipelining: true,
+    enableAutoPipelining: !isSubscriber,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
@@ -30,8 +40,17 @@ export function connectRedis(url: string, name: string): Redis {
   return client;
 }
 
+/**
+ * How long startup waits for Redis. After that the process starts anyway: every Redis user falls
+ * back to this process (presence, rate limits, pub/sub) and joins in when Redis comes up.
+ */
+export const REDIS_STARTUP_WAIT_MS = 2000;
+
 /** Waits until the client is ready (or fails after the timeout). */
-export async function waitForRedis(client: Redis, timeoutMs = 5000): Promise<void> {
+export async function waitForRedis(
+  client: Redis,
+  timeoutMs = REDIS_STARTUP_WAIT_MS,
+): Promise<void> {
   if (client.status === 'ready') {
     return;
   }

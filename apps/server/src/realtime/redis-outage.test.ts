@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { createRedisInvalidationBus } from '../lib/invalidation-bus.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
 import {
@@ -30,12 +31,16 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Private servers still running, stopped after the suite. */
+const running = new Set<ChildProcess>();
+
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
+  running.add(child);
   const probe = connectRedis(`redis://127.0.0.1:${port}`, 'outage-probe');
   try {
     await waitForRedis(probe, 5000);
@@ -46,6 +51,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 function stopRedis(child: ChildProcess): Promise<void> {
+  running.delete(child);
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
@@ -58,20 +64,17 @@ const samePage =
     payload.anonymous.currentPages[page] === 1;
 
 describe.skipIf(!hasRedisServer)('Redis outage', () => {
-  let redis: ChildProcess | undefined;
   const apps: TestApp[] = [];
   let adminSocket: RecordingSocket | undefined;
   afterAll(async () => {
     adminSocket?.close();
     await Promise.all(apps.map((app) => app.stop()));
-    if (redis) {
-      await stopRedis(redis);
-    }
+    await Promise.all([...running].map(stopRedis));
   });
 
   it('keeps serving locally while Redis is down and shares again when it returns', async () => {
     const port = await freePort();
-    redis = await startRedis(port);
+    const redis = await startRedis(port);
     const shared = { redisUrl: `redis://127.0.0.1:${port}`, redisPrefix: uniqueName('outage') };
     const appA = await startTestApp(shared);
     const appB = await startTestApp(shared);
@@ -90,7 +93,6 @@ describe.skipIf(!hasRedisServer)('Redis outage', () => {
 
     // Redis gone: both processes keep answering, B's admin still hears B's own visitors
     await stopRedis(redis);
-    redis = undefined;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const during = `/during/${uniqueName('p')}`;
     const duringUpdate = waitForEvent(
@@ -105,7 +107,7 @@ describe.skipIf(!hasRedisServer)('Redis outage', () => {
     expect((await admin.client.get('/api/active-users')).status).toBe(200);
 
     // Redis back: the clients reconnect (and resubscribe) by themselves
-    redis = await startRedis(port);
+    await startRedis(port);
     const after = `/after/${uniqueName('p')}`;
     const afterUpdate = waitForEvent(
       adminSocket.socket,
@@ -123,4 +125,75 @@ describe.skipIf(!hasRedisServer)('Redis outage', () => {
     }
     await afterUpdate;
   }, 30_000);
+
+  it('lets a process started while Redis is down join in when Redis comes up', async () => {
+    const port = await freePort();
+    const shared = { redisUrl: `redis://127.0.0.1:${port}`, redisPrefix: uniqueName('late') };
+    // no Redis yet: B starts anyway, on its own view
+    const appB = await startTestApp(shared);
+    apps.push(appB);
+    const admin = await signedInClient(appB, 'admin');
+    const socket = openSocket(appB.url, { cookie: admin.client.cookieHeader });
+    try {
+      await waitForConnect(socket.socket);
+      const alone = `/alone/${uniqueName('p')}`;
+      const aloneUpdate = waitForEvent(socket.socket, 'presence:update', samePage(alone), 3000);
+      expect(
+        (
+          await appB.client().post('/api/anonymous-heartbeat', {
+            currentPage: alone,
+            visitorId: visitor(),
+          })
+        ).status,
+      ).toBe(200);
+      await aloneUpdate;
+
+      // Redis comes up, then a second process: its visitors reach B's admin
+      await startRedis(port);
+      const appA = await startTestApp(shared);
+      apps.push(appA);
+      const joined = `/joined/${uniqueName('p')}`;
+      const joinedUpdate = waitForEvent(socket.socket, 'presence:update', samePage(joined), 10_000);
+      let isDelivered = false;
+      void joinedUpdate.then(() => (isDelivered = true));
+      const id = visitor();
+      const deadline = Date.now() + 10_000;
+      while (!isDelivered && Date.now() < deadline) {
+        await appA
+          .client()
+          .post('/api/anonymous-heartbeat', { currentPage: joined, visitorId: id });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await joinedUpdate;
+    } finally {
+      socket.close();
+    }
+  }, 30_000);
+
+  it('subscribes the session invalidation bus once Redis comes up', async () => {
+    const port = await freePort();
+    const url = `redis://127.0.0.1:${port}`;
+    const prefix = uniqueName('bus');
+    const publisher = connectRedis(url, 'bus-pub');
+    const subscriber = connectRedis(url, 'bus-sub', { subscriber: true });
+    const other = connectRedis(url, 'bus-other');
+    try {
+      const bus = createRedisInvalidationBus(publisher, subscriber, prefix);
+      const heard: string[] = [];
+      bus.subscribe((userId) => heard.push(userId));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+
+      // another process's publish once Redis is up reaches this bus
+      await startRedis(port);
+      await waitForRedis(other, 5000);
+      const deadline = Date.now() + 10_000;
+      while (!heard.includes('user-1') && Date.now() < deadline) {
+        await other.publish(`${prefix}:invalidate-user`, 'user-1');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(heard).toContain('user-1');
+    } finally {
+      [publisher, subscriber, other].forEach((client) => client.disconnect());
+    }
+  }, 20_000);
 });

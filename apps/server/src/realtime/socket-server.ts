@@ -33,7 +33,7 @@ const FIRE_AND_FORGET = new Set<PropertyKey>([
  * the client logs those instead; local delivery carries on, and ioredis reconnects (and
  * resubscribes) by itself.
  */
-function tolerateOutages(client: Redis, name: string): Redis {
+function tolerateOutages(client: Redis, name: string, isClosing: () => boolean): Redis {
   let lastWarning = 0;
   return new Proxy(client, {
     get(target, property, receiver) {
@@ -45,7 +45,7 @@ function tolerateOutages(client: Redis, name: string): Redis {
         const result: unknown = Reflect.apply(value, target, args);
         if (result instanceof Promise) {
           result.catch((error: unknown) => {
-            if (Date.now() - lastWarning > 10_000) {
+            if (!isClosing() && Date.now() - lastWarning > 10_000) {
               lastWarning = Date.now();
               console.warn(
                 `[realtime:${name}] ${String(property)} failed; delivering locally only`,
@@ -101,21 +101,28 @@ export async function createRealtime(
   });
 
   let redisClients: Redis[] = [];
+  let closing = false;
   if (config.redisUrl) {
     const pub = connectRedis(config.redisUrl, 'socket.io-pub');
-    const sub = connectRedis(config.redisUrl, 'socket.io-sub');
+    const sub = connectRedis(config.redisUrl, 'socket.io-sub', { subscriber: true });
     redisClients = [pub, sub];
-    // the adapter subscribes once at creation (ioredis re-subscribes after a reconnect)
+    // the adapter subscribes once, at creation: a subscriber connection holds that until Redis is
+    // reachable and re-subscribes after every reconnect
     await Promise.all([waitForRedis(pub), waitForRedis(sub)]).catch((error: unknown) =>
       console.warn(
-        '[realtime] Redis not ready; admins on other processes miss updates until a restart',
+        '[realtime] Redis not ready; delivering to this process only until it is',
         error instanceof Error ? error.message : error,
       ),
     );
+    const isClosing = () => closing;
     io.adapter(
-      createAdapter(tolerateOutages(pub, 'pub'), tolerateOutages(sub, 'sub'), {
-        key: `${config.redisPrefix}:socket.io`,
-      }),
+      createAdapter(
+        tolerateOutages(pub, 'pub', isClosing),
+        tolerateOutages(sub, 'sub', isClosing),
+        {
+          key: `${config.redisPrefix}:socket.io`,
+        },
+      ),
     );
   }
 
@@ -159,6 +166,7 @@ export async function createRealtime(
   return {
     io,
     async close() {
+      closing = true;
       notifier.detach();
       await io.close();
       redisClients.forEach((client) => client.disconnect());
