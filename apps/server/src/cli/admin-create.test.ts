@@ -3,11 +3,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openDatabase } from '../db/client.js';
+import { sessions as sessionsTable } from '../db/schema.js';
+import { createLocalInvalidationBus } from '../lib/invalidation-bus.js';
 import { SERVER_ROOT } from '../lib/paths.js';
 import { verifyPassword } from '../modules/auth/passwords.js';
+import { createSessionService } from '../modules/auth/session-service.js';
 import { createUsersRepo } from '../modules/users/repo.js';
 import { uniqueName } from '../test/harness.js';
 
@@ -72,7 +76,15 @@ describe('npm run admin:create', () => {
         const row = await users.findByUsername(admin);
         expect(row?.role).toBe('admin');
         expect(await verifyPassword(row?.passwordHash ?? '', 'first password')).toBe(true);
-        await users.insert({ username: user, email: null, passwordHash: 'unknown' });
+        const stranger = await users.insert({ username: user, email: null, passwordHash: 'unknown' });
+        // signed in twice with the old password
+        const sessions = createSessionService({
+          db: database.db,
+          secret: 'test-secret',
+          bus: createLocalInvalidationBus(),
+        });
+        await sessions.create(stranger.id);
+        await sessions.create(stranger.id);
 
         // while this process holds the embedded database, the CLI refuses to open it
         const refused = await runCli(dataDir, [user], 'second password\n');
@@ -84,6 +96,7 @@ describe('npm run admin:create', () => {
 
       const promoted = await runCli(dataDir, [user.toUpperCase()], 'second password\r\n');
       expect(promoted.stdout).toContain(`User '${user}' is now an admin.`);
+      expect(promoted.stdout).toContain('Signed out of 2 sessions.');
       expect(promoted.code).toBe(0);
 
       database = await openDataDir(dataDir);
@@ -91,6 +104,11 @@ describe('npm run admin:create', () => {
         const row = await createUsersRepo(database.db).findByUsername(user);
         expect(row?.role).toBe('admin');
         expect(await verifyPassword(row?.passwordHash ?? '', 'second password')).toBe(true);
+        const left = await database.db
+          .select()
+          .from(sessionsTable)
+          .where(eq(sessionsTable.userId, row?.id ?? ''));
+        expect(left).toHaveLength(0);
       } finally {
         await database.close();
       }

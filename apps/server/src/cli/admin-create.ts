@@ -11,15 +11,19 @@ import type { z } from 'zod';
 
 import { Password, Username } from '@portfolio/types';
 
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { createDomainEventBus } from '../lib/events.js';
+import { invalidationChannel } from '../lib/invalidation-bus.js';
+import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { createAuthService } from '../modules/auth/service.js';
+import { deleteUserSessions } from '../modules/auth/session-service.js';
 import { createUsersRepo } from '../modules/users/repo.js';
 
 const USAGE = `Usage: npm run admin:create -- <username>
 
-Creates the user as admin, or makes an existing user admin, and sets the password.
+Creates the user as admin, or makes an existing user admin, and sets the password
+(which signs that user out everywhere).
 The password is asked twice on a terminal, or read from the first line of standard input:
   printf '%s\\n' "$ADMIN_PASSWORD" | npm run admin:create -- <username>
 
@@ -97,6 +101,25 @@ async function readPassword(): Promise<string> {
   return password;
 }
 
+/** With REDIS_URL, running servers drop the user's cached sessions now, not within 10 minutes. */
+async function announceInvalidation(config: Config, userId: string): Promise<void> {
+  if (!config.redisUrl) {
+    return;
+  }
+  const redis = connectRedis(config.redisUrl, 'admin-cli');
+  try {
+    await waitForRedis(redis);
+    await redis.publish(invalidationChannel(config.redisPrefix), userId);
+  } catch (error) {
+    console.warn(
+      'Could not reach Redis; running servers end those sessions within 10 minutes:',
+      error instanceof Error ? error.message : error,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main(args: string[]): Promise<void> {
   if (args.includes('--help') || args.includes('-h')) {
     console.info(USAGE);
@@ -124,6 +147,14 @@ async function main(args: string[]): Promise<void> {
     console.info(
       created ? `Admin '${user.username}' created.` : `User '${user.username}' is now an admin.`,
     );
+    if (!created) {
+      // a new password ends the sessions opened with the old one
+      const ended = await deleteUserSessions(database.db, user.id);
+      if (ended > 0) {
+        await announceInvalidation(config, user.id);
+        console.info(`Signed out of ${ended} session${ended === 1 ? '' : 's'}.`);
+      }
+    }
   } finally {
     await database.close();
   }

@@ -16,6 +16,9 @@ export function createLocalInvalidationBus(): InvalidationBus {
   };
 }
 
+/** The Redis channel on which processes sharing `prefix` announce invalidated user ids. */
+export const invalidationChannel = (prefix: string) => `${prefix}:invalidate-user`;
+
 /**
  * Redis pub/sub on `<prefix>:invalidate-user`: `publisher` is a normal connection, `subscriber` a
  * dedicated one made with `connectRedis(…, { subscriber: true })`, so the subscription is made
@@ -26,14 +29,14 @@ export function createRedisInvalidationBus(
   subscriber: Redis,
   prefix: string,
 ): InvalidationBus {
-  const channel = `${prefix}:invalidate-user`;
+  const channel = invalidationChannel(prefix);
   const listeners: Array<(userId: string) => void> = [];
   const deliver = (userId: string) => listeners.forEach((listener) => listener(userId));
   void subscriber
     .subscribe(channel)
     .catch((error: unknown) => console.warn('[invalidate] subscribe failed', error));
-  subscriber.on('message', (channel: string, message: string) => {
-    if (channel === channel) {
+  subscriber.on('message', (from: string, message: string) => {
+    if (from === channel) {
       deliver(message);
     }
   });

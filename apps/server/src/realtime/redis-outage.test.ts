@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { createRedisInvalidationBus } from '../lib/invalidation-bus.js';
+import { createRedisInvalidationBus, invalidationChannel } from '../lib/invalidation-bus.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
 import {
@@ -188,7 +188,7 @@ describe.skipIf(!hasRedisServer)('Redis outage', () => {
       await waitForRedis(other, 5000);
       const deadline = Date.now() + 10_000;
       while (!heard.includes('user-1') && Date.now() < deadline) {
-        await other.publish(`${prefix}:invalidate-user`, 'user-1');
+        await other.publish(invalidationChannel(prefix), 'user-1');
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(heard).toContain('user-1');

@@ -52,6 +52,19 @@ export interface SessionService {
   stats(): { queries: number; writes: number };
 }
 
+/**
+ * Ends every session of a user by deleting the rows (a password reset from the CLI). Processes
+ * that hold one in memory drop it on the invalidation bus, or at the latest after the cache TTL.
+ * @returns how many sessions were ended
+ */
+export async function deleteUserSessions(db: Db, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ idHash: sessions.idHash });
+  return deleted.length;
+}
+
 export function createSessionService(deps: {
   db: Db;
   secret: string;
