@@ -76,7 +76,11 @@ describe('npm run admin:create', () => {
         const row = await users.findByUsername(admin);
         expect(row?.role).toBe('admin');
         expect(await verifyPassword(row?.passwordHash ?? '', 'first password')).toBe(true);
-        const stranger = await users.insert({ username: user, email: null, passwordHash: 'unknown' });
+        const stranger = await users.insert({
+          username: user,
+          email: null,
+          passwordHash: 'unknown',
+        });
         // signed in twice with the old password
         const sessions = createSessionService({
           db: database.db,
