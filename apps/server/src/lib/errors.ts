@@ -30,14 +30,17 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
     'Retry-After': String(retryAfterSeconds),
   });
 
-/** The first zod issue as `field: message`, the way forms show it. */
+/**
+ * The first zod issue as `field: message`, the way forms show it. A message that is a sentence of
+ * its own (capitalised, like 'Please enter a valid email address') is shown as it is.
+ */
 export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) {
     return 'Invalid request';
   }
   const field = issue.path.join('.');
-  return field ? `${field}: ${issue.message}` : issue.message;
+  return field && !/^[A-Z]/.test(issue.message) ? `${field}: ${issue.message}` : issue.message;
 }
 
 function isPgError(error: unknown): error is { code: string; constraint?: string } {

@@ -1,25 +1,22 @@
 import { describe, expect, it } from 'vitest';
 
-import { decideRouteAccess } from './route-access';
+import { decideRouteAccess, readLoginState } from './route-access';
 
 describe('decideRouteAccess', () => {
-  it('sends guests on user routes to /login with a way back', () => {
+  it('sends guests on user routes to /login, remembering the way back', () => {
     expect(decideRouteAccess(null, 'user', '/profile')).toEqual({
       kind: 'redirect',
-      to: '/login?redirect=%2Fprofile',
+      to: '/login',
+      returnTo: '/profile',
     });
   });
 
   it('sends guests on admin routes to /login?admin=true', () => {
-    const access = decideRouteAccess(null, 'admin', '/admin/users/42');
-    expect(access.kind).toBe('redirect');
-    if (access.kind !== 'redirect') {
-      return;
-    }
-    const url = new URL(access.to, 'http://localhost');
-    expect(url.pathname).toBe('/login');
-    expect(url.searchParams.get('admin')).toBe('true');
-    expect(url.searchParams.get('redirect')).toBe('/admin/users/42');
+    expect(decideRouteAccess(null, 'admin', '/admin/users/42')).toEqual({
+      kind: 'redirect',
+      to: '/login?admin=true',
+      returnTo: '/admin/users/42',
+    });
   });
 
   it('lets any signed-in user into user routes', () => {
@@ -41,5 +38,14 @@ describe('decideRouteAccess', () => {
 
   it('lets admins into admin routes', () => {
     expect(decideRouteAccess({ role: 'admin' }, 'admin', '/admin')).toEqual({ kind: 'allow' });
+  });
+
+  it('reads only well-formed login state', () => {
+    expect(readLoginState({ returnTo: '/admin', registered: true })).toEqual({
+      returnTo: '/admin',
+      registered: true,
+    });
+    expect(readLoginState({ returnTo: 42, registered: 'yes' })).toEqual({});
+    expect(readLoginState(null)).toEqual({});
   });
 });

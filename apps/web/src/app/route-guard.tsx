@@ -1,13 +1,17 @@
 import { Navigate, Outlet, redirect, useLocation, type LoaderFunctionArgs } from 'react-router';
 
 import { ensureAuthLoaded, useAuthStore } from '../features/auth/auth-store';
-import { decideRouteAccess, type RouteRequirement } from './route-access';
+import { decideRouteAccess, type LoginState, type RouteRequirement } from './route-access';
 
 function pathOf(url: URL): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** Route loader that redirects before a guarded page loads. */
+/**
+ * Route loader: waits for the current user, and sends a signed-in user lacking the role home
+ * before the page loads. Guests are sent to the login page by RouteGuard, which can leave the way
+ * back in history state (a loader redirect cannot).
+ */
 export function guardLoader(requirement: RouteRequirement) {
   return async ({ request }: LoaderFunctionArgs) => {
     await ensureAuthLoaded();
@@ -16,17 +20,19 @@ export function guardLoader(requirement: RouteRequirement) {
       requirement,
       pathOf(new URL(request.url)),
     );
-    return access.kind === 'redirect' ? redirect(access.to) : null;
+    return access.kind === 'redirect' && access.returnTo === undefined ? redirect(access.to) : null;
   };
 }
 
-/** Keeps a guarded page guarded while it is open (for example after logging out). */
+/** Guards the page while it is open too (for example after logging out). */
 export function RouteGuard({ requirement }: { requirement: RouteRequirement }) {
   const user = useAuthStore((state) => state.user);
   const location = useLocation();
   const access = decideRouteAccess(user, requirement, `${location.pathname}${location.search}`);
   if (access.kind === 'redirect') {
-    return <Navigate to={access.to} replace />;
+    const state: LoginState | undefined =
+      access.returnTo === undefined ? undefined : { returnTo: access.returnTo };
+    return <Navigate to={access.to} state={state} replace />;
   }
   return <Outlet />;
 }

@@ -68,7 +68,7 @@ describe('POST /api/auth/register', () => {
       password: PASSWORD,
     });
     expect(response.status).toBe(400);
-    expect(response.body.error.message).toBe('email: Please enter a valid email address');
+    expect(response.body.error.message).toBe('Please enter a valid email address');
   });
 
   it('answers 409 for a username taken in any letter case', async () => {

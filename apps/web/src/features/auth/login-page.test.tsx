@@ -38,6 +38,19 @@ describe('login page', () => {
     expect(alert).toHaveTextContent('AUTH_UNKNOWN');
   });
 
+  it('returns a guest sent from a guarded page to that page after login', async () => {
+    stubApi({ 'POST /api/auth/login': loginOk });
+    const { router } = renderApp('/profile?tab=1');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/login');
+    await fillAndSubmit('ann', 'secret-password');
+
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      '/profile?tab=1',
+    );
+  });
+
   it('sends the device info and goes to the redirect target', async () => {
     const { calls, fetchMock } = stubApi({ 'POST /api/auth/login': loginOk });
     const { router } = renderApp('/login?redirect=/subscribe');

@@ -2,15 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorAlert } from '../../app/error-alert';
+import { readLoginState } from '../../app/route-access';
 import { FormField } from '../../app/form-field';
 import { safeRedirect } from '../../lib/safe-redirect';
 import { toAuthError, type AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
 import { getDeviceInfo } from './device-info';
-
-function hasRegistered(state: unknown): boolean {
-  return typeof state === 'object' && state !== null && 'registered' in state && !!state.registered;
-}
 
 export function LoginPage() {
   const login = useAuthStore((state) => state.login);
@@ -23,7 +20,9 @@ export function LoginPage() {
   const [isSubmitting, setIsSubmitting] = useState(false);
 
   const isAdminRequired = searchParams.get('admin') === 'true';
-  const destination = safeRedirect(searchParams.get('redirect'));
+  const loginState = readLoginState(location.state);
+  // the redirect query, else the guarded page that sent the user here, else home
+  const destination = safeRedirect(searchParams.get('redirect') ?? loginState.returnTo);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -47,7 +46,7 @@ export function LoginPage() {
             Admin sign-in is required to view that page.
           </p>
         ) : null}
-        {hasRegistered(location.state) ? (
+        {loginState.registered ? (
           <p className="notice notice--success" role="status">
             Account created. Please log in.
           </p>

@@ -45,6 +45,24 @@ describe('register page', () => {
     expect(registerCalls(calls)).toHaveLength(0);
   });
 
+  it("explains an invalid email in the spec's words, without sending a request", async () => {
+    const { calls } = stubApi();
+    renderApp('/register');
+    // the browser accepts 'ann@host'; the site asks for a dot in the domain
+    await fill({
+      username: 'newbie',
+      email: 'ann@host',
+      password: 'secret-password',
+      confirm: 'secret-password',
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^Please enter a valid email address$/,
+    );
+    expect(registerCalls(calls)).toHaveLength(0);
+  });
+
   it('registers and goes to /login', async () => {
     const { calls } = stubApi({
       'POST /api/auth/register': () =>

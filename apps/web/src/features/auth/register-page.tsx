@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { FormField } from '../../app/form-field';
+import type { LoginState } from '../../app/route-access';
 
 import { AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
@@ -24,7 +25,8 @@ function firstIssue(input: unknown): string | null {
     return 'Registration failed';
   }
   const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
-  return field ? `${field} ${issue.message}` : issue.message;
+  // a capitalised message ('Please enter a valid email address') is a sentence of its own
+  return field && !/^[A-Z]/.test(issue.message) ? `${field} ${issue.message}` : issue.message;
 }
 
 export function RegisterPage() {
@@ -55,7 +57,7 @@ export function RegisterPage() {
     setIsSubmitting(true);
     try {
       await register(input.email ? input : { username: input.username, password });
-      await navigate('/login', { state: { registered: true } });
+      await navigate('/login', { state: { registered: true } satisfies LoginState });
     } catch (caught) {
       setError(
         caught instanceof AuthError && caught.serverMessage
