@@ -19,11 +19,18 @@ export const Password = z
 
 /** Email as the spec's update-email rule checks it: something@something.something, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 export const Email = z
   .string()
   .trim()
   .max(254, 'must be at most 254 characters')
-  .regex(EMAIL_PATTERN, 'Please enter a valid email address');
+  .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE);
+
+/**
+ * Validation messages worded by the spec as whole sentences: shown as they are, never prefixed
+ * with the field's name the way 'must be at least 3 characters' is.
+ */
+export const WHOLE_MESSAGES: ReadonlySet<string> = new Set([INVALID_EMAIL_MESSAGE]);
 
 export const CurrentUser = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
 
-import type { ApiError } from '@portfolio/types';
+import { type ApiError, WHOLE_MESSAGES } from '@portfolio/types';
 
 /** An error a client can act on: HTTP status, stable code and readable message. */
 export class HttpError extends Error {
@@ -31,8 +31,8 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   });
 
 /**
- * The first zod issue as `field: message`, the way forms show it. A message that is a sentence of
- * its own (capitalised, like 'Please enter a valid email address') is shown as it is.
+ * The first zod issue as `field: message`, the way forms show it; a message the spec words as a
+ * whole sentence ('Please enter a valid email address') is shown as it is.
  */
 export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
@@ -40,7 +40,7 @@ export function describeZodError(error: ZodError): string {
     return 'Invalid request';
   }
   const field = issue.path.join('.');
-  return field && !/^[A-Z]/.test(issue.message) ? `${field}: ${issue.message}` : issue.message;
+  return field && !WHOLE_MESSAGES.has(issue.message) ? `${field}: ${issue.message}` : issue.message;
 }
 
 function isPgError(error: unknown): error is { code: string; constraint?: string } {

@@ -1,4 +1,4 @@
-import { RegisterRequest } from '@portfolio/types';
+import { RegisterRequest, WHOLE_MESSAGES } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
@@ -25,8 +25,7 @@ function firstIssue(input: unknown): string | null {
     return 'Registration failed';
   }
   const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
-  // a capitalised message ('Please enter a valid email address') is a sentence of its own
-  return field && !/^[A-Z]/.test(issue.message) ? `${field} ${issue.message}` : issue.message;
+  return field && !WHOLE_MESSAGES.has(issue.message) ? `${field} ${issue.message}` : issue.message;
 }
 
 export function RegisterPage() {
