@@ -136,6 +136,8 @@ try {
       loginPerUsername: RELAXED_LIMITS,
       registerPerIp: RELAXED_LIMITS,
     },
+    // every simulated guest comes from 127.0.0.1
+    guestHeartbeatLimit: RELAXED_LIMITS,
   });
   send({ type: 'ready', url: running.url, database: running.deps.database.kind });
 } catch (error) {

@@ -9,6 +9,7 @@ import {
   createRedisInvalidationBus,
 } from './lib/invalidation-bus.js';
 import {
+  type RateLimitRule,
   type RateLimiter,
   createMemoryRateLimiter,
   createRedisRateLimiter,
@@ -30,6 +31,12 @@ import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifi
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
 
+/**
+ * A browser tab sends a heartbeat every 30 s, so 120 a minute is 60 guest tabs behind one address
+ * (a household or an office). More than that is someone inflating the visitor counts.
+ */
+export const GUEST_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
+
 /** Everything the app needs, built once from the configuration. */
 export interface Deps {
   config: Config;
@@ -39,6 +46,8 @@ export interface Deps {
   bus: InvalidationBus;
   rateLimiter: RateLimiter;
   authRateLimits: AuthRateLimits;
+  /** Guest heartbeats per client address (in-process: a shared counter would cost a round trip). */
+  guestHeartbeatLimit: RateLimitRule;
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
@@ -56,6 +65,7 @@ export interface BuildOptions {
   /** Start PGlite from a prepared data directory (tests). */
   loadDataDir?: Blob;
   authRateLimits?: AuthRateLimits;
+  guestHeartbeatLimit?: RateLimitRule;
   /** Clock for presence and analytics (tests). */
   now?: () => number;
   /** How often presence time and visitor rollups are flushed (tests use a long one). */
@@ -157,6 +167,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     bus,
     rateLimiter,
     authRateLimits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
+    guestHeartbeatLimit: options.guestHeartbeatLimit ?? GUEST_HEARTBEAT_LIMIT,
     users,
     auth,
     sessions,

@@ -49,16 +49,8 @@ describe('same-origin guard on state-changing API calls', () => {
     expect(form.status).toBe(415);
   });
 
-  it('lets same-origin requests and the configured public origin through', async () => {
+  it('lets the configured public origin through, and no other, even with a matching Host', async () => {
     const password = 'correct horse battery';
-    const sameOrigin = await app
-      .client()
-      .post(
-        '/api/auth/register',
-        { username: uniqueName(), password },
-        { origin: app.url, 'sec-fetch-site': 'same-origin' },
-      );
-    expect(sameOrigin.status).toBe(201);
     const publicOrigin = await app
       .client()
       .post(
@@ -67,8 +59,31 @@ describe('same-origin guard on state-changing API calls', () => {
         { origin: 'https://portfolio.example', 'sec-fetch-site': 'cross-site' },
       );
     expect(publicOrigin.status).toBe(201);
+    // what a DNS-rebinding page looks like: its Origin matches the Host it made the browser send
+    const rebound = await app
+      .client()
+      .post(
+        '/api/auth/register',
+        { username: uniqueName(), password },
+        { origin: app.url, 'sec-fetch-site': 'same-origin' },
+      );
+    expect(rebound.status).toBe(403);
     // no Origin at all (curl, server-to-server) is not a browser attack
     expect((await app.client().post('/api/auth/logout')).status).toBe(200);
+  });
+
+  it('without PUBLIC_ORIGIN, accepts exactly the scheme and host the request came in on', async () => {
+    const plain = await startTestApp();
+    try {
+      const password = 'correct horse battery';
+      const register = (origin: string) =>
+        plain.client().post('/api/auth/register', { username: uniqueName(), password }, { origin });
+      expect((await register(plain.url)).status).toBe(201);
+      expect((await register(plain.url.replace('http:', 'https:'))).status).toBe(403);
+      expect((await register('http://evil.example')).status).toBe(403);
+    } finally {
+      await plain.stop();
+    }
   });
 
   it('does not guard reads', async () => {

@@ -40,6 +40,23 @@ export function securityHeaders(options: { isProduction: boolean }): RequestHand
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * Whether a browser's Origin is this site. With configured origins (PUBLIC_ORIGIN) only those
+ * are: trusting the Host header there would let a DNS-rebinding page pass as the site. Without,
+ * the origin must match the scheme and host the request came in on.
+ */
+export function isSiteOrigin(
+  origin: string,
+  protocol: string,
+  host: string | undefined,
+  allowedOrigins: readonly string[],
+): boolean {
+  if (allowedOrigins.length > 0) {
+    return allowedOrigins.includes(origin);
+  }
+  return host !== undefined && origin === `${protocol}://${host}`;
+}
+
 export interface RequestOriginFacts {
   method: string;
   protocol: string;
@@ -64,8 +81,7 @@ export function checkSameOrigin(
   }
   const { origin, secFetchSite: site } = facts;
   const isAllowedOrigin =
-    origin !== undefined &&
-    (origin === `${facts.protocol}://${facts.host}` || allowedOrigins.includes(origin));
+    origin !== undefined && isSiteOrigin(origin, facts.protocol, facts.host, allowedOrigins);
   if (origin !== undefined && !isAllowedOrigin) {
     return forbidden('Cross-site requests are not allowed');
   }

@@ -1,4 +1,4 @@
-import type { Server } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 
 import type { ClientToServerEvents, CurrentUser, ServerToClientEvents } from '@portfolio/types';
 
@@ -8,6 +8,13 @@ export interface SocketData {
 }
 
 export type RealtimeServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+
+export type RealtimeSocket = Socket<
   ClientToServerEvents,
   ServerToClientEvents,
   Record<string, never>,

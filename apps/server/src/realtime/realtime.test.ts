@@ -96,5 +96,9 @@ describe('handshake', () => {
     const foreign = track(openSocket(app.url, { origin: 'https://evil.example' }));
     await expect(waitForConnect(foreign.socket)).rejects.toThrow();
     expect(foreign.socket.connected).toBe(false);
+
+    // the right host with the wrong scheme is another origin too
+    const otherScheme = track(openSocket(app.url, { origin: app.url.replace('http:', 'https:') }));
+    await expect(waitForConnect(otherScheme.socket)).rejects.toThrow();
   });
 });

@@ -5,18 +5,28 @@ import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 
 import type { Config } from '../config.js';
+import { createRequestOrigin } from '../lib/proxy-trust.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
+import { isSiteOrigin } from '../lib/security.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
 import { policies } from '../modules/auth/policies.js';
 import { readSessionToken } from '../modules/auth/session-middleware.js';
 import type { SessionService } from '../modules/auth/session-service.js';
-import { ADMINS_ROOM, type AdminNotifier, type RealtimeServer } from './admin-notifier.js';
+import {
+  ADMINS_ROOM,
+  type AdminNotifier,
+  type RealtimeServer,
+  type RealtimeSocket,
+} from './admin-notifier.js';
 
 export interface Realtime {
   io: RealtimeServer;
   /** Disconnects every socket, detaches from the HTTP server and closes the Redis clients. */
   close(): Promise<void>;
 }
+
+/** How often admin sockets' sessions are looked up again (they can time out while connected). */
+const ADMIN_RECHECK_INTERVAL_MS = 60_000;
 
 /** Calls the adapter makes without awaiting: a failure while Redis is down must not crash us. */
 const FIRE_AND_FORGET = new Set<PropertyKey>([
@@ -60,24 +70,23 @@ function tolerateOutages(client: Redis, name: string, isClosing: () => boolean):
   });
 }
 
-/** Browsers always send Origin on WebSocket and cross-site requests; it must be ours. */
-export function isAllowedOrigin(
+/** Browsers always send Origin on WebSocket and cross-site requests; it must be the site's. */
+function isAllowedOrigin(
   request: IncomingMessage,
   publicOrigin: string | undefined,
+  protocolOf: (request: IncomingMessage) => string,
 ): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) {
     // not a browser (a server-side client or a test): nothing for CSRF-style abuse to ride on
     return true;
   }
-  if (publicOrigin && origin === publicOrigin) {
-    return true;
-  }
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
+  return isSiteOrigin(
+    origin,
+    protocolOf(request),
+    request.headers.host,
+    publicOrigin ? [publicOrigin] : [],
+  );
 }
 
 /**
@@ -90,12 +99,13 @@ export async function createRealtime(
   deps: { config: Config; sessions: SessionService; bus: InvalidationBus; notifier: AdminNotifier },
 ): Promise<Realtime> {
   const { config, sessions, notifier } = deps;
+  const requestOrigin = createRequestOrigin(config.trustProxy);
   const io: RealtimeServer = new Server(httpServer, {
     // per-message deflate costs ~10× memory per socket; payloads are small
     perMessageDeflate: false,
     serveClient: false,
     allowRequest: (request, callback) => {
-      const isAllowed = isAllowedOrigin(request, config.publicOrigin);
+      const isAllowed = isAllowedOrigin(request, config.publicOrigin, requestOrigin.protocol);
       callback(isAllowed ? null : 'Origin not allowed', isAllowed);
     },
   });
@@ -145,21 +155,42 @@ export async function createRealtime(
     }
   });
 
-  // a logout, role change or deletion elsewhere: re-check this process's sockets of that user
-  deps.bus.subscribe((userId) => {
-    for (const socket of io.of('/').sockets.values()) {
-      if (socket.data.user?.id !== userId) {
-        continue;
-      }
-      const token = readSessionToken(socket.request.headers.cookie);
-      void (token ? sessions.resolve(token) : Promise.resolve(null)).then((session) => {
+  /** Looks the socket's session up again; one that lost admin rights (or ended) leaves the room. */
+  function recheck(socket: RealtimeSocket) {
+    const token = readSessionToken(socket.request.headers.cookie);
+    (token ? sessions.resolve(token) : Promise.resolve(null)).then(
+      (session) => {
         socket.data.user = session?.user;
         if (!policies.isAdmin(session?.user)) {
           void socket.leave(ADMINS_ROOM);
         }
-      });
+      },
+      (error: unknown) => {
+        // cannot tell: do not keep sending admin events on an unverified session
+        console.warn('[realtime] session re-check failed', error);
+        socket.disconnect(true);
+      },
+    );
+  }
+
+  // a logout, role change or deletion elsewhere: re-check this process's sockets of that user
+  deps.bus.subscribe((userId) => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.user?.id === userId) {
+        recheck(socket);
+      }
     }
   });
+
+  // sessions also end by timing out: admin sockets are re-checked every minute
+  const recheckTimer = setInterval(() => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.rooms.has(ADMINS_ROOM)) {
+        recheck(socket);
+      }
+    }
+  }, ADMIN_RECHECK_INTERVAL_MS);
+  recheckTimer.unref();
 
   notifier.attach(io, { isShared: redisClients.length > 0 });
 
@@ -167,6 +198,7 @@ export async function createRealtime(
     io,
     async close() {
       closing = true;
+      clearInterval(recheckTimer);
       notifier.detach();
       await io.close();
       redisClients.forEach((client) => client.disconnect());

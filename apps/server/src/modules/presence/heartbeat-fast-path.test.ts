@@ -97,4 +97,65 @@ describe('heartbeats served in front of Express keep the rules of every other ca
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
+
+  it('limits guest heartbeats per address with a 429, never signed-in ones', async () => {
+    const limited = await startTestApp({}, { guestHeartbeatLimit: { limit: 3, windowMs: 60_000 } });
+    try {
+      const guest = limited.client();
+      const statuses: number[] = [];
+      for (let n = 0; n < 4; n++) {
+        const response = await guest.post('/api/anonymous-heartbeat', {
+          currentPage: '/',
+          visitorId: `flood_visitor_${String(n).padStart(8, '0')}`,
+        });
+        statuses.push(response.status);
+        if (response.status === 429) {
+          expect(response.body).toEqual({
+            error: {
+              code: 'RATE_LIMITED',
+              message: 'Too many heartbeats from this address. Please try again later.',
+            },
+          });
+          expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+        }
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+
+      const { client } = await signedInClient(limited);
+      for (let n = 0; n < 4; n++) {
+        expect((await client.post('/api/auth/heartbeat', { currentPage: '/' })).status).toBe(200);
+      }
+      // the flood did not count: three guests, one user
+      const admin = await signedInClient(limited, 'admin');
+      const active = await admin.client.get<{ anonymous: { count: number } }>('/api/active-users');
+      expect(active.body.anonymous.count).toBe(3);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('tells guests without a visitor id apart by address and browser, not by a huge agent', async () => {
+    const fresh = await startTestApp();
+    try {
+      const agent = 'Mozilla/5.0 '.padEnd(256, 'x');
+      for (const suffix of ['a'.repeat(15_000), 'b'.repeat(15_000)]) {
+        const response = await fresh
+          .client()
+          .post('/api/anonymous-heartbeat', { currentPage: '/' }, { 'user-agent': agent + suffix });
+        expect(response.status).toBe(200);
+      }
+      await fresh.client().post(
+        '/api/anonymous-heartbeat',
+        { currentPage: '/' },
+        {
+          'user-agent': 'Another browser',
+        },
+      );
+      const admin = await signedInClient(fresh, 'admin');
+      const active = await admin.client.get<{ anonymous: { count: number } }>('/api/active-users');
+      expect(active.body.anonymous.count).toBe(2);
+    } finally {
+      await fresh.stop();
+    }
+  });
 });

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 
 import { serialize } from 'cookie';
 import type { z } from 'zod';
@@ -12,8 +11,11 @@ import {
   badRequest,
   describeZodError,
   errorBody,
+  tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
+import { createRequestOrigin } from '../../lib/proxy-trust.js';
+import { type RateLimitRule, createMemoryRateLimiter } from '../../lib/rate-limit.js';
 import { checkSameOrigin } from '../../lib/security.js';
 import { readSessionToken } from '../auth/session-middleware.js';
 import { SESSION_COOKIE, type SessionService } from '../auth/session-service.js';
@@ -40,26 +42,15 @@ export function createHeartbeatFastPath(deps: {
   config: Pick<Config, 'publicOrigin' | 'trustProxy'>;
   sessions: SessionService;
   presence: PresenceService;
+  guestHeartbeatLimit: RateLimitRule;
 }) {
   const { config, sessions, presence } = deps;
+  // guest heartbeats per address: each new visitor id is a new "visitor" in the counts
+  const guestLimiter = createMemoryRateLimiter();
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
-  const trustsProxy = Boolean(config.trustProxy && config.trustProxy !== 'false');
-
-  function protocolOf(req: IncomingMessage): string {
-    const forwarded = trustsProxy ? req.headers['x-forwarded-proto'] : undefined;
-    if (typeof forwarded === 'string' && forwarded) {
-      return forwarded.split(',')[0]?.trim() ?? 'http';
-    }
-    return (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
-  }
-
-  function clientAddress(req: IncomingMessage): string | undefined {
-    const forwarded = trustsProxy ? req.headers['x-forwarded-for'] : undefined;
-    if (typeof forwarded === 'string' && forwarded) {
-      return forwarded.split(',')[0]?.trim();
-    }
-    return req.socket.remoteAddress;
-  }
+  // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
+  const requestOrigin = createRequestOrigin(config.trustProxy);
+  const protocolOf = (req: IncomingMessage) => requestOrigin.protocol(req);
 
   function send(
     res: ServerResponse,
@@ -155,11 +146,15 @@ export function createHeartbeatFastPath(deps: {
       if (session) {
         await presence.heartbeatUser(session.user, input.currentPage, input.visitorId);
       } else {
-        await presence.heartbeatGuest({
-          ...input,
-          ip: clientAddress(req),
-          userAgent: req.headers['user-agent'],
-        });
+        const ip = requestOrigin.clientAddress(req);
+        const allowed = await guestLimiter.consume(ip, deps.guestHeartbeatLimit);
+        if (!allowed.allowed) {
+          throw tooManyRequests(
+            'Too many heartbeats from this address. Please try again later.',
+            allowed.retryAfterSeconds,
+          );
+        }
+        await presence.heartbeatGuest({ ...input, ip, userAgent: req.headers['user-agent'] });
       }
     }
     send(res, 200, OK_BODY, headers);

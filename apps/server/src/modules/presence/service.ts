@@ -90,11 +90,10 @@ export function createPresenceService(deps: {
   let flushing: Promise<void> = Promise.resolve();
   let isClosed = false;
 
-  // guests send the same visitor id every 30 s: remember its keyed hash
-  const hmac = memoizeBounded(
-    (value) => createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32),
-    100_000,
-  );
+  const keyedHash = (value: string) =>
+    createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
+  // guests send the same visitor id (at most 64 characters) every 30 s: remember its keyed hash
+  const visitorHash = memoizeBounded(keyedHash, 100_000);
 
   // ---- coalesced pushes to admins --------------------------------------------------------
   let pushTimer: NodeJS.Timeout | undefined;
@@ -156,7 +155,7 @@ export function createPresenceService(deps: {
   // a signed-out user leaves the live list now, not 75 s later (their time so far is kept)
   deps.events.on('user:logged-out', ({ userId }) => removeEntry(userPresenceKey(userId)));
 
-  const guestKey = (visitorId: string) => `anon:${hmac(`visitor:${visitorId}`)}`;
+  const guestKey = (visitorId: string) => `anon:${visitorHash(`visitor:${visitorId}`)}`;
   /**
    * Guest keys already replaced by a signed-in user, so the removal costs one store call per
    * sign-in, not one per heartbeat. A guest heartbeat from that browser (after sign-out) clears it.
@@ -251,7 +250,9 @@ export function createPresenceService(deps: {
       const at = now();
       const key = input.visitorId
         ? guestKey(input.visitorId)
-        : `anon:ip:${hmac(`ip:${input.ip ?? ''}\n${input.userAgent ?? ''}`)}`;
+        : // rare (no storage in the browser): hashed at once, never kept raw, not memoised (a
+          // user agent can be 16 KB); the agent's first 256 characters tell browsers apart
+          `anon:ip:${keyedHash(`ip:${input.ip ?? ''}\n${(input.userAgent ?? '').slice(0, 256)}`)}`;
       replacedGuests.delete(key);
       await store.touch({ key, kind: 'anonymous', currentPage: input.currentPage, lastSeen: at });
       analytics.noteVisitor(key, false, at);
