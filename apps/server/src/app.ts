@@ -9,7 +9,7 @@ import { DEFAULT_WEB_DIST } from './lib/paths.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
-import { sessionMiddleware } from './modules/auth/session-middleware.js';
+import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
 
@@ -38,7 +38,8 @@ export function createApp(deps: Deps): Express {
   // refuse cross-site writes before reading their bodies
   api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
   api.use(express.json({ limit: '100kb' }));
-  api.use(sessionMiddleware(deps.sessions));
+  const sessionCookies = createSessionCookies({ publicOrigin: config.publicOrigin });
+  api.use(sessionMiddleware(deps.sessions, sessionCookies));
   // heartbeats never reach Express: server.ts serves them first (heartbeat-fast-path.ts)
   api.use(createPresenceRouter(deps.presence));
   api.use(createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter }));
@@ -48,6 +49,7 @@ export function createApp(deps: Deps): Express {
     createAuthRouter({
       auth: deps.auth,
       sessions: deps.sessions,
+      cookies: sessionCookies,
       rateLimiter: deps.rateLimiter,
       limits: deps.authRateLimits,
     }),

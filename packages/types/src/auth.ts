@@ -17,8 +17,22 @@ export const Password = z
   .min(8, 'must be at least 8 characters')
   .max(256, 'must be at most 256 characters');
 
-/** Email as the spec's update-email rule checks it: something@something.something, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Text that can be stored and shown as it is: no control characters (\p{Cc}: NUL, which
+ * PostgreSQL refuses, escapes, line breaks) and no lone surrogates (\p{Cs} under the u flag, which
+ * PostgreSQL's jsonb refuses). A surrogate pair, as in an emoji, is one code point and passes.
+ */
+export const STORABLE_TEXT_PATTERN = /^[^\p{Cc}\p{Cs}]*$/u;
+export const STORABLE_TEXT_MESSAGE = 'must not contain control characters or invalid Unicode';
+
+/** A free-form string that is stored as sent. */
+const storableText = () => z.string().regex(STORABLE_TEXT_PATTERN, STORABLE_TEXT_MESSAGE);
+
+/**
+ * Email as the spec's update-email rule checks it: something@something.something, with no spaces,
+ * control characters or lone surrogates.
+ */
+export const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cs}]+@[^\s@\p{Cc}\p{Cs}]+\.[^\s@\p{Cc}\p{Cs}]+$/u;
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 export const Email = z
   .string()
@@ -39,14 +53,19 @@ export const CurrentUser = z.object({
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
+/** What the browser reports at login; stored with the user for the admin to read. */
 export const DeviceInfo = z.object({
-  screenResolution: z.string().max(32).optional(),
-  timezone: z.string().max(64).optional(),
-  language: z.string().max(35).optional(),
-  userAgent: z.string().max(512).optional(),
+  screenResolution: storableText().max(32).optional(),
+  timezone: storableText().max(64).optional(),
+  language: storableText().max(35).optional(),
+  userAgent: storableText().max(512).optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;
 
+/**
+ * The username is only required here: a name outside the `Username` rule cannot belong to an
+ * account, and the server answers it like wrong credentials rather than explaining the rule.
+ */
 export const LoginRequest = z.object({
   username: z.string().trim().min(1, 'is required').max(64, 'is too long'),
   password: z.string().min(1, 'is required').max(256, 'is too long'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { LoginRequest, RegisterRequest } from './auth.js';
+import { DeviceInfo, Email, LoginRequest, RegisterRequest } from './auth.js';
 import { AnonymousHeartbeatRequest, HeartbeatRequest, TrackGameClickRequest } from './presence.js';
 
 const firstIssue = (result: {
@@ -57,6 +57,56 @@ describe('LoginRequest', () => {
         deviceInfo: { screenResolution: '1920x1080' },
       }).success,
     ).toBe(true);
+  });
+});
+
+describe('text that is stored', () => {
+  it('refuses control characters and lone surrogates in device info, naming the field', () => {
+    for (const [field, value] of [
+      ['timezone', 'a\u0000b'],
+      ['language', '\ud800'],
+      ['language', 'en\udc00'],
+      ['userAgent', 'Mozilla\u001b[31m'],
+      ['screenResolution', '1920x1080\n'],
+      ['timezone', 'Europe/Berlin\u0085'],
+    ] as const) {
+      expect(firstIssue(DeviceInfo.safeParse({ [field]: value })), JSON.stringify(value)).toBe(
+        `${field}: must not contain control characters or invalid Unicode`,
+      );
+    }
+  });
+
+  it('accepts what browsers report, emoji and other scripts included', () => {
+    expect(
+      DeviceInfo.safeParse({
+        screenResolution: '1920×1080',
+        timezone: 'America/Argentina/Buenos_Aires',
+        language: 'zh-Hant-TW',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Ünïcödé 😀',
+      }).success,
+    ).toBe(true);
+  });
+
+  it('refuses control characters and lone surrogates in an email', () => {
+    for (const email of ['a\u0000@b.co', 'a@b\u0000.co', 'a@b.c\u007f', 'a\ud800@b.co']) {
+      expect(Email.safeParse(email).success, JSON.stringify(email)).toBe(false);
+    }
+    expect(
+      firstIssue(
+        RegisterRequest.safeParse({
+          username: 'alice',
+          email: 'a\u0000@b.co',
+          password: 'password1',
+        }),
+      ),
+    ).toBe('email: Please enter a valid email address');
+    expect(Email.safeParse('jürgen@bücher.example').success).toBe(true);
+  });
+
+  it('refuses control characters in a username', () => {
+    expect(
+      RegisterRequest.safeParse({ username: 'ab\u0000c', password: 'password1' }).success,
+    ).toBe(false);
   });
 });
 

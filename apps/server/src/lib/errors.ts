@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
 
@@ -71,6 +73,65 @@ export function uniqueViolationConstraint(error: unknown): string | undefined {
   return pgError?.code === '23505' ? (pgError.constraint ?? '') : undefined;
 }
 
+/** The errors body-parser raises, by their `type`, as a client reads them. */
+const BODY_PARSER_ERRORS: Readonly<Record<string, () => HttpError>> = {
+  'entity.parse.failed': () => badRequest('Request body is not valid JSON'),
+  'entity.too.large': () => new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'),
+  'encoding.unsupported': () =>
+    new HttpError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The request body is compressed in a way this server does not accept.',
+    ),
+  'charset.unsupported': () =>
+    new HttpError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The request body uses a character set this server does not accept.',
+    ),
+  'request.aborted': () => badRequest('The request ended before its body was complete.'),
+  'request.size.invalid': () =>
+    badRequest('The request body is not as long as its Content-Length header says.'),
+};
+
+/** The 4xx status an error from other middleware carries (http-errors style), if any. */
+function clientErrorStatus(error: object): number | undefined {
+  const status =
+    'status' in error ? error.status : 'statusCode' in error ? error.statusCode : undefined;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/** 'Unsupported Media Type' → 'UNSUPPORTED_MEDIA_TYPE'. */
+function statusCode(status: number): string {
+  const reason = STATUS_CODES[status];
+  return reason ? reason.toUpperCase().replace(/[^A-Z0-9]+/g, '_') : 'CLIENT_ERROR';
+}
+
+/**
+ * A client error raised outside our code (body-parser, the router, zlib behind body-parser): its
+ * status is kept, its message (often an internal fragment such as 'incorrect header check') is not.
+ */
+function toClientError(error: object, status: number): HttpError {
+  const type = 'type' in error && typeof error.type === 'string' ? error.type : undefined;
+  const known = type ? BODY_PARSER_ERRORS[type] : undefined;
+  if (known) {
+    return known();
+  }
+  if (error instanceof URIError) {
+    return badRequest('The address contains an invalid percent-encoding.');
+  }
+  // zlib's codes: Z_DATA_ERROR, Z_BUF_ERROR, ...
+  if ('code' in error && typeof error.code === 'string' && error.code.startsWith('Z_')) {
+    return badRequest('The request body could not be decompressed.');
+  }
+  const reason = STATUS_CODES[status];
+  return new HttpError(
+    status,
+    statusCode(status),
+    `The request was refused with status ${status}${reason ? ` (${reason})` : ''}.`,
+  );
+}
+
 function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) {
     return error;
@@ -78,34 +139,22 @@ function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof ZodError) {
     return badRequest(describeZodError(error));
   }
-  // body-parser errors carry a status and a type
-  if (
-    typeof error === 'object' &&
-    error !== null &&
-    'type' in error &&
-    'status' in error &&
-    typeof error.status === 'number'
-  ) {
-    if (error.type === 'entity.parse.failed') {
-      return badRequest('Request body is not valid JSON');
-    }
-    if (error.type === 'entity.too.large') {
-      return new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
-    }
-    if (error.status >= 400 && error.status < 500) {
-      return new HttpError(
-        error.status,
-        'BAD_REQUEST',
-        error instanceof Error ? error.message : 'Bad request',
-      );
+  if (typeof error === 'object' && error !== null) {
+    const status = clientErrorStatus(error);
+    if (status !== undefined) {
+      return toClientError(error, status);
     }
   }
   const pgError = findPgError(error);
   if (pgError?.code === '23505') {
     return conflict('That value is already taken');
   }
+  // validation should stop these first; this keeps a gap from becoming a 500
+  if (pgError?.code === '22021' || pgError?.code === '22P05') {
+    return badRequest('The request contains characters that cannot be stored.');
+  }
   if (pgError?.code === '22P02') {
-    return badRequest('Invalid identifier');
+    return badRequest('The request contains a value in an invalid format.');
   }
   return undefined;
 }

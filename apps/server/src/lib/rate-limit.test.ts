@@ -40,6 +40,26 @@ function describeLimiterContract(name: string, makeLimiter: () => RateLimiter) {
         true,
       );
     });
+
+    it('lets a refunded request be made again within the window', async () => {
+      const limiter = makeLimiter();
+      const key = uniqueKey();
+      await consumeTimes(limiter, key, 3);
+      await limiter.refund(key);
+      const results = await consumeTimes(limiter, key, 2);
+      expect(results.map((result) => result.allowed)).toEqual([true, false]);
+    });
+
+    it('never refunds below zero, nor a key it has not counted', async () => {
+      const limiter = makeLimiter();
+      const key = uniqueKey();
+      await limiter.refund(key);
+      await consumeTimes(limiter, key, 1);
+      await limiter.refund(key);
+      await limiter.refund(key);
+      const results = await consumeTimes(limiter, key, 4);
+      expect(results.map((result) => result.allowed)).toEqual([true, true, true, false]);
+    });
   });
 }
 
@@ -62,6 +82,20 @@ describe('in-process rate limiter over time', () => {
 
     time += 6_000;
     expect((await limiter.consume('k', rule)).allowed).toBe(true);
+  });
+
+  it('does not carry a refund over into the next window', async () => {
+    let time = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => time);
+    const rule = { limit: 2, windowMs: 10_000 };
+    await consumeTimes(limiter, 'k', 2, rule);
+    time += 10_000;
+    await limiter.refund('k');
+    expect((await consumeTimes(limiter, 'k', 3, rule)).map((result) => result.allowed)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -100,5 +134,28 @@ describe.runIf(redisUrl)('with Redis', () => {
     expect((await limiter.consume(key, rule)).allowed).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect((await limiter.consume(key, rule)).allowed).toBe(true);
+  });
+
+  it('keeps the window when refunding, and leaves no key behind once it has expired', async () => {
+    const limiter = createRedisRateLimiter(getRedis());
+    const key = uniqueKey();
+    const rule = { limit: 1, windowMs: 300 };
+    await limiter.consume(key, rule);
+    await limiter.refund(key);
+    expect(await getRedis().pttl(`ratelimit:${key}`)).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await limiter.refund(key);
+    expect(await getRedis().exists(`ratelimit:${key}`)).toBe(0);
+  });
+
+  it('shares refunds between processes', async () => {
+    const key = uniqueKey();
+    const rule = { limit: 1, windowMs: 60_000 };
+    const first = createRedisRateLimiter(getRedis());
+    const second = createRedisRateLimiter(getRedis());
+    expect((await first.consume(key, rule)).allowed).toBe(true);
+    await second.refund(key);
+    expect((await first.consume(key, rule)).allowed).toBe(true);
+    expect((await second.consume(key, rule)).allowed).toBe(false);
   });
 });

@@ -14,6 +14,13 @@ export interface RateLimitResult {
 /** Fixed-window counters; one implementation per process, one shared through Redis. */
 export interface RateLimiter {
   consume(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /**
+   * Gives back one request consumed in the key's current window, for limits that count only
+   * some outcomes (failed logins): consume before acting, so concurrent requests cannot all slip
+   * under the limit, and refund when the outcome does not count. Never goes below zero, and does
+   * nothing once the window has ended.
+   */
+  refund(key: string): Promise<void>;
 }
 
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
@@ -42,8 +49,24 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
         retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - time) / 1000)),
       });
     },
+    refund(key) {
+      const window = windows.get(key);
+      if (window && window.resetAt > now() && window.count > 0) {
+        window.count -= 1;
+      }
+      return Promise.resolve();
+    },
   };
 }
+
+// DECR keeps the key's expiry; checking first keeps an ended window from coming back as -1
+const REFUND_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]))
+if count and count > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+`;
 
 /** Shared counters in Redis; falls back to the in-process limiter while Redis is down. */
 export function createRedisRateLimiter(
@@ -67,6 +90,13 @@ export function createRedisRateLimiter(
         };
       } catch {
         return fallback.consume(key, rule);
+      }
+    },
+    async refund(key) {
+      try {
+        await redis.eval(REFUND_SCRIPT, 1, `ratelimit:${key}`);
+      } catch {
+        await fallback.refund(key);
       }
     },
   };

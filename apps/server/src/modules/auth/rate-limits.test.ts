@@ -18,6 +18,7 @@ beforeAll(async () => {
         loginPerIp: { limit: 3, windowMs: WINDOW_MS },
         loginPerUsername: { limit: 2, windowMs: WINDOW_MS },
         registerPerIp: { limit: 2, windowMs: WINDOW_MS },
+        registerPerUsername: { limit: 2, windowMs: WINDOW_MS },
       },
     },
   );
@@ -27,6 +28,9 @@ afterAll(async () => {
 });
 
 const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+const hextet = () => randomInt(0x10000).toString(16);
+/** A random /64 from the documentation range: the addresses one home or phone may use. */
+const randomIpv6Prefix = () => `2001:db8:${hextet()}:${hextet()}`;
 
 function post(path: string, body: unknown, ip: string) {
   return app.client().post<ApiError>(path, body, { 'x-forwarded-for': ip });
@@ -103,5 +107,96 @@ describe('auth rate limits', () => {
     expect(
       (await post('/api/auth/register', { username: uniqueName(), password }, randomIp())).status,
     ).toBe(201);
+  });
+
+  it('counts only failed logins against a username, so its owner cannot be locked out by successes', async () => {
+    const username = uniqueName();
+    const password = 'correct horse battery';
+    expect((await post('/api/auth/register', { username, password }, randomIp())).status).toBe(201);
+    // more successful logins than the limit allows attempts
+    for (let attempt = 0; attempt < 4; attempt++) {
+      expect((await post('/api/auth/login', { username, password }, randomIp())).status).toBe(200);
+    }
+    // one failure is within the limit: the right password still works after it
+    expect(
+      (await post('/api/auth/login', { username, password: 'wrong password' }, randomIp())).status,
+    ).toBe(401);
+    expect((await post('/api/auth/login', { username, password }, randomIp())).status).toBe(200);
+    expect(
+      (await post('/api/auth/login', { username, password: 'wrong password' }, randomIp())).status,
+    ).toBe(401);
+    // two failures reach it
+    expectRateLimited(
+      await post('/api/auth/login', { username, password }, randomIp()),
+      LOGIN_MESSAGE,
+    );
+  });
+
+  it('does not let a lookalike of a username bypass its limit', async () => {
+    const username = uniqueName('ivy');
+    const password = 'correct horse battery';
+    expect((await post('/api/auth/register', { username, password }, randomIp())).status).toBe(201);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(
+        (await post('/api/auth/login', { username, password: 'wrong password' }, randomIp()))
+          .status,
+      ).toBe(401);
+    }
+    // a dotted capital I is lower-cased to i by PostgreSQL but not by the limit's key
+    const lookalike = `\u0130${username.slice(1)}`;
+    const response = await post('/api/auth/login', { username: lookalike, password }, randomIp());
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('limits registrations per username, from any address and in any letter case', async () => {
+    const username = uniqueName();
+    const password = 'correct horse battery';
+    expect((await post('/api/auth/register', { username, password }, randomIp())).status).toBe(201);
+    expect(
+      (await post('/api/auth/register', { username: username.toUpperCase(), password }, randomIp()))
+        .status,
+    ).toBe(409);
+    expectRateLimited(
+      await post('/api/auth/register', { username, password }, randomIp()),
+      'Too many registration attempts for this username. Please try again later.',
+    );
+    // another username is not affected
+    expect(
+      (await post('/api/auth/register', { username: uniqueName(), password }, randomIp())).status,
+    ).toBe(201);
+  });
+
+  it('counts the addresses of one IPv6 /64 as one address', async () => {
+    const prefix = randomIpv6Prefix();
+    for (const host of ['::1', ':a:b:c:d', ':ffff:ffff:ffff:fffe']) {
+      expect(
+        (
+          await post(
+            '/api/auth/login',
+            { username: uniqueName(), password: 'wrong password' },
+            `${prefix}${host}`,
+          )
+        ).status,
+      ).toBe(401);
+    }
+    expectRateLimited(
+      await post(
+        '/api/auth/login',
+        { username: uniqueName(), password: 'wrong password' },
+        `${prefix}::2`,
+      ),
+      LOGIN_MESSAGE,
+    );
+    // the next /64 is someone else
+    expect(
+      (
+        await post(
+          '/api/auth/login',
+          { username: uniqueName(), password: 'wrong password' },
+          `${randomIpv6Prefix()}::2`,
+        )
+      ).status,
+    ).toBe(401);
   });
 });

@@ -9,36 +9,60 @@ import {
   type MessageResponse,
   RegisterRequest,
   type RegisterResponse,
+  Username,
 } from '@portfolio/types';
 
+import { rateLimitAddress } from '../../lib/client-address.js';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import type { AuthService } from './service.js';
-import { clearSessionCookie, setSessionCookie } from './session-middleware.js';
+import type { SessionCookies } from './session-middleware.js';
 import type { SessionService } from './session-service.js';
 
 export interface AuthRateLimits {
+  /** Login attempts per client address (an IPv6 /64 counts as one address). */
   loginPerIp: RateLimitRule;
+  /** Failed logins per username: a successful login is given back, so its owner is not locked out. */
   loginPerUsername: RateLimitRule;
   registerPerIp: RateLimitRule;
+  /**
+   * Registration attempts per username. Optional so that callers listing only the older rules
+   * (test and benchmark set-ups) keep working: the default applies then.
+   */
+  registerPerUsername?: RateLimitRule;
 }
 
-export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
+export const DEFAULT_AUTH_RATE_LIMITS = {
   loginPerIp: { limit: 30, windowMs: 5 * 60 * 1000 },
   loginPerUsername: { limit: 10, windowMs: 5 * 60 * 1000 },
   registerPerIp: { limit: 10, windowMs: 60 * 60 * 1000 },
-};
+  registerPerUsername: { limit: 5, windowMs: 60 * 60 * 1000 },
+} satisfies Required<AuthRateLimits>;
 
-const INVALID_CREDENTIALS = 'Invalid username or password';
+const invalidCredentials = () =>
+  new HttpError(401, 'INVALID_CREDENTIALS', 'Invalid username or password');
+const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please try again later.';
+
+/**
+ * Lower-cases A–Z only. Rate-limit keys must agree with how the database compares names; valid
+ * usernames are ASCII, and JavaScript's full Unicode lower-casing differs from PostgreSQL's anyway.
+ */
+const asciiLowerCase = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
 export function createAuthRouter(deps: {
   auth: AuthService;
   sessions: SessionService;
+  cookies: SessionCookies;
   rateLimiter: RateLimiter;
   limits: AuthRateLimits;
 }): Router {
-  const { auth, sessions, rateLimiter, limits } = deps;
+  const { auth, sessions, cookies, rateLimiter } = deps;
+  const limits = {
+    ...deps.limits,
+    registerPerUsername:
+      deps.limits.registerPerUsername ?? DEFAULT_AUTH_RATE_LIMITS.registerPerUsername,
+  };
   const router = Router();
 
   // passport-local checks the credentials; sessions are ours (see session-service.ts)
@@ -91,39 +115,46 @@ export function createAuthRouter(deps: {
 
   router.post('/register', async (req, res) => {
     await limit(
-      `register:ip:${req.ip}`,
+      `register:ip:${rateLimitAddress(req.ip)}`,
       limits.registerPerIp,
       'Too many registrations from this address. Please try again later.',
     );
     const input = parseInput(RegisterRequest, req.body);
+    await limit(
+      `register:user:${asciiLowerCase(input.username)}`,
+      limits.registerPerUsername,
+      'Too many registration attempts for this username. Please try again later.',
+    );
     const user = await auth.register(input);
     res.status(201).json({ message: 'Registration successful', user } satisfies RegisterResponse);
   });
 
   router.post('/login', async (req, res) => {
-    await limit(
-      `login:ip:${req.ip}`,
-      limits.loginPerIp,
-      'Too many login attempts. Please try again later.',
-    );
+    await limit(`login:ip:${rateLimitAddress(req.ip)}`, limits.loginPerIp, LOGIN_LIMIT_MESSAGE);
     const input = parseInput(LoginRequest, req.body);
-    await limit(
-      `login:user:${input.username.toLowerCase()}`,
-      limits.loginPerUsername,
-      'Too many login attempts. Please try again later.',
-    );
+    // No account has a name outside the username rule, so there is nothing to look up: such a
+    // name is answered like wrong credentials (the rule stays unexplained). This also keeps out
+    // names PostgreSQL's lower() folds onto a real one ('İ' → 'i') under a different limit key.
+    if (!Username.safeParse(input.username).success) {
+      throw invalidCredentials();
+    }
+    // counted before checking, so parallel guesses cannot all pass; given back on success
+    const usernameKey = `login:user:${asciiLowerCase(input.username)}`;
+    await limit(usernameKey, limits.loginPerUsername, LOGIN_LIMIT_MESSAGE);
     req.body = input;
     const user = await authenticate(req, res);
     if (!user) {
-      throw new HttpError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+      throw invalidCredentials();
     }
+    await rateLimiter.refund(usernameKey);
+    // before the session exists, so a failure here leaves no session behind
+    await auth.recordLogin(user.id, input.deviceInfo, req.get('user-agent'));
     // a fresh session id on every login; the old one (if any) is gone
     if (req.auth) {
       await sessions.destroy(req.auth.token);
     }
     const session = await sessions.create(user.id);
-    await auth.recordLogin(user.id, input.deviceInfo, req.get('user-agent'));
-    setSessionCookie(req, res, session.token, session.expiresAt);
+    cookies.set(req, res, session.token, session.expiresAt);
     res.json({ message: 'Login successful', user } satisfies LoginResponse);
   });
 
@@ -132,7 +163,7 @@ export function createAuthRouter(deps: {
       await sessions.destroy(req.auth.token);
       auth.recordLogout(req.auth.user.id);
     }
-    clearSessionCookie(req, res);
+    cookies.clear(req, res);
     res.json({ message: 'Logged out' } satisfies MessageResponse);
   });
 

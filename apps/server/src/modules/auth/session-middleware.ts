@@ -10,8 +10,42 @@ export function readSessionToken(cookieHeader: string | undefined): string | und
   return parse(cookieHeader)[SESSION_COOKIE];
 }
 
+/** Sets and clears the session cookie with the same attributes everywhere. */
+export interface SessionCookies {
+  set(req: Request, res: Response, token: string, expires: Date): void;
+  clear(req: Request, res: Response): void;
+}
+
+/**
+ * The session cookie is Secure when the request came over HTTPS, and always when the site's
+ * public origin is https: behind a proxy that is not trusted or sends no X-Forwarded-Proto,
+ * `req.secure` is false although every browser reaches the site over HTTPS.
+ */
+export function createSessionCookies(options: {
+  publicOrigin: string | undefined;
+}): SessionCookies {
+  const isPublicOriginHttps = options.publicOrigin?.startsWith('https:') ?? false;
+  const cookieOptions = (req: Request): CookieOptions => ({
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isPublicOriginHttps || req.secure,
+    path: '/',
+  });
+  return {
+    set(req, res, token, expires) {
+      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), expires });
+    },
+    clear(req, res) {
+      res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+    },
+  };
+}
+
 /** Resolves the session cookie into `req.auth`. Reads only: it never writes the session store. */
-export function sessionMiddleware(sessions: SessionService): RequestHandler {
+export function sessionMiddleware(
+  sessions: SessionService,
+  cookies: SessionCookies,
+): RequestHandler {
   return async (req, res, next) => {
     const token = readSessionToken(req.headers.cookie);
     if (!token) {
@@ -23,20 +57,8 @@ export function sessionMiddleware(sessions: SessionService): RequestHandler {
       req.auth = { user: session.user, sessionIdHash: session.idHash, token };
     } else {
       // a stale cookie: forget it so the browser stops sending it
-      clearSessionCookie(req, res);
+      cookies.clear(req, res);
     }
     next();
   };
-}
-
-function cookieOptions(req: Request): CookieOptions {
-  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' };
-}
-
-export function setSessionCookie(req: Request, res: Response, token: string, expires: Date): void {
-  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), expires });
-}
-
-export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(SESSION_COOKIE, cookieOptions(req));
 }
