@@ -7,22 +7,12 @@ import type { Deps } from './container.js';
 import { errorHandler, notFound } from './lib/errors.js';
 import { DEFAULT_WEB_DIST } from './lib/paths.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
+import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
-
-/** Express's `trust proxy`: a hop count, true/false, or addresses/subnets as Express reads them. */
-function parseTrustProxy(value: string): number | boolean | string {
-  if (/^\d+$/.test(value)) {
-    return Number(value);
-  }
-  if (value === 'true' || value === 'false') {
-    return value === 'true';
-  }
-  return value;
-}
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {

@@ -40,6 +40,7 @@ export async function startTestApp(
       loginPerIp: RELAXED_LIMITS,
       loginPerUsername: RELAXED_LIMITS,
       registerPerIp: RELAXED_LIMITS,
+      registerPerUsername: RELAXED_LIMITS,
     },
     ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
     ...options,

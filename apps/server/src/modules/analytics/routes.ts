@@ -8,6 +8,7 @@ import {
 } from '@portfolio/types';
 
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
+import { rateLimitAddress } from '../../lib/client-address.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireAdmin } from '../auth/policies.js';
@@ -24,7 +25,10 @@ export function createAnalyticsRouter(deps: {
   const router = Router();
 
   router.post('/track-game-click', async (req, res) => {
-    const limit = await rateLimiter.consume(`game-click:ip:${req.ip}`, GAME_CLICK_LIMIT);
+    const limit = await rateLimiter.consume(
+      `game-click:ip:${rateLimitAddress(req.ip)}`,
+      GAME_CLICK_LIMIT,
+    );
     if (!limit.allowed) {
       throw tooManyRequests('Too many game clicks. Please slow down.', limit.retryAfterSeconds);
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -99,7 +99,10 @@ describe('heartbeats served in front of Express keep the rules of every other ca
   });
 
   it('limits guest heartbeats per address with a 429, never signed-in ones', async () => {
-    const limited = await startTestApp({}, { guestHeartbeatLimit: { limit: 3, windowMs: 60_000 } });
+    const limited = await startTestApp(
+      { redisPrefix: uniqueName('guest-limit') },
+      { guestHeartbeatLimit: { limit: 3, windowMs: 60_000 } },
+    );
     try {
       const guest = limited.client();
       const statuses: number[] = [];
@@ -135,7 +138,7 @@ describe('heartbeats served in front of Express keep the rules of every other ca
   });
 
   it('tells guests without a visitor id apart by address and browser, not by a huge agent', async () => {
-    const fresh = await startTestApp();
+    const fresh = await startTestApp({ redisPrefix: uniqueName('ip-guests') });
     try {
       const agent = 'Mozilla/5.0 '.padEnd(256, 'x');
       for (const suffix of ['a'.repeat(15_000), 'b'.repeat(15_000)]) {

@@ -14,6 +14,7 @@ import {
   tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
+import { rateLimitAddress } from '../../lib/client-address.js';
 import { createRequestOrigin } from '../../lib/proxy-trust.js';
 import { type RateLimitRule, createMemoryRateLimiter } from '../../lib/rate-limit.js';
 import { checkSameOrigin } from '../../lib/security.js';
@@ -51,6 +52,7 @@ export function createHeartbeatFastPath(deps: {
   // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
   const requestOrigin = createRequestOrigin(config.trustProxy);
   const protocolOf = (req: IncomingMessage) => requestOrigin.protocol(req);
+  const isPublicOriginHttps = config.publicOrigin?.startsWith('https:') ?? false;
 
   function send(
     res: ServerResponse,
@@ -128,7 +130,8 @@ export function createHeartbeatFastPath(deps: {
             'Set-Cookie': serialize(SESSION_COOKIE, '', {
               httpOnly: true,
               sameSite: 'lax',
-              secure: protocolOf(req) === 'https',
+              // as createSessionCookies marks it
+              secure: isPublicOriginHttps || protocolOf(req) === 'https',
               path: '/',
               expires: new Date(0),
             }),
@@ -147,7 +150,7 @@ export function createHeartbeatFastPath(deps: {
         await presence.heartbeatUser(session.user, input.currentPage, input.visitorId);
       } else {
         const ip = requestOrigin.clientAddress(req);
-        const allowed = await guestLimiter.consume(ip, deps.guestHeartbeatLimit);
+        const allowed = await guestLimiter.consume(rateLimitAddress(ip), deps.guestHeartbeatLimit);
         if (!allowed.allowed) {
           throw tooManyRequests(
             'Too many heartbeats from this address. Please try again later.',
