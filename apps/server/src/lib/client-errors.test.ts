@@ -1,17 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { ApiError } from '@portfolio/types';
 
+import { type ErrorApp, startErrorApp } from '../test/error-app.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
-import { errorHandler } from './errors.js';
 
 /** Status and error body, with the rule every client error must keep: a readable sentence. */
 function expectClientError(
@@ -93,39 +90,29 @@ describe('bad input to the real app is a client error, never a 500', () => {
 });
 
 describe('errors from other middleware', () => {
-  let server: Server;
-  let baseUrl: string;
+  let errorApp: ErrorApp;
   beforeAll(async () => {
-    const app = express();
-    const fail = (error: unknown) => () => {
-      throw error;
-    };
-    app.get('/status-418', fail(Object.assign(new Error('short and stout'), { status: 418 })));
-    app.get('/status-code-404', fail(Object.assign(new Error('nothing'), { statusCode: 404 })));
-    app.get('/status-503', fail(Object.assign(new Error('internal detail'), { status: 503 })));
-    // how drizzle wraps the driver errors for text PostgreSQL cannot store
-    const pgError = (code: string) =>
-      new Error('Failed query: update "users" ...', {
-        cause: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
-          code,
-        }),
-      });
-    app.get('/pg-22021', fail(pgError('22021')));
-    app.get('/pg-22P05', fail(pgError('22P05')));
-    app.get('/pg-22P02', fail(pgError('22P02')));
-    app.use(errorHandler);
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    errorApp = await startErrorApp((app) => {
+      const fail = (error: unknown) => () => {
+        throw error;
+      };
+      app.get('/status-418', fail(Object.assign(new Error('short and stout'), { status: 418 })));
+      app.get('/status-code-404', fail(Object.assign(new Error('nothing'), { statusCode: 404 })));
+      app.get('/status-503', fail(Object.assign(new Error('internal detail'), { status: 503 })));
+      // how drizzle wraps the driver errors for text PostgreSQL cannot store
+      const pgError = (code: string) =>
+        new Error('Failed query: update "users" ...', {
+          cause: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+            code,
+          }),
+        });
+      app.get('/pg-22021', fail(pgError('22021')));
+      app.get('/pg-22P05', fail(pgError('22P05')));
+      app.get('/pg-22P02', fail(pgError('22P02')));
+    });
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
-
-  async function get(url: string) {
-    const response = await fetch(baseUrl + url);
-    return { status: response.status, headers: response.headers, body: await response.json() };
-  }
+  afterAll(() => errorApp.close());
+  const get = (path: string) => errorApp.get(path);
 
   it('keeps any 4xx status an error carries, with a readable message', async () => {
     expectClientError(await get('/status-418'), 418);

@@ -1,62 +1,45 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 import type { ApiError } from '@portfolio/types';
 
+import { type ErrorApp, startErrorApp } from '../test/error-app.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
-import { conflict, errorHandler, tooManyRequests } from './errors.js';
+import { conflict, tooManyRequests } from './errors.js';
 
 describe('errorHandler', () => {
-  let server: Server;
-  let baseUrl: string;
+  let errorApp: ErrorApp;
   beforeAll(async () => {
-    const app = express();
-    app.get('/zod', () => {
-      z.object({ profile: z.object({ email: z.string().min(3, 'is too short') }) }).parse({
-        profile: { email: 'x' },
+    errorApp = await startErrorApp((app) => {
+      app.get('/zod', () => {
+        z.object({ profile: z.object({ email: z.string().min(3, 'is too short') }) }).parse({
+          profile: { email: 'x' },
+        });
+      });
+      app.get('/unique', () => {
+        // how drizzle wraps a driver error: the Postgres error is the cause
+        const driverError = Object.assign(
+          new Error('duplicate key value violates unique constraint "users_username_lower_idx"'),
+          {
+            code: '23505',
+            constraint: 'users_username_lower_idx',
+          },
+        );
+        throw new Error('Failed query: insert into "users" ...', { cause: driverError });
+      });
+      app.get('/conflict', () => {
+        throw conflict('That username is already taken');
+      });
+      app.get('/limited', () => {
+        throw tooManyRequests('Slow down', 42);
+      });
+      app.get('/bug', () => {
+        throw new Error('secret internal detail');
       });
     });
-    app.get('/unique', () => {
-      // how drizzle wraps a driver error: the Postgres error is the cause
-      const driverError = Object.assign(
-        new Error('duplicate key value violates unique constraint "users_username_lower_idx"'),
-        {
-          code: '23505',
-          constraint: 'users_username_lower_idx',
-        },
-      );
-      throw new Error('Failed query: insert into "users" ...', { cause: driverError });
-    });
-    app.get('/conflict', () => {
-      throw conflict('That username is already taken');
-    });
-    app.get('/limited', () => {
-      throw tooManyRequests('Slow down', 42);
-    });
-    app.get('/bug', () => {
-      throw new Error('secret internal detail');
-    });
-    app.use(errorHandler);
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
-
-  async function get(path: string) {
-    const response = await fetch(baseUrl + path);
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (await response.json()) as ApiError,
-    };
-  }
+  afterAll(() => errorApp.close());
+  const get = (path: string) => errorApp.get(path);
 
   it('turns a zod error into 400 with the first issue as `field: message`', async () => {
     expect(await get('/zod')).toMatchObject({
