@@ -58,7 +58,7 @@ async function serveBare() {
 async function serveReal(dataDir: string) {
   const { loadConfig } = await import('../src/config.js');
   const { startServer } = await import('../src/server.js');
-  const relaxed = { limit: 1_000_000, windowMs: 60_000 };
+  const { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } = await import('../src/test/relaxed-limits.js');
   const running = await startServer(
     loadConfig({
       ...process.env,
@@ -71,9 +71,9 @@ async function serveReal(dataDir: string) {
       WEB_DIST_DIR: '/nonexistent',
     }),
     {
-      authRateLimits: { loginPerIp: relaxed, loginPerUsername: relaxed, registerPerIp: relaxed },
+      authRateLimits: RELAXED_AUTH_LIMITS,
       // the load comes from one address
-      guestHeartbeatLimit: relaxed,
+      guestHeartbeatLimit: RELAXED_LIMIT,
     },
   );
   process.on('message', (message: { type: string }) => {

@@ -16,9 +16,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
+import { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } from '../src/test/relaxed-limits.js';
 import type { ChildMeasurement, ChildMessage, ParentMessage } from './ipc.js';
-
-const RELAXED_LIMITS = { limit: 1_000_000, windowMs: 60_000 };
 
 function send(message: ChildMessage) {
   process.send?.(message);
@@ -131,13 +130,9 @@ try {
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD,
   });
   running = await startServer(config, {
-    authRateLimits: {
-      loginPerIp: RELAXED_LIMITS,
-      loginPerUsername: RELAXED_LIMITS,
-      registerPerIp: RELAXED_LIMITS,
-    },
+    authRateLimits: RELAXED_AUTH_LIMITS,
     // every simulated guest comes from 127.0.0.1
-    guestHeartbeatLimit: RELAXED_LIMITS,
+    guestHeartbeatLimit: RELAXED_LIMIT,
   });
   send({ type: 'ready', url: running.url, database: running.deps.database.kind });
 } catch (error) {

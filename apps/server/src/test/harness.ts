@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
 import type { BuildOptions } from '../container.js';
 import { type RunningServer, startServer } from '../server.js';
-
-const RELAXED_LIMITS = { limit: 1_000_000, windowMs: 60_000 };
+import { RELAXED_AUTH_LIMITS } from './relaxed-limits.js';
 
 export interface TestApp extends RunningServer {
   /** A client with its own cookie jar, like one browser. */
@@ -36,12 +35,7 @@ export async function startTestApp(
   };
   const template = process.env.PGLITE_TEMPLATE;
   const buildOptions: BuildOptions = {
-    authRateLimits: {
-      loginPerIp: RELAXED_LIMITS,
-      loginPerUsername: RELAXED_LIMITS,
-      registerPerIp: RELAXED_LIMITS,
-      registerPerUsername: RELAXED_LIMITS,
-    },
+    authRateLimits: RELAXED_AUTH_LIMITS,
     ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
     ...options,
   };

@@ -26,11 +26,8 @@ export interface AuthRateLimits {
   /** Failed logins per username: a successful login is given back, so its owner is not locked out. */
   loginPerUsername: RateLimitRule;
   registerPerIp: RateLimitRule;
-  /**
-   * Registration attempts per username. Optional so that callers listing only the older rules
-   * (test and benchmark set-ups) keep working: the default applies then.
-   */
-  registerPerUsername?: RateLimitRule;
+  /** Registration attempts per username. */
+  registerPerUsername: RateLimitRule;
 }
 
 export const DEFAULT_AUTH_RATE_LIMITS = {
@@ -38,7 +35,7 @@ export const DEFAULT_AUTH_RATE_LIMITS = {
   loginPerUsername: { limit: 10, windowMs: 5 * 60 * 1000 },
   registerPerIp: { limit: 10, windowMs: 60 * 60 * 1000 },
   registerPerUsername: { limit: 5, windowMs: 60 * 60 * 1000 },
-} satisfies Required<AuthRateLimits>;
+} satisfies AuthRateLimits;
 
 const invalidCredentials = () =>
   new HttpError(401, 'INVALID_CREDENTIALS', 'Invalid username or password');
@@ -57,12 +54,7 @@ export function createAuthRouter(deps: {
   rateLimiter: RateLimiter;
   limits: AuthRateLimits;
 }): Router {
-  const { auth, sessions, cookies, rateLimiter } = deps;
-  const limits = {
-    ...deps.limits,
-    registerPerUsername:
-      deps.limits.registerPerUsername ?? DEFAULT_AUTH_RATE_LIMITS.registerPerUsername,
-  };
+  const { auth, sessions, cookies, rateLimiter, limits } = deps;
   const router = Router();
 
   // passport-local checks the credentials; sessions are ours (see session-service.ts)
