@@ -1,5 +1,5 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
-import { parse } from 'cookie';
+import { parse, serialize } from 'cookie';
 
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 
@@ -14,6 +14,8 @@ export function readSessionToken(cookieHeader: string | undefined): string | und
 export interface SessionCookies {
   set(req: Request, res: Response, token: string, expires: Date): void;
   clear(req: Request, res: Response): void;
+  /** The Set-Cookie value that clears it, for bare node:http responses (the heartbeat path). */
+  clearingHeader(isSecureRequest: boolean): string;
 }
 
 /**
@@ -25,19 +27,22 @@ export function createSessionCookies(options: {
   publicOrigin: string | undefined;
 }): SessionCookies {
   const isPublicOriginHttps = options.publicOrigin?.startsWith('https:') ?? false;
-  const cookieOptions = (req: Request): CookieOptions => ({
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: isPublicOriginHttps || req.secure,
-    path: '/',
-  });
+  const cookieOptions = (isSecureRequest: boolean) =>
+    ({
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isPublicOriginHttps || isSecureRequest,
+      path: '/',
+    }) satisfies CookieOptions;
   return {
     set(req, res, token, expires) {
-      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), expires });
+      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req.secure), expires });
     },
     clear(req, res) {
-      res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+      res.clearCookie(SESSION_COOKIE, cookieOptions(req.secure));
     },
+    clearingHeader: (isSecureRequest) =>
+      serialize(SESSION_COOKIE, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) }),
   };
 }
 

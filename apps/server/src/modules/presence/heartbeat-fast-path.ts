@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { serialize } from 'cookie';
 import type { z } from 'zod';
 
 import { AnonymousHeartbeatRequest, HeartbeatRequest } from '@portfolio/types';
@@ -18,8 +17,8 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { createRequestOrigin } from '../../lib/proxy-trust.js';
 import { type RateLimitRule, createMemoryRateLimiter } from '../../lib/rate-limit.js';
 import { checkSameOrigin } from '../../lib/security.js';
-import { readSessionToken } from '../auth/session-middleware.js';
-import { SESSION_COOKIE, type SessionService } from '../auth/session-service.js';
+import { createSessionCookies, readSessionToken } from '../auth/session-middleware.js';
+import type { SessionService } from '../auth/session-service.js';
 import type { PresenceService } from './service.js';
 
 const USER_PATH = '/api/auth/heartbeat';
@@ -51,8 +50,7 @@ export function createHeartbeatFastPath(deps: {
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
   // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
   const requestOrigin = createRequestOrigin(config.trustProxy);
-  const protocolOf = (req: IncomingMessage) => requestOrigin.protocol(req);
-  const isPublicOriginHttps = config.publicOrigin?.startsWith('https:') ?? false;
+  const cookies = createSessionCookies({ publicOrigin: config.publicOrigin });
 
   function send(
     res: ServerResponse,
@@ -106,7 +104,7 @@ export function createHeartbeatFastPath(deps: {
     const refused = checkSameOrigin(
       {
         method: 'POST',
-        protocol: protocolOf(req),
+        protocol: requestOrigin.protocol(req),
         host: req.headers.host,
         origin: req.headers.origin,
         secFetchSite: req.headers['sec-fetch-site'],
@@ -126,16 +124,7 @@ export function createHeartbeatFastPath(deps: {
     // a stale cookie: forget it so the browser stops sending it
     const headers: Record<string, string> =
       token && !session
-        ? {
-            'Set-Cookie': serialize(SESSION_COOKIE, '', {
-              httpOnly: true,
-              sameSite: 'lax',
-              // as createSessionCookies marks it
-              secure: isPublicOriginHttps || protocolOf(req) === 'https',
-              path: '/',
-              expires: new Date(0),
-            }),
-          }
+        ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
         : {};
     if (isUserPath) {
       if (!session) {

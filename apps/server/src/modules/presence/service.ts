@@ -33,8 +33,10 @@ export interface GuestHeartbeat {
 }
 
 export interface PresenceService {
-  /** Hot path: one store call, no database statement, no session write. */
-  /** `visitorId`: the browser's guest id, whose guest entry the signed-in user replaces. */
+  /**
+   * Hot path: one store call, no database statement, no session write. `visitorId`: the
+   * browser's guest id, whose guest entry the signed-in user replaces.
+   */
   heartbeatUser(user: CurrentUser, currentPage: string, visitorId?: string): Promise<void>;
   heartbeatGuest(input: GuestHeartbeat): Promise<void>;
   getActiveUsers(): Promise<ActiveUsersResponse>;
