@@ -5,6 +5,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 import { E2E_ADMIN } from './fixtures/constants';
+import { e2eStripeEnv } from './fixtures/stripe';
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'e2e-data-'));
@@ -53,6 +54,10 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
+      // every test registers its own accounts, all from 127.0.0.1
+      REGISTER_LIMIT_PER_HOUR: '1000',
+      // a fake Stripe API the tests start (fixtures/stripe.ts)
+      ...e2eStripeEnv(),
     },
   },
 });

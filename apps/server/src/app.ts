@@ -13,6 +13,12 @@ import { createAuthRouter } from './modules/auth/routes.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
+import {
+  createStripeWebhookRouter,
+  createSubscriptionRouter,
+} from './modules/subscription/routes.js';
+import { createAdminUsersRouter } from './modules/users/admin-routes.js';
+import { createProfileRouter } from './modules/users/profile-routes.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -23,6 +29,16 @@ export function createApp(deps: Deps): Express {
     app.set('trust proxy', parseTrustProxy(config.trustProxy));
   }
   app.use(securityHeaders({ isProduction: config.env === 'production' }));
+
+  // Stripe posts from its servers and signs the raw bytes: ahead of the guard and the JSON parser
+  app.use(
+    '/api/stripe',
+    createStripeWebhookRouter({
+      subscriptions: deps.subscriptions,
+      rateLimiter: deps.rateLimiter,
+      limits: deps.subscriptionRateLimits,
+    }),
+  );
 
   const api = express.Router();
   // refuse cross-site writes before reading their bodies
@@ -35,6 +51,14 @@ export function createApp(deps: Deps): Express {
   api.use(createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter }));
   api.use(createGameStatusRouter(deps.gameStatus));
   api.use(
+    createSubscriptionRouter({
+      subscriptions: deps.subscriptions,
+      rateLimiter: deps.rateLimiter,
+      limits: deps.subscriptionRateLimits,
+      publicOrigin: config.publicOrigin,
+    }),
+  );
+  api.use(
     '/auth',
     createAuthRouter({
       auth: deps.auth,
@@ -44,6 +68,8 @@ export function createApp(deps: Deps): Express {
       limits: deps.authRateLimits,
     }),
   );
+  api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
+  api.use('/user', createProfileRouter({ profile: deps.profile, rateLimiter: deps.rateLimiter }));
   api.get('/health', (_req, res) => {
     res.json({ ok: true });
   });

@@ -118,6 +118,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the four Stripe settings together, checked by their prefixes', () => {
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PRICE_ID: 'price_abc',
+      SESSION_SECRET: SECRET,
+    };
+    expect(loadConfig(stripe).stripe).toEqual({
+      secretKey: 'sk_test_abc',
+      publishableKey: 'pk_test_abc',
+      webhookSecret: 'whsec_abc',
+      priceId: 'price_abc',
+      apiUrl: undefined,
+    });
+    expect(loadConfig({ SESSION_SECRET: SECRET }).stripe).toBeUndefined();
+    expect(configError({ ...stripe, STRIPE_PRICE_ID: '' })).toMatch(/must be set together/);
+    expect(configError({ ...stripe, STRIPE_SECRET_KEY: 'pk_test_abc' })).toMatch(
+      /STRIPE_SECRET_KEY: must be a Stripe secret key/,
+    );
+    expect(configError({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' })).toMatch(
+      /STRIPE_PUBLISHABLE_KEY: must be of the same mode/,
+    );
+    expect(configError({ ...stripe, STRIPE_API_URL: 'localhost:12111' })).toMatch(
+      /STRIPE_API_URL: /,
+    );
+  });
+
   it('holds the admin from the environment to the registration rules', () => {
     expect(
       configError({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'short', SESSION_SECRET: SECRET }),

@@ -38,11 +38,35 @@ const EnvSchema = z
     // the same rules as registration: an admin created from here must be able to log in
     ADMIN_USERNAME: unsetIfEmpty(Username.optional()),
     ADMIN_PASSWORD: unsetIfEmpty(Password.optional()),
-    STRIPE_SECRET_KEY: optionalString,
-    STRIPE_PUBLISHABLE_KEY: optionalString,
-    STRIPE_WEBHOOK_SECRET: optionalString,
-    STRIPE_PRICE_ID: optionalString,
+    STRIPE_SECRET_KEY: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_… or rk_…)')
+        .optional(),
+    ),
+    STRIPE_PUBLISHABLE_KEY: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_…)')
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+        .optional(),
+    ),
+    STRIPE_PRICE_ID: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^price_\w+$/, 'must be a Stripe price id (price_…)')
+        .optional(),
+    ),
+    // another Stripe API address (stripe-mock); https://api.stripe.com when unset
+    STRIPE_API_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
     WEB_DIST_DIR: optionalString,
+    // accounts one address may register per hour (a school or office shares one address)
+    REGISTER_LIMIT_PER_HOUR: unsetIfEmpty(z.coerce.number().int().min(1).default(10)),
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
     LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
@@ -53,6 +77,32 @@ const EnvSchema = z
         code: 'custom',
         path: ['SESSION_SECRET'],
         message: 'is required when NODE_ENV=production',
+      });
+    }
+    const stripeKeys = [
+      env.STRIPE_SECRET_KEY,
+      env.STRIPE_PUBLISHABLE_KEY,
+      env.STRIPE_WEBHOOK_SECRET,
+      env.STRIPE_PRICE_ID,
+    ];
+    if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message:
+          'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID must be set together',
+      });
+    }
+    const stripeMode = (key: string | undefined) => /_(test|live)_/.exec(key ?? '')?.[1];
+    if (
+      env.STRIPE_SECRET_KEY &&
+      env.STRIPE_PUBLISHABLE_KEY &&
+      stripeMode(env.STRIPE_SECRET_KEY) !== stripeMode(env.STRIPE_PUBLISHABLE_KEY)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_PUBLISHABLE_KEY'],
+        message: 'must be of the same mode (test or live) as STRIPE_SECRET_KEY',
       });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -80,16 +130,24 @@ export interface Config {
   publicOrigin: string | undefined;
   trustProxy: string | undefined;
   admin: { username: string; password: string } | undefined;
-  stripe: {
-    secretKey: string | undefined;
-    publishableKey: string | undefined;
-    webhookSecret: string | undefined;
-    priceId: string | undefined;
-  };
+  /** Stripe Billing; undefined = payments are not configured. */
+  stripe: StripeConfig | undefined;
   webDistDir: string | undefined;
+  /** Registrations allowed per client address per hour. */
+  registerLimitPerHour: number;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** The recurring price subscriptions are made on ($10.00 every 3 months). */
+  priceId: string;
+  /** Another API address (stripe-mock, a test's fake); undefined = Stripe's own. */
+  apiUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -137,13 +195,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD
         ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
         : undefined,
-    stripe: {
-      secretKey: env.STRIPE_SECRET_KEY,
-      publishableKey: env.STRIPE_PUBLISHABLE_KEY,
-      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-      priceId: env.STRIPE_PRICE_ID,
-    },
+    stripe:
+      env.STRIPE_SECRET_KEY &&
+      env.STRIPE_PUBLISHABLE_KEY &&
+      env.STRIPE_WEBHOOK_SECRET &&
+      env.STRIPE_PRICE_ID
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            priceId: env.STRIPE_PRICE_ID,
+            apiUrl: env.STRIPE_API_URL,
+          }
+        : undefined,
     webDistDir: env.WEB_DIST_DIR,
+    registerLimitPerHour: env.REGISTER_LIMIT_PER_HOUR,
     gameServerHealthUrls: {
       wolfscape: env.GAME_SERVER_WOLFSCAPE_URL,
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,

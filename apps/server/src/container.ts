@@ -25,6 +25,19 @@ import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
 import { type PresenceService, createPresenceService } from './modules/presence/service.js';
+import { createSubscriptionRepo } from './modules/subscription/repo.js';
+import {
+  DEFAULT_SUBSCRIPTION_RATE_LIMITS,
+  type SubscriptionRateLimits,
+} from './modules/subscription/routes.js';
+import {
+  type SubscriptionService,
+  createSubscriptionService,
+} from './modules/subscription/service.js';
+import { createStripeClient } from './modules/subscription/stripe-client.js';
+import { type AdminUsersService, createAdminUsersService } from './modules/users/admin-service.js';
+import { createGameRecordsReader } from './modules/users/game-records.js';
+import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
 import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifier.js';
 
@@ -51,11 +64,16 @@ export interface Deps {
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
+  adminUsers: AdminUsersService;
+  profile: ProfileService;
   /** The only way services reach Socket.IO (attached once the HTTP server exists). */
   notifier: AdminNotifier;
   presence: PresenceService;
   analytics: AnalyticsService;
   gameStatus: GameServerMonitor;
+  /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
+  subscriptions: SubscriptionService;
+  subscriptionRateLimits: SubscriptionRateLimits;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
   timers: NodeJS.Timeout[];
   close(): Promise<void>;
@@ -65,6 +83,7 @@ export interface BuildOptions {
   /** Start PGlite from a prepared data directory (tests). */
   loadDataDir?: Blob;
   authRateLimits?: AuthRateLimits;
+  subscriptionRateLimits?: SubscriptionRateLimits;
   guestHeartbeatLimit?: RateLimitRule;
   /** Clock for presence and analytics (tests). */
   now?: () => number;
@@ -109,6 +128,9 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   // a demoted or deleted user must not keep a cached session anywhere
   events.on('user:role-changed', ({ userId }) => sessions.invalidateUser(userId));
   events.on('user:deleted', ({ userId }) => sessions.invalidateUser(userId));
+  const gameRecords = createGameRecordsReader(database.db);
+  const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
+  const profile = createProfileService({ users, sessions, gameRecords });
   const notifier = createAdminNotifier();
   const now = options.now ?? Date.now;
   const analytics = createAnalyticsService({
@@ -134,6 +156,12 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   });
   const gameStatus = createGameServerMonitor({ healthUrls: config.gameServerHealthUrls, notifier });
   gameStatus.start();
+  const subscriptions = createSubscriptionService({
+    stripe: config.stripe ? createStripeClient(config.stripe) : undefined,
+    config: config.stripe,
+    repo: createSubscriptionRepo(database.db),
+    events,
+  });
   const flushAnalytics = async () => {
     await presence
       .flush()
@@ -166,15 +194,25 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     events,
     bus,
     rateLimiter,
-    authRateLimits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
+    authRateLimits: options.authRateLimits ?? {
+      ...DEFAULT_AUTH_RATE_LIMITS,
+      registerPerIp: {
+        ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp,
+        limit: config.registerLimitPerHour,
+      },
+    },
     guestHeartbeatLimit: options.guestHeartbeatLimit ?? GUEST_HEARTBEAT_LIMIT,
     users,
     auth,
     sessions,
+    adminUsers,
+    profile,
     notifier,
     presence,
     analytics,
     gameStatus,
+    subscriptions,
+    subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
     timers,
     async close() {
       timers.forEach(clearInterval);

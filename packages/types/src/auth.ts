@@ -89,6 +89,12 @@ export type RegisterResponse = z.infer<typeof RegisterResponse>;
 export const MessageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;
 
+/**
+ * The code of a 401 that means "no valid session": the client then knows its user is signed out.
+ * Other 401s (a wrong current password) carry their own code and sign no one out.
+ */
+export const SESSION_REQUIRED_CODE = 'UNAUTHORIZED';
+
 /** Error body of every non-2xx API answer. */
 export const ApiError = z.object({
   error: z.object({

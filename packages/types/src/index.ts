@@ -1,3 +1,4 @@
 export * from './auth.js';
 export * from './games.js';
 export * from './presence.js';
+export * from './users.js';

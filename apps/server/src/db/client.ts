@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -20,6 +21,9 @@ export interface Database {
 }
 
 export { MIGRATIONS_DIR };
+
+/** Extensions the migrations create; PGlite must load them into every instance. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
@@ -46,10 +50,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!dataDir.startsWith('memory://')) {
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(
-    dataDir,
-    options.loadDataDir ? { loadDataDir: options.loadDataDir } : {},
-  );
+  const client = await PGlite.create(dataDir, {
+    extensions: PGLITE_EXTENSIONS,
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) {
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });

@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-import type { Role } from '@portfolio/types';
+import type { AuditAction, Role } from '@portfolio/types';
 
 export interface StoredDeviceInfo {
   type: string;
@@ -42,11 +42,57 @@ export const users = pgTable(
     subscriptionStatus: text('subscription_status'),
     subscriptionStartDate: timestamp('subscription_start_date', { withTimezone: true }),
     subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
+    subscriptionCancelAtPeriodEnd: boolean('subscription_cancel_at_period_end')
+      .notNull()
+      .default(false),
+    /** The user's Stripe customer, made at the first checkout and reused after. */
+    stripeCustomerId: text('stripe_customer_id'),
+    /** The Stripe subscription the status fields above describe. */
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    /**
+     * Stripe's time of the state stored above (an event's `created`, or an API answer's Date),
+     * so an older webhook delivered late never overwrites a newer state.
+     */
+    subscriptionStateAt: timestamp('subscription_state_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`),
     check('users_role_check', sql`${table.role} in ('user', 'subscriber', 'admin')`),
+    uniqueIndex('users_stripe_customer_id_idx').on(table.stripeCustomerId),
+    // the admin's user table: substring search on the name (pg_trgm) and one index per sort
+    // column, so a page of 50 stays an index scan at 100,000 users (bench/users-list.ts)
+    index('users_username_trgm_idx').using('gin', sql`lower(${table.username}) gin_trgm_ops`),
+    index('users_role_username_idx').on(table.role, sql`lower(${table.username})`),
+    index('users_created_at_idx').on(table.createdAt, table.id),
+    // never-signed-in users sort first ascending and last descending
+    index('users_last_login_idx').on(table.lastLogin.asc().nullsFirst(), table.id),
+    index('users_total_time_spent_idx').on(table.totalTimeSpent, table.id),
+  ],
+);
+
+/**
+ * Role changes and deletions: who did what to whom, and when. Ids are kept without a foreign
+ * key and usernames are copied, so an entry outlives the users it names.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').$type<AuditAction>().notNull(),
+    /** Null when no signed-in admin did it (the admin:create command, ADMIN_USERNAME). */
+    actorId: uuid('actor_id'),
+    actorUsername: text('actor_username').notNull(),
+    targetId: uuid('target_id'),
+    targetUsername: text('target_username').notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+  },
+  (table) => [
+    index('audit_log_target_idx').on(table.targetId, table.at),
+    index('audit_log_actor_idx').on(table.actorId, table.at),
+    check('audit_log_action_check', sql`${table.action} in ('role-change', 'delete')`),
   ],
 );
 
@@ -102,4 +148,23 @@ export const gameClicksDaily = pgTable(
   (table) => [primaryKey({ columns: [table.day, table.gameId] })],
 );
 
-export const schema = { users, sessions, dailyStats, dailyVisitors, gameClicksDaily };
+/** Stripe webhook events already handled: a redelivered event id has no second effect. */
+export const stripeEvents = pgTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('stripe_events_received_at_idx').on(table.receivedAt)],
+);
+
+export const schema = {
+  users,
+  sessions,
+  auditLog,
+  dailyStats,
+  dailyVisitors,
+  gameClicksDaily,
+  stripeEvents,
+};

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
 
-import { type ApiError, WHOLE_MESSAGES } from '@portfolio/types';
+import { type ApiError, SESSION_REQUIRED_CODE, WHOLE_MESSAGES } from '@portfolio/types';
 
 /** An error a client can act on: HTTP status, stable code and readable message. */
 export class HttpError extends Error {
@@ -21,8 +21,9 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, details?: string) =>
   new HttpError(400, 'BAD_REQUEST', message, details);
+/** 401 for a request without a valid session (the web app then shows the visitor as a guest). */
 export const unauthorized = (message = 'Authentication required') =>
-  new HttpError(401, 'UNAUTHORIZED', message);
+  new HttpError(401, SESSION_REQUIRED_CODE, message);
 export const forbidden = (message = 'You do not have permission to do that') =>
   new HttpError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);

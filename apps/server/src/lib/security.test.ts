@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError } from '@portfolio/types';
@@ -113,5 +117,51 @@ describe('security headers', () => {
     expect(headers.get('x-powered-by')).toBeNull();
     // HSTS only in production (behind TLS)
     expect(headers.get('strict-transport-security')).toBeNull();
+  });
+
+  const directive = (csp: string, name: string) =>
+    csp
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(`${name} `)) ?? '';
+
+  it('allows Stripe.js, its frames and its API on the checkout page only', async () => {
+    const webDist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>site</title>');
+    const site = await startTestApp({ webDistDir: webDist });
+    const page = async (pagePath: string) =>
+      (await site.client().get(pagePath)).headers.get('content-security-policy') ?? '';
+    const checkout = await page('/subscribe');
+    const elsewhere = await page('/games');
+    const home = await page('/');
+    const checkoutOtherCase = await page('/Subscribe/');
+    await site.stop();
+    rmSync(webDist, { recursive: true, force: true });
+    expect(directive(checkout, 'script-src')).toBe(
+      "script-src 'self' https://js.stripe.com https://*.js.stripe.com",
+    );
+    expect(directive(checkout, 'connect-src')).toBe("connect-src 'self' https://api.stripe.com");
+    expect(directive(checkout, 'frame-src')).toContain(
+      'https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
+    );
+    // the router matches paths case-insensitively, and so does the policy
+    expect(checkoutOtherCase).toBe(checkout);
+    for (const csp of [elsewhere, home]) {
+      expect(csp).not.toContain('stripe');
+      expect(directive(csp, 'script-src')).toBe("script-src 'self'");
+      expect(directive(csp, 'connect-src')).toBe("connect-src 'self'");
+    }
+    // every other directive is the same strict one
+    const withoutStripe = (csp: string) =>
+      csp
+        .split(';')
+        .map((part) =>
+          part
+            .split(' ')
+            .filter((source) => !source.includes('stripe.com'))
+            .join(' '),
+        )
+        .join(';');
+    expect(withoutStripe(checkout)).toBe(elsewhere);
   });
 });

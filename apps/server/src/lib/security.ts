@@ -3,39 +3,70 @@ import helmet from 'helmet';
 
 import { forbidden, HttpError } from './errors.js';
 
-/** Security headers with a strict CSP. Stripe and video hosts are the only outside origins. */
-export function securityHeaders(options: { isProduction: boolean }): RequestHandler {
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        'base-uri': ["'self'"],
-        'object-src': ["'none'"],
-        'frame-ancestors': ["'self'"],
-        'form-action': ["'self'"],
-        'script-src': ["'self'", 'https://js.stripe.com'],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-        'media-src': ["'self'", 'blob:', 'https:'],
-        'font-src': ["'self'", 'data:'],
-        'connect-src': ["'self'", 'https://api.stripe.com'],
-        'frame-src': [
-          "'self'",
-          'https://js.stripe.com',
-          'https://hooks.stripe.com',
-          'https://www.youtube.com',
-          'https://www.youtube-nocookie.com',
-          'https://player.vimeo.com',
-          'https://blueprintue.com',
-        ],
-        'worker-src': ["'self'", 'blob:'],
-        ...(options.isProduction ? { 'upgrade-insecure-requests': [] } : {}),
-      },
+/** What Stripe.js and its card frames need (Stripe's CSP guide), and nothing else of Stripe's. */
+const STRIPE_SCRIPTS = ['https://js.stripe.com', 'https://*.js.stripe.com'];
+const STRIPE_FRAMES = [
+  'https://js.stripe.com',
+  'https://*.js.stripe.com',
+  'https://hooks.stripe.com',
+];
+const STRIPE_API = ['https://api.stripe.com'];
+
+/**
+ * Whether a path is the checkout page, the one document allowed to run Stripe.js. The web app
+ * loads /subscribe as a document of its own when it is entered from another page, so this
+ * document's policy is the one in force there.
+ */
+export function isStripePagePath(path: string): boolean {
+  return path.replace(/\/+$/, '').toLowerCase() === '/subscribe';
+}
+
+function contentSecurityPolicy(options: { isProduction: boolean; allowStripe: boolean }) {
+  const stripe = (origins: string[]) => (options.allowStripe ? origins : []);
+  return {
+    useDefaults: false,
+    directives: {
+      'default-src': ["'self'"],
+      'base-uri': ["'self'"],
+      'object-src': ["'none'"],
+      'frame-ancestors': ["'self'"],
+      'form-action': ["'self'"],
+      'script-src': ["'self'", ...stripe(STRIPE_SCRIPTS)],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+      'media-src': ["'self'", 'blob:', 'https:'],
+      'font-src': ["'self'", 'data:'],
+      'connect-src': ["'self'", ...stripe(STRIPE_API)],
+      'frame-src': [
+        "'self'",
+        ...stripe(STRIPE_FRAMES),
+        'https://www.youtube.com',
+        'https://www.youtube-nocookie.com',
+        'https://player.vimeo.com',
+        'https://blueprintue.com',
+      ],
+      'worker-src': ["'self'", 'blob:'],
+      ...(options.isProduction ? { 'upgrade-insecure-requests': [] } : {}),
     },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: options.isProduction,
-  });
+  };
+}
+
+/**
+ * Security headers with a strict CSP. Video hosts may be framed everywhere; Stripe's script,
+ * frames and API only on the checkout page.
+ */
+export function securityHeaders(options: { isProduction: boolean }): RequestHandler {
+  const headers = (allowStripe: boolean) =>
+    helmet({
+      contentSecurityPolicy: contentSecurityPolicy({ ...options, allowStripe }),
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: options.isProduction,
+    });
+  const strict = headers(false);
+  const checkout = headers(true);
+  return (req, res, next) => {
+    (isStripePagePath(req.path) ? checkout : strict)(req, res, next);
+  };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

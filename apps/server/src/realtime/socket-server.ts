@@ -155,13 +155,18 @@ export async function createRealtime(
     }
   });
 
-  /** Looks the socket's session up again; one that lost admin rights (or ended) leaves the room. */
+  /** Looks the socket's session up again: one that lost admin rights leaves the room, one that ended is dropped. */
   function recheck(socket: RealtimeSocket) {
     const token = readSessionToken(socket.request.headers.cookie);
     (token ? sessions.resolve(token) : Promise.resolve(null)).then(
       (session) => {
         socket.data.user = session?.user;
-        if (!policies.isAdmin(session?.user)) {
+        if (!session) {
+          // the session ended (logout, deletion, a password change elsewhere): so does its socket
+          socket.disconnect(true);
+          return;
+        }
+        if (!policies.isAdmin(session.user)) {
           void socket.leave(ADMINS_ROOM);
         }
       },

@@ -49,4 +49,30 @@ describe.skipIf(!isShared)('two server processes', () => {
     );
     expect(active.body.authenticated.map((entry) => entry.username)).toContain(user.username);
   });
+
+  it('ends the sessions of a user deleted on one process on the other at once', async () => {
+    const redisPrefix = uniqueName('two-processes');
+    const appA = await startTestApp({ redisPrefix });
+    const appB = await startTestApp({ redisPrefix });
+    apps.push(appA, appB);
+
+    const member = await signedInClient(appB, 'admin');
+    // process B now holds the session in memory
+    expect((await member.client.get('/api/auth/current-user')).status).toBe(200);
+    const memberSocket = openSocket(appB.url, { cookie: member.client.cookieHeader });
+    try {
+      await waitForConnect(memberSocket.socket);
+      const dropped = new Promise<string>((resolve) =>
+        memberSocket.socket.once('disconnect', (reason) => resolve(reason)),
+      );
+
+      const admin = await signedInClient(appA, 'admin');
+      expect((await admin.client.delete(`/api/users/${member.id}`)).status).toBe(200);
+
+      await expect(dropped).resolves.toBe('io server disconnect');
+      expect((await member.client.get('/api/auth/current-user')).status).toBe(401);
+    } finally {
+      memberSocket.close();
+    }
+  });
 });

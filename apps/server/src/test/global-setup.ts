@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 
-import { MIGRATIONS_DIR } from '../db/client.js';
+import { MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../db/client.js';
 
 /**
  * Runs initdb and the migrations once, and leaves a dump every test file starts its own
@@ -16,7 +16,7 @@ export default async function setup(): Promise<void> {
   if (process.env.DATABASE_URL) {
     return;
   }
-  const client = await PGlite.create('memory://');
+  const client = await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
   const dump = await client.dumpDataDir('none');
   await client.close();

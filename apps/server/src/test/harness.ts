@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
 import type { BuildOptions } from '../container.js';
 import { type RunningServer, startServer } from '../server.js';
-import { RELAXED_AUTH_LIMITS } from './relaxed-limits.js';
+import { RELAXED_AUTH_LIMITS, RELAXED_SUBSCRIPTION_LIMITS } from './relaxed-limits.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 export interface TestApp extends RunningServer {
   /** A client with its own cookie jar, like one browser. */
@@ -36,11 +37,36 @@ export async function startTestApp(
   const template = process.env.PGLITE_TEMPLATE;
   const buildOptions: BuildOptions = {
     authRateLimits: RELAXED_AUTH_LIMITS,
+    subscriptionRateLimits: RELAXED_SUBSCRIPTION_LIMITS,
     ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
     ...options,
   };
   const running = await startServer(config, buildOptions);
   return { ...running, client: () => new TestClient(running.url) };
+}
+
+/**
+ * An app whose database no other test uses, for tests about the whole table (for example that
+ * one admin is left): a fresh PGlite, or a scratch PostgreSQL database dropped at stop().
+ */
+export async function startIsolatedTestApp(): Promise<TestApp> {
+  if (!process.env.DATABASE_URL) {
+    return startTestApp();
+  }
+  const scratch = await createScratchDatabase(process.env.DATABASE_URL, 'test_isolated');
+  try {
+    const app = await startTestApp({ databaseUrl: scratch.url });
+    return {
+      ...app,
+      stop: async () => {
+        await app.stop();
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await scratch.drop();
+    throw error;
+  }
 }
 
 export interface TestResponse<T = unknown> {
@@ -119,11 +145,14 @@ export function uniqueName(prefix = 'user'): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
+/** The password signedInClient gives every user. */
+export const SIGNED_IN_PASSWORD = 'correct horse battery';
+
 /** Registers and signs in a fresh user with the given role (promoted directly in the database). */
 export async function signedInClient(app: TestApp, role: 'user' | 'subscriber' | 'admin' = 'user') {
   const client = app.client();
   const username = uniqueName(role);
-  const password = 'correct horse battery';
+  const password = SIGNED_IN_PASSWORD;
   const registered = await client.post<{ user: { id: string } }>('/api/auth/register', {
     username,
     password,

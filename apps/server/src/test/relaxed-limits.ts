@@ -1,5 +1,6 @@
 import type { RateLimitRule } from '../lib/rate-limit.js';
 import type { AuthRateLimits } from '../modules/auth/routes.js';
+import type { SubscriptionRateLimits } from '../modules/subscription/routes.js';
 
 /**
  * A limit no test or benchmark reaches. Their clients all come from 127.0.0.1, so the real
@@ -12,4 +13,11 @@ export const RELAXED_AUTH_LIMITS: AuthRateLimits = {
   loginPerUsername: RELAXED_LIMIT,
   registerPerIp: RELAXED_LIMIT,
   registerPerUsername: RELAXED_LIMIT,
+};
+
+export const RELAXED_SUBSCRIPTION_LIMITS: SubscriptionRateLimits = {
+  checkoutPerIp: RELAXED_LIMIT,
+  checkoutPerUser: RELAXED_LIMIT,
+  stripeCallsPerUser: RELAXED_LIMIT,
+  webhookPerIp: RELAXED_LIMIT,
 };

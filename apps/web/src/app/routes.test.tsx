@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { jsonResponse, renderApp, signedInAs, stubApi } from '../test/render-app';
+import { apiError, jsonResponse, renderApp, signedInAs, stubApi } from '../test/render-app';
 
 // The dashboard opens a socket; here it must stay offline (no network from unit tests).
 vi.mock('../lib/socket', () => ({
@@ -77,10 +77,25 @@ describe('routes', () => {
   });
 
   it('shows the profile to a signed-in user', async () => {
-    stubApi(signedInAs('ann', 'user'));
+    stubApi({
+      ...signedInAs('ann', 'user'),
+      'GET /api/user/profile': () =>
+        jsonResponse({
+          username: 'ann',
+          email: null,
+          role: 'user',
+          subscription_status: null,
+          subscription_start_date: null,
+          subscription_end_date: null,
+          total_time_spent: 0,
+          games: [],
+          achievements: [],
+        }),
+    });
     renderApp('/profile');
     expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
-    expect(screen.getByText('user')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Account Information' })).toBeVisible();
+    expect(screen.getByText('ann', { selector: 'dd' })).toBeInTheDocument();
   });
 
   it('sends guests from admin routes to /login?admin=true', async () => {
@@ -170,5 +185,21 @@ describe('routes', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('turns a visitor whose session ended on the server into a guest', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { calls } = stubApi({
+      ...signedInAs('ann', 'user'),
+      'POST /api/auth/heartbeat': () => apiError(401, 'Authentication required', 'UNAUTHORIZED'),
+    });
+    renderApp('/games');
+    await screen.findByRole('heading', { name: 'Games' });
+    // the signed-in heartbeat is refused: the top bar shows Guest and heartbeats go anonymous
+    expect(await within(screen.getByRole('banner')).findByText('Guest')).toBeVisible();
+    await waitFor(() =>
+      expect(calls.some((call) => call.url === '/api/anonymous-heartbeat')).toBe(true),
+    );
+    expect(calls.filter((call) => call.url === '/api/auth/heartbeat')).toHaveLength(1);
   });
 });

@@ -83,10 +83,15 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'subscribe',
-            lazy: lazyPage(
-              () => import('../features/subscribe/subscribe-page'),
-              (m) => m.SubscribePage,
-            ),
+            lazy: async () => {
+              const page = await lazyPage(
+                () => import('../features/subscribe/subscribe-page'),
+                (m) => m.SubscribePage,
+              )();
+              // already loaded by now: the page's loader makes /subscribe a document of its own
+              const { loader } = await import('../features/subscribe/subscribe-page');
+              return { ...page, loader };
+            },
           },
           {
             element: <RouteGuard requirement="user" />,

@@ -1,19 +1,9 @@
-import type { Role } from '@portfolio/types';
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 
 import { useAuthStore } from '../features/auth/auth-store';
 import { siteConfig } from '../lib/config';
-
-const BADGE_TEXT: Record<Role, string | null> = { admin: 'Admin', subscriber: 'Sub', user: null };
-
-function RoleBadge({ role }: { role: Role }) {
-  const text = BADGE_TEXT[role];
-  if (text === null) {
-    return null;
-  }
-  return <span className={`badge badge--${role}`}>{text}</span>;
-}
+import { RoleBadge } from '../ui/role-badge';
 
 const NAV_LINKS = [
   { to: '/games', label: 'Games' },

@@ -12,3 +12,18 @@ export function formatDuration(seconds: number | null | undefined): string {
   }
   return `${hours}h ${minutes}m`;
 }
+
+/** A timestamp as a local date and time, or the raw text when it is not a date. */
+export function formatDateTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString();
+}
+
+/** A timestamp as a local date, 'N/A' when there is none. */
+export function formatDate(timestamp: string | null): string {
+  if (!timestamp) {
+    return 'N/A';
+  }
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleDateString();
+}

@@ -1,4 +1,4 @@
-import { ApiError } from '@portfolio/types';
+import { ApiError, SESSION_REQUIRED_CODE } from '@portfolio/types';
 import type { z } from 'zod';
 
 /** A non-2xx answer from the API, with the fields of the server's error body. */
@@ -21,6 +21,48 @@ export class HttpError extends Error {
 
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
+}
+
+/**
+ * Whether an error says the request had no valid session: the server's 401 for a missing or
+ * ended session, or a bare 401 without the API's error body. A 401 with another code (a wrong
+ * current password) is about the request, not the session.
+ */
+export function isSessionEnded(error: unknown): boolean {
+  return (
+    isHttpError(error) &&
+    error.status === 401 &&
+    (error.code === SESSION_REQUIRED_CODE || error.code === 'HTTP_401')
+  );
+}
+
+let sessionEndedListener: (() => void) | undefined;
+let forbiddenListener: (() => void) | undefined;
+
+/**
+ * Registers the one listener told whenever an answer says the session has ended (the auth store,
+ * which then shows the visitor as a guest). Returns a function that removes it.
+ */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListener = listener;
+  return () => {
+    if (sessionEndedListener === listener) {
+      sessionEndedListener = undefined;
+    }
+  };
+}
+
+/**
+ * Registers the one listener told whenever an answer is a 403: the user's role may have changed
+ * on the server (an admin demoted), so the auth store asks who is signed in again.
+ */
+export function onForbidden(listener: () => void): () => void {
+  forbiddenListener = listener;
+  return () => {
+    if (forbiddenListener === listener) {
+      forbiddenListener = undefined;
+    }
+  };
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -56,14 +98,16 @@ async function toHttpError(response: Response): Promise<HttpError> {
 }
 
 /**
- * Sends one JSON request with the session cookie. No default time-out: pass a signal to abort.
- * Non-2xx answers reject with an HttpError; answers that fail the schema reject with a ZodError.
+ * Sends one JSON request with the session cookie and answers the body with the response headers.
+ * No default time-out: pass a signal to abort. Non-2xx answers reject with an HttpError (a 401
+ * for an ended session also tells the `onSessionEnded` listener); answers that fail the schema
+ * reject with a ZodError.
  */
-export async function request<T = void>(
+export async function requestWithHeaders<T = void>(
   method: Method,
   path: string,
   options: RequestOptions<T> = {},
-): Promise<T> {
+): Promise<{ data: T; headers: Headers }> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: DEFAULT_HEADERS };
   if (options.body !== undefined) {
     init.body = JSON.stringify(options.body);
@@ -73,14 +117,29 @@ export async function request<T = void>(
   }
   const response = await fetch(path, init);
   if (!response.ok) {
-    throw await toHttpError(response);
+    const error = await toHttpError(response);
+    if (isSessionEnded(error)) {
+      sessionEndedListener?.();
+    } else if (error.status === 403) {
+      forbiddenListener?.();
+    }
+    throw error;
   }
   if (!options.schema) {
     // Drain the body so the connection can be reused.
     await response.text();
-    return undefined as T;
+    return { data: undefined as T, headers: response.headers };
   }
-  return options.schema.parse(await readJson(response));
+  return { data: options.schema.parse(await readJson(response)), headers: response.headers };
+}
+
+/** Sends one JSON request and answers its body; see `requestWithHeaders`. */
+export async function request<T = void>(
+  method: Method,
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
+  return (await requestWithHeaders(method, path, options)).data;
 }
 
 export const http = {
@@ -89,5 +148,8 @@ export const http = {
   },
   post<T = void>(path: string, body?: unknown, schema?: z.ZodType<T>): Promise<T> {
     return request<T>('POST', path, schema ? { body, schema } : { body });
+  },
+  delete<T = void>(path: string, schema?: z.ZodType<T>): Promise<T> {
+    return request<T>('DELETE', path, schema ? { schema } : {});
   },
 };

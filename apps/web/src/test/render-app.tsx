@@ -24,7 +24,8 @@ export interface RecordedCall {
 }
 
 /**
- * Replaces fetch with a fake API: `handlers` answers 'METHOD /path'; heartbeats succeed;
+ * Replaces fetch with a fake API: `handlers` answers 'METHOD /path?query' or, for any query,
+ * 'METHOD /path'; heartbeats succeed;
  * current-user answers 401 (a guest) unless given; anything else is a 404. Calls are recorded.
  */
 export function stubApi(handlers: Record<string, Handler> = {}) {
@@ -34,7 +35,9 @@ export function stubApi(handlers: Record<string, Handler> = {}) {
     const method = init?.method ?? 'GET';
     const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, url, body });
-    const handler = handlers[`${method} ${url}`];
+    // an exact URL first, then the path without its query string
+    const handler =
+      handlers[`${method} ${url}`] ?? handlers[`${method} ${url.split('?')[0] ?? url}`];
     if (handler) {
       return Promise.resolve(handler(body));
     }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { LoginResponse } from '@portfolio/types';
 
-import type { Db } from '../../db/client.js';
+import { type Db, PGLITE_EXTENSIONS } from '../../db/client.js';
 import { schema } from '../../db/schema.js';
 import { openTestDatabase } from '../../test/database.js';
 import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
@@ -26,6 +26,7 @@ async function prepareDatabase(fn: (db: Db) => Promise<void>): Promise<{ loadDat
     throw new Error('PGLITE_TEMPLATE is not set (global setup did not run)');
   }
   const client = await PGlite.create('memory://', {
+    extensions: PGLITE_EXTENSIONS,
     loadDataDir: new Blob([readFileSync(template)]),
   });
   await fn(drizzle(client, { schema }));

@@ -27,11 +27,11 @@ const UA = {
 describe('describeDevice', () => {
   it.each([
     ['windowsChrome', 'desktop', 'Windows', 'Chrome'],
-    ['windowsEdge', 'desktop', 'Windows', 'Edge'],
+    ['windowsEdge', 'desktop', 'Windows', 'Microsoft Edge'],
     ['operaWindows', 'desktop', 'Windows', 'Opera'],
     ['macSafari', 'desktop', 'macOS', 'Safari'],
     ['linuxFirefox', 'desktop', 'Linux', 'Firefox'],
-    ['chromebook', 'desktop', 'ChromeOS', 'Chrome'],
+    ['chromebook', 'desktop', 'Chrome OS', 'Chrome'],
     ['androidPhone', 'mobile', 'Android', 'Chrome'],
     ['androidTablet', 'tablet', 'Android', 'Chrome'],
     ['iphoneChrome', 'mobile', 'iOS', 'Chrome'],
@@ -81,6 +81,13 @@ describe('describeDevice', () => {
     });
     expect(
       describeDevice({ screenResolution: 'huge', userAgent: 'curl/8.0' }, undefined),
-    ).toMatchObject({ os: 'Unknown', browser: 'Unknown', screenWidth: 0, screenHeight: 0 });
+    ).toMatchObject({
+      type: 'Unknown',
+      os: 'Unknown',
+      browser: 'Unknown',
+      screenWidth: 0,
+      screenHeight: 0,
+    });
+    expect(describeDevice({ userAgent: '   ' }, undefined)).toMatchObject({ type: 'Unknown' });
   });
 });

@@ -1,60 +1,30 @@
+import Bowser from 'bowser';
+
 import type { DeviceInfo } from '@portfolio/types';
 
 import type { StoredDeviceInfo } from '../../db/schema.js';
 
-function detectOs(ua: string): string {
-  if (/windows/i.test(ua)) {
-    return 'Windows';
-  }
-  if (/android/i.test(ua)) {
-    return 'Android';
-  }
-  if (/iphone|ipad|ipod/i.test(ua)) {
-    return 'iOS';
-  }
-  if (/mac os x|macintosh/i.test(ua)) {
-    return 'macOS';
-  }
-  if (/cros/i.test(ua)) {
-    return 'ChromeOS';
-  }
-  if (/linux/i.test(ua)) {
-    return 'Linux';
-  }
-  return 'Unknown';
-}
+const UNKNOWN = 'Unknown';
 
-function detectBrowser(ua: string): string {
-  if (/edg\//i.test(ua)) {
-    return 'Edge';
+/** Device type, OS and browser as bowser reads a user agent; 'Unknown' for what it cannot tell. */
+function parseUserAgent(userAgent: string): Pick<StoredDeviceInfo, 'type' | 'os' | 'browser'> {
+  if (userAgent.trim() === '') {
+    return { type: UNKNOWN, os: UNKNOWN, browser: UNKNOWN };
   }
-  if (/opr\/|opera/i.test(ua)) {
-    return 'Opera';
+  let parsed: Bowser.Parser.ParsedResult;
+  try {
+    parsed = Bowser.parse(userAgent);
+  } catch {
+    // an agent it cannot read must not fail the login
+    return { type: UNKNOWN, os: UNKNOWN, browser: UNKNOWN };
   }
-  // on iOS every browser is WebKit and says Safari; Chrome and Firefox add CriOS/FxiOS
-  if (/firefox\/|fxios\//i.test(ua)) {
-    return 'Firefox';
-  }
-  if (/chrome\/|chromium\/|crios\//i.test(ua)) {
-    return 'Chrome';
-  }
-  if (/safari\//i.test(ua)) {
-    return 'Safari';
-  }
-  return 'Unknown';
-}
-
-function detectType(ua: string, width: number): string {
-  if (/ipad|tablet/i.test(ua) || (/android/i.test(ua) && !/mobile/i.test(ua))) {
-    return 'tablet';
-  }
-  if (/mobi|iphone|ipod/i.test(ua)) {
-    return 'mobile';
-  }
-  if (!ua && width === 0) {
-    return 'Unknown';
-  }
-  return 'desktop';
+  const os = parsed.os.name || UNKNOWN;
+  return {
+    // bowser names no platform for some desktops (Chrome OS): a known OS without one is a desktop
+    type: parsed.platform.type || (os === UNKNOWN ? UNKNOWN : 'desktop'),
+    os,
+    browser: parsed.browser.name || UNKNOWN,
+  };
 }
 
 /** Turns what the browser reports at login into the device fields the admin sees. */
@@ -62,16 +32,11 @@ export function describeDevice(
   info: DeviceInfo | undefined,
   headerUserAgent: string | undefined,
 ): StoredDeviceInfo {
-  const ua = info?.userAgent ?? headerUserAgent ?? '';
   const match = /^(\d{1,5})\s*[x×]\s*(\d{1,5})$/.exec(info?.screenResolution ?? '');
-  const screenWidth = match?.[1] ? Number(match[1]) : 0;
-  const screenHeight = match?.[2] ? Number(match[2]) : 0;
   return {
-    type: detectType(ua, screenWidth),
-    os: detectOs(ua),
-    browser: detectBrowser(ua),
-    screenWidth,
-    screenHeight,
+    ...parseUserAgent(info?.userAgent ?? headerUserAgent ?? ''),
+    screenWidth: match?.[1] ? Number(match[1]) : 0,
+    screenHeight: match?.[2] ? Number(match[2]) : 0,
     ...(info?.timezone ? { timezone: info.timezone } : {}),
     ...(info?.language ? { language: info.language } : {}),
   };

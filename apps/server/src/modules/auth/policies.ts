@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 
 import type { CurrentUser, Role } from '@portfolio/types';
 
@@ -11,6 +11,14 @@ export const policies = {
   hasRole: (user: CurrentUser | undefined, roles: readonly Role[]): boolean =>
     user !== undefined && roles.includes(user.role),
 };
+
+/** The session of a request past requireUser or requireRole (a guest here is a 401 too). */
+export function sessionOf(req: Request): NonNullable<Request['auth']> {
+  if (!req.auth) {
+    throw unauthorized();
+  }
+  return req.auth;
+}
 
 /** 401 for guests. */
 export const requireUser: RequestHandler = (req, _res, next) => {

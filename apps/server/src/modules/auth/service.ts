@@ -88,7 +88,7 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
         await users.setPasswordHash(existing.id, await hashPassword(password));
       }
       if (existing.role !== 'admin') {
-        await users.setRole(existing.id, 'admin');
+        await users.setRoleAsSystem(existing, 'admin');
         events.emit('user:role-changed', { userId: existing.id, role: 'admin' satisfies Role });
       }
       return { user: { ...toCurrentUser(existing), role: 'admin' }, created: false };

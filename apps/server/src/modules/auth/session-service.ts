@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 
 import type { CurrentUser } from '@portfolio/types';
 
@@ -45,6 +45,8 @@ export interface SessionService {
   /** The session behind a cookie token, or null. Served from memory while fresh: no query per request. */
   resolve(token: string): Promise<ResolvedSession | null>;
   destroy(token: string): Promise<void>;
+  /** Ends every session of a user but one (a password change), in every process. */
+  destroyOthers(userId: string, keepIdHash: string): Promise<number>;
   /** Drops every cached session of a user (role change, deletion) in every process. */
   invalidateUser(userId: string): void;
   /** Writes pending idle-expiry extensions; called on a timer and at shutdown. */
@@ -212,6 +214,20 @@ export function createSessionService(deps: {
       for (const { userId } of deleted) {
         bus.publish(userId);
       }
+    },
+
+    async destroyOthers(userId, keepIdHash) {
+      counters.writes++;
+      const deleted = await db
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)))
+        .returning({ idHash: sessions.idHash });
+      for (const { idHash } of deleted) {
+        pendingTouches.delete(idHash);
+      }
+      // every process drops its cached copies; the kept session is simply read again
+      bus.publish(userId);
+      return deleted.length;
     },
 
     invalidateUser(userId) {

@@ -128,7 +128,8 @@ export function createHeartbeatFastPath(deps: {
         : {};
     if (isUserPath) {
       if (!session) {
-        throw new HttpError(401, 'UNAUTHORIZED', unauthorized().message, undefined, headers);
+        const required = unauthorized();
+        throw new HttpError(401, required.code, required.message, undefined, headers);
       }
       const { currentPage, visitorId } = parse(HeartbeatRequest, text);
       await presence.heartbeatUser(session.user, currentPage, visitorId);

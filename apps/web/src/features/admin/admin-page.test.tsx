@@ -109,6 +109,7 @@ function adminApi(overrides: Record<string, () => Response> = {}) {
     ...signedInAs('root', 'admin'),
     'GET /api/active-users': () => jsonResponse(activeUsers),
     'GET /api/visitor-stats': () => jsonResponse(visitorStats),
+    'GET /api/users': () => jsonResponse([]),
     ...overrides,
   });
 }

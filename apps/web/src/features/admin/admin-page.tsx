@@ -1,12 +1,30 @@
+import { useLocation } from 'react-router';
+
 import { AnalyticsSection } from './analytics-section';
 import { useDashboardStore } from './dashboard-store';
 import { GameClicksSection } from './game-clicks-section';
 import { LiveActivitySection } from './live-activity-section';
 import { useAdminDashboard } from './use-admin-dashboard';
+import { UsersSection } from './users-section';
 
-/** The admin dashboard: live activity, 30-day analytics and game clicks. */
+/** Navigation state the dashboard shows a notice for (a deletion on the user detail page). */
+export interface AdminPageState {
+  notice: string;
+}
+
+function noticeOf(state: unknown): string | null {
+  return typeof state === 'object' &&
+    state !== null &&
+    'notice' in state &&
+    typeof state.notice === 'string'
+    ? state.notice
+    : null;
+}
+
+/** The admin dashboard: live activity, 30-day analytics, game clicks and user management. */
 export function AdminPage() {
   useAdminDashboard();
+  const notice = noticeOf(useLocation().state);
   const activeUsers = useDashboardStore((state) => state.activeUsers);
   const activeUsersError = useDashboardStore((state) => state.activeUsersError);
   const visitorStats = useDashboardStore((state) => state.visitorStats);
@@ -19,9 +37,15 @@ export function AdminPage() {
         <h1 id="admin-title">Admin Dashboard</h1>
         <ConnectionIndicator isLive={isLive} />
       </header>
+      {notice ? (
+        <p className="notice notice--success" role="status">
+          {notice}
+        </p>
+      ) : null}
       <LiveActivitySection activeUsers={activeUsers} error={activeUsersError} />
       <AnalyticsSection visitorStats={visitorStats} error={visitorStatsError} />
       <GameClicksSection gameStats={visitorStats?.gameStats ?? null} error={visitorStatsError} />
+      <UsersSection />
     </section>
   );
 }

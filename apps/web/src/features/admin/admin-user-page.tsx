@@ -1,16 +1,241 @@
-import { Link, useParams } from 'react-router';
+import type { AuditEntry, UserDetail } from '@portfolio/types';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 
+import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
+import { isHttpError } from '../../lib/http';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { SubscriptionStatusBadge } from '../../ui/subscription-status-badge';
+import type { AdminPageState } from './admin-page';
+import { deleteUser, getUser } from './users-api';
+
+export const DELETE_CONFIRMATION =
+  'Are you sure you want to delete this user? This action cannot be undone.';
+export const DELETE_ERROR = 'Error deleting user';
+export const USER_LOAD_ERROR = 'Failed to fetch user details';
+
+function messageOf(error: unknown, fallback: string): string {
+  return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
+}
+
+type LoadState =
+  { kind: 'loading' } | { kind: 'loaded'; user: UserDetail } | { kind: 'failed'; message: string };
+
+/** /admin/users/{userId}: one user's account, device, games, subscription and history. */
 export function AdminUserPage() {
-  const { userId } = useParams();
+  const { userId = '' } = useParams();
+  // a new id starts from a fresh load
+  return <UserDetailPage key={userId} userId={userId} />;
+}
+
+function UserDetailPage({ userId }: { userId: string }) {
+  const [state, setState] = useState<LoadState>({ kind: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getUser(userId, controller.signal).then(
+      (user) => setState({ kind: 'loaded', user }),
+      (error: unknown) => {
+        if (controller.signal.aborted) {
+          return;
+        }
+        console.warn(USER_LOAD_ERROR, error);
+        setState({ kind: 'failed', message: messageOf(error, USER_LOAD_ERROR) });
+      },
+    );
+    return () => controller.abort();
+  }, [userId]);
+
   return (
-    <section className="page" aria-labelledby="admin-user-title">
+    <section className="page admin-user" aria-labelledby="admin-user-title">
       <p>
         <Link to="/admin" className="button button--secondary">
           Back
         </Link>
       </p>
-      <h1 id="admin-user-title">User Details</h1>
-      <p className="lead">User {userId}</p>
+      <h1 id="admin-user-title">
+        {state.kind === 'loaded' ? state.user.username : 'User Details'}
+      </h1>
+      {state.kind === 'loading' ? <p className="admin-muted">Loading...</p> : null}
+      {state.kind === 'failed' ? (
+        <p className="alert alert--error" role="alert">
+          {state.message}
+        </p>
+      ) : null}
+      {state.kind === 'loaded' ? <UserDetails user={state.user} /> : null}
+    </section>
+  );
+}
+
+function UserDetails({ user }: { user: UserDetail }) {
+  return (
+    <div className="admin-user__grid">
+      <section className="card" aria-labelledby="user-account-title">
+        <h2 id="user-account-title">Account Information</h2>
+        <dl className="details">
+          <dt>Role</dt>
+          <dd>
+            <span className={`role-tag role-tag--${user.role}`}>{user.role}</span>
+          </dd>
+          <dt>Created</dt>
+          <dd>{formatDateTime(user.created_at)}</dd>
+          <dt>Last Login</dt>
+          <dd>{user.last_login ? formatDateTime(user.last_login) : 'Never'}</dd>
+          <dt>Total Time</dt>
+          <dd>{formatDuration(user.total_time_spent)}</dd>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="user-device-title">
+        <h2 id="user-device-title">Device Information</h2>
+        <dl className="details">
+          <dt>Type</dt>
+          <dd>{user.device_info.type}</dd>
+          <dt>OS</dt>
+          <dd>{user.device_info.os}</dd>
+          <dt>Browser</dt>
+          <dd>{user.device_info.browser}</dd>
+          <dt>Screen Size</dt>
+          <dd>
+            {user.device_info.screenWidth} × {user.device_info.screenHeight}
+          </dd>
+        </dl>
+      </section>
+      <section className="card admin-user__wide" aria-labelledby="user-games-title">
+        <h2 id="user-games-title">Game Statistics</h2>
+        {user.games.length === 0 ? (
+          <p className="admin-muted">No game statistics available</p>
+        ) : (
+          <ul className="record-list">
+            {user.games.map((game) => (
+              <li key={game.game_id} className="record-list__item">
+                <p className="record-list__title">{game.game_name}</p>
+                <dl className="details">
+                  <dt>Playtime</dt>
+                  <dd>{formatDuration(game.playtime)}</dd>
+                  <dt>Last Played</dt>
+                  <dd>{game.last_played ? formatDateTime(game.last_played) : 'Never'}</dd>
+                </dl>
+                <details className="save-data">
+                  <summary>Save data</summary>
+                  <pre>{JSON.stringify(game.save_data ?? null, null, 2)}</pre>
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card" aria-labelledby="user-achievements-title">
+        <h2 id="user-achievements-title">Achievements</h2>
+        {user.achievements.length === 0 ? (
+          <p className="admin-muted">No achievements unlocked</p>
+        ) : (
+          <ul className="record-list">
+            {user.achievements.map((achievement) => (
+              <li
+                key={`${achievement.game_id}:${achievement.achievement_name}`}
+                className="record-list__item"
+              >
+                <p className="record-list__title">{achievement.achievement_name}</p>
+                <p className="admin-muted">
+                  {achievement.game_name} ·{' '}
+                  <time dateTime={achievement.unlocked_at}>
+                    {formatDateTime(achievement.unlocked_at)}
+                  </time>
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card" aria-labelledby="user-subscription-title">
+        <h2 id="user-subscription-title">Subscription Details</h2>
+        <dl className="details">
+          <dt>Status</dt>
+          <dd>
+            <SubscriptionStatusBadge status={user.subscription_status} />
+          </dd>
+          <dt>Next Payment Date</dt>
+          <dd>{formatDate(user.subscription_end_date)}</dd>
+        </dl>
+      </section>
+      <section className="card admin-user__wide" aria-labelledby="user-history-title">
+        <h2 id="user-history-title">History</h2>
+        {user.history.length === 0 ? (
+          <p className="admin-muted">No role changes or deletions recorded.</p>
+        ) : (
+          <ul className="record-list">
+            {user.history.map((entry) => (
+              <li key={entry.id} className="record-list__item">
+                <time className="admin-muted" dateTime={entry.at}>
+                  {formatDateTime(entry.at)}
+                </time>{' '}
+                {describeAuditEntry(entry)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <DangerZone user={user} />
+    </div>
+  );
+}
+
+/** One audit entry as a sentence: 'alice changed bob's role from user to admin'. */
+export function describeAuditEntry(entry: AuditEntry): string {
+  if (entry.action === 'delete') {
+    return `${entry.actor_username} deleted ${entry.target_username} (${entry.old_value ?? 'unknown role'})`;
+  }
+  return `${entry.actor_username} changed ${entry.target_username}'s role from ${entry.old_value ?? 'unknown'} to ${entry.new_value ?? 'unknown'}`;
+}
+
+function DangerZone({ user }: { user: UserDetail }) {
+  const navigate = useNavigate();
+  const [isConfirming, setIsConfirming] = useState(false);
+  const [isDeleting, setIsDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const handleDelete = async () => {
+    setIsDeleting(true);
+    setError(null);
+    try {
+      const { message } = await deleteUser(user.id);
+      await navigate('/admin', { state: { notice: message } satisfies AdminPageState });
+    } catch (caught) {
+      console.warn(DELETE_ERROR, caught);
+      setError(messageOf(caught, DELETE_ERROR));
+      setIsDeleting(false);
+      setIsConfirming(false);
+    }
+  };
+
+  return (
+    <section className="card danger-zone admin-user__wide" aria-labelledby="danger-zone-title">
+      <h2 id="danger-zone-title">Danger Zone</h2>
+      {error ? (
+        <p className="alert alert--error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p>Deleting the account removes {user.username}&apos;s sessions and game records.</p>
+      <button
+        type="button"
+        className="button button--danger"
+        onClick={() => setIsConfirming(true)}
+        disabled={isDeleting}
+      >
+        Delete Account
+      </button>
+      <ConfirmDialog
+        isOpen={isConfirming}
+        title="Delete Account"
+        message={DELETE_CONFIRMATION}
+        confirmLabel={isDeleting ? 'Deleting...' : 'Delete'}
+        isBusy={isDeleting}
+        onConfirm={() => {
+          void handleDelete();
+        }}
+        onCancel={() => setIsConfirming(false)}
+      />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import {
 } from '@portfolio/types';
 import { create } from 'zustand';
 
-import { http, isHttpError } from '../../lib/http';
+import { http, isHttpError, isSessionEnded, onForbidden, onSessionEnded } from '../../lib/http';
 import { toAuthError } from './auth-error';
 
 interface AuthState {
@@ -73,6 +73,47 @@ export const useAuthStore = create<AuthState>()((set) => ({
     }
   },
 }));
+
+/**
+ * Any answer saying the session has ended (deleted, expired, signed out in another tab) signs the
+ * user out here too: the top bar shows Guest, heartbeats go anonymous and guarded pages send the
+ * visitor to the login page.
+ */
+onSessionEnded(() => {
+  if (useAuthStore.getState().user) {
+    useAuthStore.setState({ user: null });
+  }
+});
+
+let refreshing: Promise<void> | null = null;
+
+/**
+ * A 403 may mean the user's role changed on the server (an admin demoted): ask again who is
+ * signed in, so the top bar and the route guards follow. One question at a time.
+ */
+onForbidden(() => {
+  if (!useAuthStore.getState().user || refreshing) {
+    return;
+  }
+  refreshing = http
+    .get('/api/auth/current-user', CurrentUser)
+    .then(
+      (user) => {
+        if (useAuthStore.getState().user) {
+          useAuthStore.setState({ user });
+        }
+      },
+      (error: unknown) => {
+        // an ended session was already handled by onSessionEnded
+        if (!isSessionEnded(error)) {
+          console.warn('Could not reload the current user', error);
+        }
+      },
+    )
+    .finally(() => {
+      refreshing = null;
+    });
+});
 
 let initPromise: Promise<void> | null = null;
 

@@ -1,21 +1,77 @@
-import { useAuthStore } from '../auth/auth-store';
+import type { Profile } from '@portfolio/types';
+import { useEffect, useState } from 'react';
 
+import { ErrorAlert } from '../../app/error-alert';
+import { ErrorBoundary } from '../../ui/error-boundary';
+import { ManageSubscription } from '../subscribe/manage-subscription';
+import { AccountCard } from './account-card';
+import { getProfile } from './profile-api';
+import { SubscriptionDetailsCard } from './subscription-details-card';
+import { UsageCard } from './usage-card';
+
+export const PROFILE_LOAD_ERROR = 'Failed to fetch profile data';
+
+/** /profile: the signed-in user's account, subscription and usage (spec section 2). */
 export function ProfilePage() {
-  const user = useAuthStore((state) => state.user);
   return (
-    <section className="page" aria-labelledby="profile-title">
+    <section className="page profile-page" aria-labelledby="profile-title">
       <h1 id="profile-title">Profile</h1>
-      {user ? (
-        <div className="card">
-          <h2>Account Information</h2>
-          <dl className="details">
-            <dt>Username</dt>
-            <dd>{user.username}</dd>
-            <dt>Role</dt>
-            <dd>{user.role}</dd>
-          </dl>
-        </div>
-      ) : null}
+      <ErrorBoundary>
+        <ProfileContent />
+      </ErrorBoundary>
     </section>
+  );
+}
+
+type LoadState =
+  | { kind: 'loading' }
+  | { kind: 'loaded'; profile: Profile }
+  | { kind: 'failed'; isAlertOpen: boolean };
+
+function ProfileContent() {
+  const [state, setState] = useState<LoadState>({ kind: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getProfile(controller.signal).then(
+      (profile) => setState({ kind: 'loaded', profile }),
+      (error: unknown) => {
+        if (controller.signal.aborted) {
+          return;
+        }
+        console.warn(PROFILE_LOAD_ERROR, error);
+        setState({ kind: 'failed', isAlertOpen: true });
+      },
+    );
+    return () => controller.abort();
+  }, []);
+
+  if (state.kind === 'loading') {
+    return <p className="muted">Loading...</p>;
+  }
+  if (state.kind === 'failed') {
+    return state.isAlertOpen ? (
+      <ErrorAlert
+        message={PROFILE_LOAD_ERROR}
+        onClose={() => setState({ kind: 'failed', isAlertOpen: false })}
+      />
+    ) : null;
+  }
+  const { profile } = state;
+  return (
+    <div className="profile-grid">
+      <AccountCard
+        profile={profile}
+        onEmailUpdated={(email) => setState({ kind: 'loaded', profile: { ...profile, email } })}
+      />
+      <SubscriptionDetailsCard
+        status={profile.subscription_status}
+        startDate={profile.subscription_start_date}
+        endDate={profile.subscription_end_date}
+      >
+        <ManageSubscription />
+      </SubscriptionDetailsCard>
+      <UsageCard profile={profile} />
+    </div>
   );
 }

@@ -1,10 +1,186 @@
-export function SubscribePage() {
+import { GAME_CATALOGUE, type CurrentUser } from '@portfolio/types';
+import {
+  describeSubscriptionStatus,
+  HELD_SUBSCRIPTION_STATUSES,
+  type PaymentsConfig,
+  type SubscriptionState,
+} from '@portfolio/types/subscription';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+
+import { useAuthStore } from '../auth/auth-store';
+import { ManageSubscription } from './manage-subscription';
+import { subscriptionApi } from './subscription-api';
+
+export { loadStripeDocument as loader } from './stripe-document';
+
+// Stripe.js and Elements load only when the card form is shown
+const CheckoutForm = lazy(() =>
+  import('./checkout-form').then((module) => ({ default: module.CheckoutForm })),
+);
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+
+const SUBSCRIBER_GAMES = GAME_CATALOGUE.filter((game) => game.access === 'subscriber');
+const LOAD_FAILED = 'The checkout could not be loaded. Please reload the page.';
+
+interface CheckoutData {
+  config: PaymentsConfig;
+  state: SubscriptionState | null;
+}
+
+function useCheckoutData(user: CurrentUser | null) {
+  const [data, setData] = useState<CheckoutData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const userId = user?.id;
+  useEffect(() => {
+    let isCurrent = true;
+    Promise.all([
+      subscriptionApi.getPaymentsConfig(),
+      userId ? subscriptionApi.getState() : Promise.resolve(null),
+    ]).then(
+      ([config, state]) => {
+        if (isCurrent) {
+          setData({ config, state });
+        }
+      },
+      () => {
+        if (isCurrent) {
+          setError(LOAD_FAILED);
+        }
+      },
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [userId]);
+  return { data, error };
+}
+
+function Benefits() {
   return (
-    <section className="page" aria-labelledby="subscribe-title">
+    <div className="card subscribe__benefits">
+      <h2>Subscriber Benefits</h2>
+      <p>A subscription unlocks the subscriber-only games of the games library:</p>
+      <ul className="subscribe__games">
+        {SUBSCRIBER_GAMES.map((game) => (
+          <li key={game.id}>
+            <strong>{game.title}</strong> – {game.description}
+          </li>
+        ))}
+      </ul>
+      <p>
+        Play them in the browser on the <Link to="/games">Games</Link> page, as often as you like,
+        for as long as the subscription runs.
+      </p>
+    </div>
+  );
+}
+
+function Subscribed({ state }: { state: SubscriptionState | null }) {
+  const badge = describeSubscriptionStatus(state?.status);
+  return (
+    <div className="subscribe__status">
+      <p className="notice notice--success" role="status">
+        You are subscribed. Enjoy the subscriber-only games!
+      </p>
+      {state?.status ? (
+        <dl className="details">
+          <dt>Status</dt>
+          <dd>
+            <span className={`badge badge--status-${badge.tone}`}>{badge.label}</span>
+          </dd>
+          {state.endDate ? (
+            <>
+              <dt>{state.cancelAtPeriodEnd ? 'End Date' : 'Next Payment Date'}</dt>
+              <dd>{formatDate(state.endDate)}</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      <div className="subscribe__actions">
+        <ManageSubscription canManage={state?.canManage ?? false} />
+        <Link to="/profile">Your profile</Link>
+      </div>
+    </div>
+  );
+}
+
+function CheckoutBody({ user }: { user: CurrentUser | null }) {
+  const navigate = useNavigate();
+  const { data, error } = useCheckoutData(user);
+
+  if (error) {
+    return (
+      <p className="notice" role="alert">
+        {error}
+      </p>
+    );
+  }
+  if (!data) {
+    return <p role="status">Loading...</p>;
+  }
+  if (!data.config.publishableKey) {
+    return (
+      <p className="notice" role="note">
+        Payments are not configured on this site yet, so subscriptions cannot be bought right now.
+      </p>
+    );
+  }
+  if (!user) {
+    return (
+      <p className="subscribe__login">
+        Please <Link to="/login?redirect=/subscribe">log in</Link> to subscribe. No account yet?{' '}
+        <Link to="/register">Register</Link> first, it is free.
+      </p>
+    );
+  }
+  const isHeld =
+    data.state?.status !== null &&
+    data.state?.status !== undefined &&
+    (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(data.state.status);
+  if (user.role === 'subscriber' || isHeld) {
+    return <Subscribed state={data.state} />;
+  }
+  if (user.role === 'admin') {
+    return (
+      <p className="notice" role="note">
+        Your admin account already has access to every game.
+      </p>
+    );
+  }
+  const publishableKey = data.config.publishableKey;
+  return (
+    <Suspense fallback={<p role="status">Loading the secure card form...</p>}>
+      <CheckoutForm
+        publishableKey={publishableKey}
+        onSubscribed={async (updated) => {
+          if (updated) {
+            useAuthStore.setState({ user: updated });
+          } else {
+            await useAuthStore.getState().init();
+          }
+          await navigate('/games');
+        }}
+      />
+    </Suspense>
+  );
+}
+
+export function SubscribePage() {
+  const user = useAuthStore((state) => state.user);
+  return (
+    <section className="page subscribe" aria-labelledby="subscribe-title">
       <h1 id="subscribe-title">Subscribe</h1>
-      <div className="card">
-        <p className="price">$10.00 / quarter</p>
-        <p>Billed every 3 months - Cancel anytime</p>
+      <div className="subscribe__grid">
+        <Benefits />
+        <div className="card subscribe__checkout">
+          <h2>Secure Checkout</h2>
+          <p className="price">$10.00 / quarter</p>
+          <p className="subscribe__terms">Billed every 3 months - Cancel anytime</p>
+          <CheckoutBody user={user} />
+        </div>
       </div>
     </section>
   );

@@ -1,0 +1,267 @@
+import type Stripe from 'stripe';
+
+import { type CurrentUser } from '@portfolio/types';
+import {
+  type CreateSubscriptionResponse,
+  HELD_SUBSCRIPTION_STATUSES,
+  type PaymentsConfig,
+  type SubscriptionState,
+} from '@portfolio/types/subscription';
+
+import type { StripeConfig } from '../../config.js';
+import { badRequest, conflict, HttpError } from '../../lib/errors.js';
+import type { DomainEventBus } from '../../lib/events.js';
+import type { BillingRow, SubscriptionRepo } from './repo.js';
+import { paymentsNotConfigured, toPaymentError } from './stripe-client.js';
+import { fromStripeSubscription, type IncomingSubscription } from './subscription-state.js';
+
+export interface SubscriptionService {
+  getPaymentsConfig(): PaymentsConfig;
+  getState(userId: string): Promise<SubscriptionState>;
+  /** Starts a subscription; the browser confirms the first payment with the client secret. */
+  createSubscription(
+    user: CurrentUser,
+    input: { paymentMethodId: string; cancelAtPeriodEnd: boolean },
+  ): Promise<CreateSubscriptionResponse>;
+  /** Reads the user's subscription from Stripe (right after checkout, before the webhook). */
+  sync(userId: string): Promise<{ role: CurrentUser['role']; subscription: SubscriptionState }>;
+  /** A Stripe customer portal session (cancel, change card) that returns to `returnUrl`. */
+  createPortalSession(userId: string, returnUrl: string): Promise<string>;
+  /** Verifies and handles one webhook delivery; `isDuplicate` for an event already handled. */
+  handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ isDuplicate: boolean }>;
+}
+
+const isHeld = (status: string | null) =>
+  status !== null && (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+
+/** Stripe's clock for an API answer: its Date header (seconds), else ours. */
+function answeredAt(response: { lastResponse?: { headers: Record<string, string> } }): Date {
+  const date = response.lastResponse?.headers.date;
+  const parsed = date ? Date.parse(date) : Number.NaN;
+  return Number.isNaN(parsed) ? new Date() : new Date(parsed);
+}
+
+function toState(row: BillingRow, isConfigured: boolean): SubscriptionState {
+  return {
+    status: row.status,
+    startDate: row.startDate?.toISOString() ?? null,
+    endDate: row.endDate?.toISOString() ?? null,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    canManage: isConfigured && row.stripeCustomerId !== null,
+  };
+}
+
+function isSubscription(object: Stripe.Event.Data.Object): object is Stripe.Subscription {
+  return 'object' in object && object.object === 'subscription';
+}
+
+/** The subscription a `customer.subscription.*` event carries, as it was when the event was made. */
+function subscriptionOf(event: Stripe.Event): Stripe.Subscription | undefined {
+  const object = event.data.object;
+  return event.type.startsWith('customer.subscription.') && isSubscription(object)
+    ? object
+    : undefined;
+}
+
+export function createSubscriptionService(deps: {
+  stripe: Stripe | undefined;
+  config: StripeConfig | undefined;
+  repo: SubscriptionRepo;
+  events: DomainEventBus;
+}): SubscriptionService {
+  const { repo, events } = deps;
+
+  function requireStripe(): { stripe: Stripe; config: StripeConfig } {
+    if (!deps.stripe || !deps.config) {
+      throw paymentsNotConfigured();
+    }
+    return { stripe: deps.stripe, config: deps.config };
+  }
+
+  async function requireBilling(userId: string): Promise<BillingRow> {
+    const row = await repo.findBilling(userId);
+    if (!row) {
+      throw new HttpError(401, 'UNAUTHORIZED', 'Authentication required');
+    }
+    return row;
+  }
+
+  /** Stores a state and tells every process when the user's role changed. */
+  async function store(incoming: IncomingSubscription) {
+    const result = await repo.apply(incoming);
+    announce(result.userId, result.roleChangedTo);
+    return result;
+  }
+
+  function announce(userId: string | undefined, role: CurrentUser['role'] | undefined) {
+    if (userId && role) {
+      // drops the user's cached sessions in every process: the next request sees the new role
+      events.emit('user:role-changed', { userId, role });
+    }
+  }
+
+  async function call<T>(step: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toPaymentError(error, step);
+    }
+  }
+
+  async function ensureCustomer(stripe: Stripe, billing: BillingRow): Promise<string> {
+    if (billing.stripeCustomerId) {
+      return billing.stripeCustomerId;
+    }
+    const customer = await call('customer', () =>
+      stripe.customers.create(
+        {
+          name: billing.username,
+          ...(billing.email ? { email: billing.email } : {}),
+          metadata: { userId: billing.userId },
+        },
+        // two checkouts at once make one customer
+        { idempotencyKey: `customer-${billing.userId}` },
+      ),
+    );
+    const linked = await repo.linkCustomer(billing.userId, customer.id);
+    return linked ?? customer.id;
+  }
+
+  /**
+   * A checkout abandoned half-way (a declined first payment) leaves an incomplete subscription:
+   * end it before making a new one. The same card again is a repeated submit, which the
+   * idempotency key answers with that same subscription, so it is left alone.
+   */
+  async function cancelAbandoned(stripe: Stripe, billing: BillingRow, paymentMethodId: string) {
+    const subscriptionId = billing.stripeSubscriptionId;
+    if (billing.status !== 'incomplete' || !subscriptionId) {
+      return;
+    }
+    try {
+      const abandoned = await stripe.subscriptions.retrieve(subscriptionId);
+      const method = abandoned.default_payment_method;
+      const methodId = typeof method === 'string' ? method : method?.id;
+      if (abandoned.status === 'incomplete' && methodId !== paymentMethodId) {
+        await stripe.subscriptions.cancel(subscriptionId);
+      }
+    } catch (error) {
+      // it may have expired meanwhile; the new checkout goes on either way
+      console.warn('[stripe] could not cancel an incomplete subscription', error);
+    }
+  }
+
+  return {
+    getPaymentsConfig: () => ({ publishableKey: deps.config?.publishableKey ?? null }),
+
+    async getState(userId) {
+      return toState(await requireBilling(userId), deps.config !== undefined);
+    },
+
+    async createSubscription(user, input) {
+      const { stripe, config } = requireStripe();
+      const billing = await requireBilling(user.id);
+      if (isHeld(billing.status)) {
+        throw conflict('You already have a subscription. Manage it from your profile.');
+      }
+      const customerId = await ensureCustomer(stripe, billing);
+      await call('attach', () =>
+        stripe.paymentMethods.attach(
+          input.paymentMethodId,
+          { customer: customerId },
+          { idempotencyKey: `attach-${input.paymentMethodId}-${customerId}` },
+        ),
+      );
+      await cancelAbandoned(stripe, billing, input.paymentMethodId);
+      const subscription = await call('subscription', () =>
+        stripe.subscriptions.create(
+          {
+            customer: customerId,
+            items: [{ price: config.priceId }],
+            default_payment_method: input.paymentMethodId,
+            cancel_at_period_end: input.cancelAtPeriodEnd,
+            payment_behavior: 'default_incomplete',
+            payment_settings: {
+              payment_method_types: ['card'],
+              save_default_payment_method: 'on_subscription',
+            },
+            metadata: { userId: user.id },
+            // since API 2025-03-31 the first payment's secret is on the invoice, not a PaymentIntent
+            expand: ['latest_invoice.confirmation_secret'],
+          },
+          // a double submit of the same card makes one subscription
+          {
+            idempotencyKey: `subscription-${user.id}-${input.paymentMethodId}-${input.cancelAtPeriodEnd}`,
+          },
+        ),
+      );
+      await store(fromStripeSubscription(subscription, answeredAt(subscription)));
+      const invoice = subscription.latest_invoice;
+      const clientSecret =
+        invoice && typeof invoice === 'object'
+          ? (invoice.confirmation_secret?.client_secret ?? null)
+          : null;
+      if (clientSecret === null && subscription.status === 'incomplete') {
+        console.error('[stripe] an incomplete subscription came without a confirmation secret');
+        throw new HttpError(
+          502,
+          'PAYMENT_PROVIDER_ERROR',
+          'The payment provider refused the request. Please try again later.',
+        );
+      }
+      return { clientSecret, status: subscription.status };
+    },
+
+    async sync(userId) {
+      const { stripe } = requireStripe();
+      const billing = await requireBilling(userId);
+      if (billing.stripeSubscriptionId) {
+        const subscriptionId = billing.stripeSubscriptionId;
+        const subscription = await call('sync', () =>
+          stripe.subscriptions.retrieve(subscriptionId),
+        );
+        await store(fromStripeSubscription(subscription, answeredAt(subscription)));
+      }
+      const after = await requireBilling(userId);
+      return { role: after.role, subscription: toState(after, true) };
+    },
+
+    async createPortalSession(userId, returnUrl) {
+      const { stripe } = requireStripe();
+      const billing = await requireBilling(userId);
+      if (!billing.stripeCustomerId) {
+        throw conflict('There is no subscription to manage yet.');
+      }
+      const customer = billing.stripeCustomerId;
+      const session = await call('portal', () =>
+        stripe.billingPortal.sessions.create({ customer, return_url: returnUrl }),
+      );
+      return session.url;
+    },
+
+    async handleWebhook(rawBody, signature) {
+      const { stripe, config } = requireStripe();
+      if (!signature) {
+        throw badRequest('Missing Stripe-Signature header');
+      }
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
+      } catch {
+        throw badRequest('Invalid webhook signature');
+      }
+      const subscription = subscriptionOf(event);
+      const incoming = subscription
+        ? fromStripeSubscription(subscription, new Date(event.created * 1000))
+        : undefined;
+      const { isDuplicate, result } = await repo.handleEventOnce(event, incoming);
+      if (incoming && result && !result.userId) {
+        console.warn(`[stripe] ${event.type} ${event.id}: no user for ${incoming.subscriptionId}`);
+      }
+      announce(result?.userId, result?.roleChangedTo);
+      if (!isDuplicate && Math.random() < 0.01) {
+        await repo.pruneEvents(new Date());
+      }
+      return { isDuplicate };
+    },
+  };
+}

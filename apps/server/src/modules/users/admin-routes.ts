@@ -1,0 +1,56 @@
+import { type RequestHandler, Router } from 'express';
+import { z } from 'zod';
+
+import {
+  type MessageResponse,
+  TOTAL_COUNT_HEADER,
+  UpdateRoleRequest,
+  type UpdateRoleResponse,
+  type UserDetail,
+  UserId,
+  type UserList,
+  UserListQuery,
+} from '@portfolio/types';
+
+import { parseInput } from '../../lib/validate.js';
+import { requireAdmin, sessionOf } from '../auth/policies.js';
+import type { AdminUsersService } from './admin-service.js';
+
+const UserParams = z.object({ userId: UserId });
+
+/** The admin's user management: GET /users, GET and DELETE /users/:userId, POST /update-role. */
+export function createAdminUsersRouter(deps: { adminUsers: AdminUsersService }): Router {
+  const { adminUsers } = deps;
+  const router = Router();
+  // answers about other people's accounts: no browser or proxy may keep a copy
+  const noStore: RequestHandler = (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  };
+  router.use(['/users', '/update-role'], noStore);
+
+  router.get('/users', requireAdmin, async (req, res) => {
+    const query = parseInput(UserListQuery, req.query);
+    const { users, total } = await adminUsers.listUsers(query);
+    res.set(TOTAL_COUNT_HEADER, String(total)).json(users satisfies UserList);
+  });
+
+  router.get('/users/:userId', requireAdmin, async (req, res) => {
+    const { userId } = parseInput(UserParams, req.params);
+    res.json((await adminUsers.getUser(userId)) satisfies UserDetail);
+  });
+
+  router.delete('/users/:userId', requireAdmin, async (req, res) => {
+    const { userId } = parseInput(UserParams, req.params);
+    await adminUsers.deleteUser(sessionOf(req).user, userId);
+    res.json({ message: 'User deleted successfully' } satisfies MessageResponse);
+  });
+
+  router.post('/update-role', requireAdmin, async (req, res) => {
+    const input = parseInput(UpdateRoleRequest, req.body);
+    const user = await adminUsers.changeRole(sessionOf(req).user, input);
+    res.json({ message: 'Role updated successfully', user } satisfies UpdateRoleResponse);
+  });
+
+  return router;
+}

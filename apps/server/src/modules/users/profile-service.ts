@@ -1,0 +1,74 @@
+import type { ChangePasswordRequest, Profile } from '@portfolio/types';
+
+import { HttpError, conflict, uniqueViolationConstraint, unauthorized } from '../../lib/errors.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import type { SessionService } from '../auth/session-service.js';
+import type { GameRecordsReader } from './game-records.js';
+import { toProfile } from './present.js';
+import type { UserRow, UsersRepo } from './repo.js';
+
+/** A 401 of its own code: a wrong current password must not sign the user out in the web app. */
+const wrongCurrentPassword = () =>
+  new HttpError(401, 'INVALID_PASSWORD', 'Current password is incorrect');
+const emailTaken = () => conflict('That email is already registered');
+
+/** The signed-in user's own account: profile, email and password. */
+export function createProfileService(deps: {
+  users: UsersRepo;
+  sessions: SessionService;
+  gameRecords: GameRecordsReader;
+}) {
+  const { users, sessions, gameRecords } = deps;
+
+  /** The user behind a live session; a row deleted a moment ago reads as signed out. */
+  async function load(userId: string): Promise<UserRow> {
+    const row = await users.findById(userId);
+    if (!row) {
+      throw unauthorized();
+    }
+    return row;
+  }
+
+  return {
+    async getProfile(userId: string): Promise<Profile> {
+      const [row, records] = await Promise.all([load(userId), gameRecords(userId)]);
+      return toProfile(row, records);
+    },
+
+    /** Sets the email; one another account uses (in any letter case) is refused with 409. */
+    async updateEmail(userId: string, email: string): Promise<void> {
+      await load(userId);
+      if (await users.isEmailTaken(email, userId)) {
+        throw emailTaken();
+      }
+      try {
+        await users.setEmail(userId, email);
+      } catch (error) {
+        // someone took it between the check and the write
+        if (uniqueViolationConstraint(error) === 'users_email_lower_idx') {
+          throw emailTaken();
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * Replaces the password after checking the current one, and ends the user's other sessions
+     * in every process; the session that asked stays signed in. A wrong current password is a
+     * 401 with its own code.
+     */
+    async changePassword(
+      session: { userId: string; idHash: string },
+      input: ChangePasswordRequest,
+    ): Promise<void> {
+      const row = await load(session.userId);
+      if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
+        throw wrongCurrentPassword();
+      }
+      await users.setPasswordHash(row.id, await hashPassword(input.newPassword));
+      await sessions.destroyOthers(row.id, session.idHash);
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

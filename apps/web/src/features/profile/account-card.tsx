@@ -1,0 +1,292 @@
+import {
+  ChangePasswordRequest,
+  type Profile,
+  UpdateEmailRequest,
+  WHOLE_MESSAGES,
+} from '@portfolio/types';
+import { useState, type FormEvent } from 'react';
+
+import { FormField } from '../../app/form-field';
+import { isHttpError } from '../../lib/http';
+import { RoleBadge } from '../../ui/role-badge';
+import { changePassword, updateEmail } from './profile-api';
+
+const FIELD_LABELS: Record<string, string> = {
+  email: 'Email',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+};
+
+/** The first problem zod finds, as a sentence: 'New password must be at least 8 characters'. */
+function firstIssue(
+  result:
+    | { success: true }
+    | {
+        success: false;
+        error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> };
+      },
+): string | null {
+  if (result.success) {
+    return null;
+  }
+  const issue = result.error.issues[0];
+  if (!issue) {
+    return null;
+  }
+  const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
+  return field && !WHOLE_MESSAGES.has(issue.message) ? `${field} ${issue.message}` : issue.message;
+}
+
+/** The server's message when it sent one, else the spec's default for the call. */
+function failureMessage(error: unknown, fallback: string): string {
+  return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
+}
+
+function ErrorBox({ message }: { message: string | null }) {
+  if (!message) {
+    return null;
+  }
+  return (
+    <div className="alert alert--error" role="alert">
+      <p className="alert__message">{message}</p>
+    </div>
+  );
+}
+
+interface EmailFormProps {
+  onSaved: (email: string) => void;
+  onCancel: () => void;
+}
+
+function EmailForm({ onSaved, onCancel }: EmailFormProps) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isSaving, setIsSaving] = useState(false);
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = UpdateEmailRequest.safeParse({ email });
+    if (!parsed.success) {
+      setError(firstIssue(parsed) ?? 'Please enter a valid email address');
+      return;
+    }
+    setError(null);
+    setIsSaving(true);
+    try {
+      await updateEmail(parsed.data);
+      onSaved(parsed.data.email);
+    } catch (caught) {
+      setError(failureMessage(caught, 'Failed to update email'));
+      setIsSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="form profile-form"
+      noValidate
+      aria-label="Update email"
+      onSubmit={(event) => {
+        void handleSubmit(event);
+      }}
+    >
+      <ErrorBox message={error} />
+      <FormField
+        id="profile-email"
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onValueChange={setEmail}
+        required
+        autoFocus
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isSaving}>
+          {isSaving ? 'Saving...' : 'Save'}
+        </button>
+        <button type="button" className="button button--secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface PasswordFormProps {
+  onChanged: () => void;
+  onCancel: () => void;
+}
+
+function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isSaving, setIsSaving] = useState(false);
+  const doPasswordsMatch = newPassword === confirmPassword;
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (currentPassword === '') {
+      setError('Current password is required');
+      return;
+    }
+    if (!doPasswordsMatch) {
+      setError('Passwords do not match');
+      return;
+    }
+    const parsed = ChangePasswordRequest.safeParse({ currentPassword, newPassword });
+    if (!parsed.success) {
+      setError(firstIssue(parsed) ?? 'Failed to change password');
+      return;
+    }
+    setError(null);
+    setIsSaving(true);
+    try {
+      await changePassword(parsed.data);
+      onChanged();
+    } catch (caught) {
+      setError(failureMessage(caught, 'Failed to change password'));
+      setIsSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="form profile-form"
+      noValidate
+      aria-label="Change password"
+      onSubmit={(event) => {
+        void handleSubmit(event);
+      }}
+    >
+      <ErrorBox message={error} />
+      <FormField
+        id="profile-current-password"
+        label="Current Password"
+        type="password"
+        name="currentPassword"
+        autoComplete="current-password"
+        value={currentPassword}
+        onValueChange={setCurrentPassword}
+        required
+        autoFocus
+      />
+      <FormField
+        id="profile-new-password"
+        label="New Password"
+        type="password"
+        name="newPassword"
+        autoComplete="new-password"
+        value={newPassword}
+        onValueChange={setNewPassword}
+        required
+      />
+      <FormField
+        id="profile-confirm-password"
+        label="Confirm New Password"
+        type="password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        value={confirmPassword}
+        onValueChange={setConfirmPassword}
+        required
+        aria-describedby="profile-password-match"
+      >
+        <p
+          id="profile-password-match"
+          className={`form__hint ${doPasswordsMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
+          aria-live="polite"
+        >
+          {confirmPassword === ''
+            ? null
+            : doPasswordsMatch
+              ? 'Passwords match'
+              : 'Passwords do not match'}
+        </p>
+      </FormField>
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isSaving}>
+          {isSaving ? 'Saving...' : 'Save'}
+        </button>
+        <button type="button" className="button button--secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type OpenForm = 'email' | 'password' | null;
+
+interface AccountCardProps {
+  profile: Profile;
+  onEmailUpdated: (email: string) => void;
+}
+
+/** Account Information: username, email, role badge, and the email and password forms. */
+export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
+  const [openForm, setOpenForm] = useState<OpenForm>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const open = (form: OpenForm) => {
+    setNotice(null);
+    setOpenForm(form);
+  };
+
+  return (
+    <section className="card profile-card" aria-labelledby="account-title">
+      <h2 id="account-title">Account Information</h2>
+      <div role="status">{notice ? <p className="notice notice--success">{notice}</p> : null}</div>
+      <dl className="details">
+        <dt>Username</dt>
+        <dd>{profile.username}</dd>
+        <dt>Email</dt>
+        <dd>{profile.email ?? 'Not set'}</dd>
+        <dt>Role</dt>
+        <dd>{profile.role === 'user' ? 'User' : <RoleBadge role={profile.role} />}</dd>
+      </dl>
+      {openForm === 'email' ? (
+        <EmailForm
+          onSaved={(email) => {
+            onEmailUpdated(email);
+            setOpenForm(null);
+            setNotice('Email updated successfully');
+          }}
+          onCancel={() => setOpenForm(null)}
+        />
+      ) : null}
+      {openForm === 'password' ? (
+        <PasswordForm
+          onChanged={() => {
+            setOpenForm(null);
+            setNotice('Password changed successfully');
+          }}
+          onCancel={() => setOpenForm(null)}
+        />
+      ) : null}
+      {openForm === null ? (
+        <div className="profile-card__actions">
+          {profile.email === null ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => open('email')}
+            >
+              Update Email
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => open('password')}
+          >
+            Change Password
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
