@@ -10,6 +10,8 @@ const entries = {
   main: 'src/main.ts',
   'cli/admin-create': 'src/cli/admin-create.ts',
   'cli/seed-demo': 'src/cli/seed-demo.ts',
+  // the child that starts the C++ sandboxes (src/modules/run-code/spawner.ts)
+  'run-code-spawner': 'src/modules/run-code/spawner.ts',
 };
 await build({
   entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),

@@ -243,6 +243,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         .flush()
         .catch((error: unknown) => console.error('[sessions] final flush failed', error));
       await bus.close();
+      deps.codeRunner.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await database.close();

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { COMPILE_FLAGS, runHostCommand, type SandboxTools } from './sandbox.js';
+import { COMPILE_FLAGS, type SandboxTools } from './sandbox.js';
+import type { ProcessLauncher } from './spawner.js';
 
 /**
  * The standard headers a precompiled header may be made of. Only these names are ever written
@@ -96,6 +97,8 @@ export interface PchStore {
 export function createPchStore(options: {
   dir: string;
   tools: SandboxTools;
+  /** Starts the compiler (from the spawner, so the server's event loop never forks). */
+  launcher: ProcessLauncher;
   compilerVersion: string;
   maxSets?: number;
   /** Include sets prebuild() makes; default PREBUILT_INCLUDE_SETS. */
@@ -144,7 +147,7 @@ export function createPchStore(options: {
       const header = headers.map((name) => `#include <${name}>\n`).join('');
       await writeFile(path.join(staging, 'pch.h'), header, { mode: 0o644 });
       const started = performance.now();
-      const result = await runHostCommand(
+      const result = await options.launcher.host(
         'nice',
         ['-n', '10', tools.gpp, ...COMPILE_FLAGS, '-x', 'c++-header', 'pch.h', '-o', 'pch.h.gch'],
         { timeoutMs: 120_000, cwd: staging },

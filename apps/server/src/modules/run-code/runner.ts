@@ -6,14 +6,8 @@ import type { RunCodeResponse } from '@portfolio/types';
 
 import { HttpError } from '../../lib/errors.js';
 import { createPchStore, type PchStore } from './pch.js';
-import {
-  buildHelper,
-  findTools,
-  runHostCommand,
-  runInSandbox,
-  type Sandbox,
-  SandboxFailure,
-} from './sandbox.js';
+import { buildHelper, findTools, type Sandbox, SandboxFailure } from './sandbox.js';
+import { createSpawnerLauncher, type ProcessLauncher } from './spawner.js';
 
 export type RunnerAvailability = { ok: true } | { ok: false; reason: string };
 
@@ -28,6 +22,8 @@ export interface CodeRunner {
   /** Resolves once the background header builds started so far have finished (bench, tests). */
   headersSettled(): Promise<void>;
   readonly stats: { active: number; waiting: number; cached: number; headers: number };
+  /** Stops the spawner (running sandboxes are killed with it). */
+  close(): void;
 }
 
 export interface CodeRunnerOptions {
@@ -43,6 +39,8 @@ export interface CodeRunnerOptions {
   uidBase?: number;
   /** Include sets whose precompiled headers warmUp({ prebuild }) makes (tests make fewer). */
   prebuiltIncludeSets?: readonly (readonly string[])[];
+  /** Starts the processes; default: the spawner child (see spawner.ts). */
+  launcher?: ProcessLauncher;
   /** Replaces the sandbox check (tests inject an unavailable sandbox). */
   detect?: () => Promise<RunnerAvailability>;
   log?: (message: string) => void;
@@ -117,6 +115,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
   const freeUids = Array.from({ length: concurrency }, (_, index) => uidBase + index);
   const waiting: Array<(uid: number) => void> = [];
   const log = options.log ?? (() => undefined);
+  const launcher = options.launcher ?? createSpawnerLauncher();
   let sandbox: Sandbox | undefined;
   let pch: PchStore | undefined;
   let detection: Promise<RunnerAvailability> | undefined;
@@ -136,11 +135,13 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
         reason: `the C++ sandbox needs ${tools.missing.join(', ')}, which ${tools.missing.length === 1 ? 'is' : 'are'} not installed.`,
       };
     }
-    const ready = await buildHelper(options.dir, tools);
-    const version = await runHostCommand(tools.gpp, ['-dumpfullversion', '-dumpmachine'], {
+    const ready = await buildHelper(options.dir, tools, (file, args, hostOptions) =>
+      launcher.host(file, args, hostOptions),
+    );
+    const version = await launcher.host(tools.gpp, ['-dumpfullversion', '-dumpmachine'], {
       timeoutMs: 10_000,
     });
-    const outcome = await runInSandbox(ready, {
+    const outcome = await launcher.sandbox(ready, {
       source: selfTestSource(path.resolve(options.dir)),
       uid: uidBase,
     });
@@ -154,6 +155,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
     pch = createPchStore({
       dir: path.join(options.dir, 'pch'),
       tools,
+      launcher,
       compilerVersion: `${tools.gpp} ${version.stdout.trim()}`,
       log,
       ...(options.prebuiltIncludeSets ? { prebuilt: options.prebuiltIncludeSets } : {}),
@@ -211,7 +213,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
       if (!pchDir) {
         pch.noteUse(code);
       }
-      const outcome = await runInSandbox(sandbox, { source: code, uid, pchDir });
+      const outcome = await launcher.sandbox(sandbox, { source: code, uid, pchDir });
       return {
         output: outcome.output,
         exitCode: outcome.exitCode,
@@ -270,6 +272,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 
     headersSettled() {
       return prebuild;
+    },
+
+    close() {
+      launcher.close();
     },
 
     get stats() {

@@ -125,7 +125,7 @@ export async function findTools(): Promise<SandboxTools | { missing: string[] }>
   };
 }
 
-interface Captured {
+export interface Captured {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -135,7 +135,7 @@ interface Captured {
 /** Runs a trusted host command (the helper's compile, the precompiled header's build). */
 export function runHostCommand(
   file: string,
-  args: readonly string[],
+  args: string[],
   options: { timeoutMs: number; cwd?: string },
 ): Promise<Captured> {
   return new Promise((resolve, reject) => {
@@ -163,7 +163,11 @@ export function runHostCommand(
  * Compiles the helper into `dir/bin` once (the file name carries a hash of its source, so a new
  * version is built beside an old one and a half-written file is never used).
  */
-export async function buildHelper(dir: string, tools: SandboxTools): Promise<Sandbox> {
+export async function buildHelper(
+  dir: string,
+  tools: SandboxTools,
+  host: typeof runHostCommand = runHostCommand,
+): Promise<Sandbox> {
   const hash = createHash('sha256').update(HELPER_C_SOURCE).digest('hex').slice(0, 12);
   const helperDir = path.join(dir, 'bin', hash);
   const helperPath = path.join(helperDir, 'runner-helper');
@@ -174,11 +178,9 @@ export async function buildHelper(dir: string, tools: SandboxTools): Promise<San
     const output = `${helperPath}.${suffix}`;
     await writeFile(sourceFile, HELPER_C_SOURCE);
     try {
-      const result = await runHostCommand(
-        tools.gpp,
-        ['-x', 'c', '-O2', '-Wall', '-o', output, sourceFile],
-        { timeoutMs: 30_000 },
-      );
+      const result = await host(tools.gpp, ['-x', 'c', '-O2', '-Wall', '-o', output, sourceFile], {
+        timeoutMs: 30_000,
+      });
       if (result.code !== 0) {
         throw new SandboxFailure(`The runner helper did not compile: ${result.stderr.trim()}`);
       }
@@ -277,6 +279,9 @@ function bwrapArgs(sandbox: Sandbox, job: SandboxJob): string[] {
     '--file',
     '0',
     '/tmp/main.cpp',
+    // the root itself is a tmpfs without a size limit: only /tmp stays writable
+    '--remount-ro',
+    '/',
     '--chdir',
     '/tmp',
     '--clearenv',
