@@ -13,7 +13,17 @@ RUN npx turbo run build --filter=@portfolio/server --filter=@portfolio/web \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# g++ and bubblewrap power the sandboxed C++ runner on /run-code
+# g++ and bubblewrap power the sandboxed C++ runner on POST /run-code (util-linux: setpriv and
+# prlimit; binutils, with g++, brings the gold linker). The server runs as root here, as it must:
+# it drops each run to its own numeric uid (61000 + slot; no account needed) before bubblewrap,
+# which then runs unprivileged in a new user namespace. That needs, and only needs:
+#   docker run --security-opt seccomp=unconfined --security-opt apparmor=unconfined …
+# (Docker's default seccomp profile refuses new user namespaces; its AppArmor profile refuses the
+# mounts bubblewrap makes. No --cap-add and no --privileged: SYS_ADMIN is not needed.) On the host,
+# user namespaces must be enabled (user.max_user_namespaces > 0; on Ubuntu 24.04+ also
+# kernel.apparmor_restrict_unprivileged_userns=0). The sandbox mounts no /proc, so Docker's masked
+# /proc paths do not get in the way. The server checks all this at start; when the sandbox does not
+# work, POST /run-code answers 503 with the reason and no code is run.
 RUN apt-get update && apt-get install -y --no-install-recommends g++ bubblewrap util-linux \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

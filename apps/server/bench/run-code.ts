@@ -18,6 +18,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,7 +28,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const CACHED_RUNS = 50;
 const HEARTBEAT_RATE = 50;
 const HEARTBEAT_SECONDS = 10;
-const DATA_DIR = path.join(tmpdir(), 'portfolio-run-code-bench');
+const RUNNER_DIR = path.join(tmpdir(), 'portfolio-run-code-bench');
 
 const HELLO = `#include <iostream>
 
@@ -37,14 +38,21 @@ int main() {
 }
 `;
 
-type ChildMessage = { type: 'ready'; url: string } | { type: 'unavailable'; reason: string };
+type LoopDelay = { p50: number; p99: number; max: number };
+type ChildMessage =
+  | { type: 'ready'; url: string }
+  | { type: 'unavailable'; reason: string }
+  | { type: 'loop'; delay: LoopDelay };
 
 // ---------------------------------------------------------------- child: the real server
 async function serve() {
   const { loadConfig } = await import('../src/config.js');
   const { startServer } = await import('../src/server.js');
   const { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } = await import('../src/test/relaxed-limits.js');
-  mkdirSync(DATA_DIR, { recursive: true });
+  const { createCodeRunner } = await import('../src/modules/run-code/runner.js');
+  // a throwaway database; the runner's folder (helper, precompiled headers) is kept between runs
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-run-code-'));
+  mkdirSync(RUNNER_DIR, { recursive: true });
   const running = await startServer(
     loadConfig({
       ...process.env,
@@ -52,7 +60,7 @@ async function serve() {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       PORT: '0',
       HOST: '127.0.0.1',
-      DATA_DIR,
+      DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       WEB_DIST_DIR: '/nonexistent',
     }),
@@ -61,22 +69,61 @@ async function serve() {
       // all the load comes from one address
       guestHeartbeatLimit: RELAXED_LIMIT,
       runCodeRateLimit: RELAXED_LIMIT,
+      codeRunner: createCodeRunner({
+        dir: RUNNER_DIR,
+        log: (message) => console.log(`[run-code] ${message}`),
+      }),
     },
   );
+  const stop = () =>
+    void running.stop().finally(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  process.once('SIGTERM', stop);
+  process.once('disconnect', stop);
+  // the server's own event-loop delay, apart from how busy the machine is
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  process.on('message', (message: string) => {
+    if (message === 'loop-reset') {
+      loop.reset();
+    } else if (message === 'loop-read') {
+      const toMs = (nanoseconds: number) => nanoseconds / 1e6;
+      process.send?.({
+        type: 'loop',
+        delay: {
+          p50: toMs(loop.percentile(50)),
+          p99: toMs(loop.percentile(99)),
+          max: toMs(loop.max),
+        },
+      } satisfies ChildMessage);
+    }
+  });
   const availability = await running.deps.codeRunner.warmUp({ prebuild: true });
   if (!availability.ok) {
     process.send?.({ type: 'unavailable', reason: availability.reason } satisfies ChildMessage);
-    await running.stop();
+    stop();
     return;
   }
   await running.deps.codeRunner.headersSettled();
-  process.once('SIGTERM', () => {
-    void running.stop().then(() => process.exit(0));
-  });
   process.send?.({ type: 'ready', url: running.url } satisfies ChildMessage);
 }
 
 // ---------------------------------------------------------------- parent
+function readLoopDelay(child: ChildProcess): Promise<LoopDelay> {
+  return new Promise((resolve) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type === 'loop') {
+        child.off('message', onMessage);
+        resolve(message.delay);
+      }
+    };
+    child.on('message', onMessage);
+    child.send('loop-read');
+  });
+}
+
 function startServerChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(fileURLToPath(import.meta.url), ['serve'], {
     execArgv: ['--import', 'tsx'],
@@ -88,7 +135,7 @@ function startServerChild(): Promise<{ child: ChildProcess; url: string }> {
     child.on('message', (message: ChildMessage) => {
       if (message.type === 'ready') {
         resolve({ child, url: message.url });
-      } else {
+      } else if (message.type === 'unavailable') {
         reject(new Error(`the runner is unavailable: ${message.reason}`));
       }
     });
@@ -256,10 +303,14 @@ async function main() {
       }
     }
 
+    child.send('loop-reset');
     const idleHeartbeats = await heartbeatLatencies(url, HEARTBEAT_SECONDS / 2);
+    const idleLoop = await readLoopDelay(child);
     const load = startSaturating(url);
     await new Promise((resolve) => setTimeout(resolve, 2000));
+    child.send('loop-reset');
     const busyHeartbeats = await heartbeatLatencies(url, HEARTBEAT_SECONDS);
+    const busyLoop = await readLoopDelay(child);
     const loadCounts = await load.stop();
 
     const e = summarize(endpoint);
@@ -297,6 +348,12 @@ async function main() {
         ms(busy.max),
         String(busy.count),
       ],
+    ]);
+    console.log('');
+    printTable([
+      ['server event-loop delay', 'p50', 'p99', 'max'],
+      ['runner idle', ms(idleLoop.p50), ms(idleLoop.p99), ms(idleLoop.max)],
+      ['runner queue full', ms(busyLoop.p50), ms(busyLoop.p99), ms(busyLoop.max)],
     ]);
     console.log('');
     console.log(
