@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { COMPILE_FLAGS, type SandboxTools } from './sandbox.js';
@@ -28,6 +28,9 @@ const STANDARD_HEADERS = new Set(
     .join(' ')
     .split(' '),
 );
+
+/** Longer than any header build may take (the build's own time limit is 2 minutes). */
+const STALE_STAGING_MS = 10 * 60_000;
 
 const INCLUDE_LINE = /^\s*#\s*include\s*<([\w./+]+)>\s*(\/\/.*)?$/;
 
@@ -126,9 +129,17 @@ export function createPchStore(options: {
       const folder = path.join(dir, name);
       if (/^[0-9a-f]{20}$/.test(name) && existsSync(path.join(folder, 'pch.h.gch'))) {
         ready.set(name, folder);
+      } else if (name.startsWith('.staging-')) {
+        // a build cut short by a stop; one still running elsewhere is younger than this
+        const { mtimeMs } = await stat(folder);
+        if (Date.now() - mtimeMs > STALE_STAGING_MS) {
+          await rm(folder, { recursive: true, force: true });
+        }
       }
     }
-  })();
+  })().catch((error: unknown) => {
+    options.log?.(`precompiled headers folder unreadable: ${String(error)}`);
+  });
 
   async function build(headers: readonly string[]): Promise<void> {
     const key = keyOf(headers);
