@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type ApiError, RUN_CODE_MAX_SOURCE_BYTES } from '@portfolio/types';
@@ -160,8 +162,9 @@ int main() { int local = 0; std::cout << static_cast<void*>(&local) << std::endl
 describe('POST /run-code without a working sandbox', () => {
   let unavailable: TestApp;
   beforeAll(async () => {
+    // each run counts from a fresh address (the limiter may be a Redis shared between runs)
     unavailable = await startTestApp(
-      { dataDir: TEST_DATA_DIR },
+      { dataDir: TEST_DATA_DIR, trustProxy: 'loopback' },
       {
         codeRunner: createCodeRunner({
           dir: TEST_RUN_DIR,
@@ -178,8 +181,9 @@ describe('POST /run-code without a working sandbox', () => {
 
   it('answers 503 with the reason, then the per-address limit answers 429', async () => {
     const client = unavailable.client();
+    const address = { 'x-forwarded-for': `10.${randomBytes(3).join('.')}` };
     for (let attempt = 0; attempt < 2; attempt++) {
-      const response = await client.post<ApiError>('/run-code', { code: HELLO });
+      const response = await client.post<ApiError>('/run-code', { code: HELLO }, address);
       expect(response.status).toBe(503);
       expect(response.body.error).toEqual({
         code: 'RUNNER_UNAVAILABLE',
@@ -187,7 +191,7 @@ describe('POST /run-code without a working sandbox', () => {
           'Running code is not available on this server: bubblewrap (bwrap) is not installed.',
       });
     }
-    const limited = await client.post<ApiError>('/run-code', { code: HELLO });
+    const limited = await client.post<ApiError>('/run-code', { code: HELLO }, address);
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
