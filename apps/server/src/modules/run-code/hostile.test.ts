@@ -174,6 +174,26 @@ int main() {
     expect(result.exitCode).toBe(0);
   });
 
+  it('cannot create namespaces, gain privileges or see other processes', async () => {
+    const { result } = await runWhileServing(`
+#include <sched.h>
+#include <cstdio>
+#include <dirent.h>
+#include <sys/mount.h>
+#include <unistd.h>
+int main() {
+  std::printf("uid %s\\n", getuid() == 0 || geteuid() == 0 ? "ROOT" : "unprivileged");
+  std::printf("new user namespace: %s\\n", unshare(CLONE_NEWUSER) == 0 ? "CREATED" : "refused");
+  std::printf("mount: %s\\n", mount("none", "/tmp", "tmpfs", 0, nullptr) == 0 ? "MOUNTED" : "refused");
+  std::printf("setuid(0): %s\\n", setuid(0) == 0 ? "ROOT" : "refused");
+  std::printf("/proc: %s\\n", opendir("/proc/1") ? "VISIBLE" : "absent");
+  return 0;
+}`);
+    expect(result.output).toBe(
+      'uid unprivileged\nnew user namespace: refused\nmount: refused\nsetuid(0): refused\n/proc: absent\n',
+    );
+  });
+
   it('cannot read host files: /etc/shadow, the server source, the data folder', async () => {
     const paths = ['/etc/shadow', '/etc/passwd', THIS_FILE, SECRET_FILE, '/proc/1/environ'];
     const { result } = await runWhileServing(`

@@ -259,7 +259,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
         return running;
       }
       const result = execute(code).then((response) => {
-        cache.set(key, response);
+        // a time limit can depend on how busy the machine was: such a result is not the source's
+        if (!response.timedOut) {
+          cache.set(key, response);
+        }
         return response;
       });
       inFlight.set(key, result);

@@ -254,6 +254,9 @@ function sandboxScript(sandbox: Sandbox): string {
 function bwrapArgs(sandbox: Sandbox, job: SandboxJob): string[] {
   return [
     '--unshare-all',
+    '--unshare-user',
+    // no namespaces inside: nested user namespaces are the way in to most kernel exploits
+    '--disable-userns',
     '--die-with-parent',
     '--new-session',
     '--hostname',
