@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 import './gallery.css';
 import { galleryProjects } from './gallery-data';
 import { GalleryGrid } from './gallery-grid';
-import { readSelection, selectionParams } from './gallery-media';
+import { MEDIA_PARAM, PROJECT_PARAM, readSelection, selectionParams } from './gallery-media';
 import { GalleryViewer } from './gallery-viewer';
 
 /**
@@ -16,19 +16,28 @@ export function GalleryPage() {
   const selection = readSelection(searchParams, galleryProjects);
   const projectId = selection?.project.id;
 
-  const handleSelect = useCallback(
-    (index: number) => {
-      if (projectId === undefined) {
-        return;
-      }
-      // moving between items replaces the entry: Back leaves the viewer, not the last item
-      setSearchParams(selectionParams({ projectId, index }), { replace: true });
-    },
-    [projectId, setSearchParams],
-  );
-  const handleClose = useCallback(() => {
+  function handleSelect(index: number) {
+    if (projectId === undefined) {
+      return;
+    }
+    // moving between items replaces the entry: Back leaves the viewer, not the last item
+    setSearchParams(selectionParams({ projectId, index }), { replace: true });
+  }
+  function handleClose() {
     setSearchParams(selectionParams(undefined));
-  }, [setSearchParams]);
+  }
+
+  // A link to an unknown project or item is corrected in place to what is shown.
+  const canonical = selection
+    ? selectionParams({ projectId: selection.project.id, index: selection.index }).toString()
+    : '';
+  const requested = searchParams.toString();
+  const hasSelectionParam = searchParams.has(PROJECT_PARAM) || searchParams.has(MEDIA_PARAM);
+  useEffect(() => {
+    if (hasSelectionParam && requested !== canonical) {
+      setSearchParams(new URLSearchParams(canonical), { replace: true });
+    }
+  }, [canonical, requested, hasSelectionParam, setSearchParams]);
 
   // Closing the viewer (button, Escape or Back) returns focus to the card that opened it.
   const lastProjectId = useRef(projectId);

@@ -21,6 +21,9 @@ const components: Components = {
       </a>
     );
   },
+  // An image whose address was dropped shows its text instead of an empty src.
+  img: ({ src, alt, node: _node, ...rest }) =>
+    src ? <img {...rest} src={src} alt={alt ?? ''} /> : <span>{alt}</span>,
   // Wide tables scroll inside their own box instead of widening the page.
   table: ({ node: _node, ...rest }) => (
     <div className="markdown__table-wrap" tabIndex={0} role="region" aria-label="Table">
