@@ -19,6 +19,7 @@ import {
 } from './modules/subscription/routes.js';
 import { createAdminUsersRouter } from './modules/users/admin-routes.js';
 import { createProfileRouter } from './modules/users/profile-routes.js';
+import { createRunCodeRouter } from './modules/run-code/routes.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -77,6 +78,17 @@ export function createApp(deps: Deps): Express {
     throw notFound(`No API route for ${req.method} ${req.path}`);
   });
   app.use('/api', api);
+
+  // the C++ runner sits outside /api (the spec's path) behind the same same-origin JSON guard
+  app.use(
+    '/run-code',
+    createRunCodeRouter({
+      runner: deps.codeRunner,
+      rateLimiter: deps.rateLimiter,
+      limit: deps.runCodeRateLimit,
+      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+    }),
+  );
 
   const webDist = config.webDistDir ? path.resolve(config.webDistDir) : DEFAULT_WEB_DIST;
   if (existsSync(path.join(webDist, 'index.html'))) {

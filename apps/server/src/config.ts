@@ -67,6 +67,8 @@ const EnvSchema = z
     WEB_DIST_DIR: optionalString,
     // accounts one address may register per hour (a school or office shares one address)
     REGISTER_LIMIT_PER_HOUR: unsetIfEmpty(z.coerce.number().int().min(1).default(10)),
+    // C++ runs one client address may start per minute (POST /run-code)
+    RUN_CODE_LIMIT_PER_MINUTE: unsetIfEmpty(z.coerce.number().int().min(1).default(30)),
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
     LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
@@ -135,6 +137,8 @@ export interface Config {
   webDistDir: string | undefined;
   /** Registrations allowed per client address per hour. */
   registerLimitPerHour: number;
+  /** C++ runs (POST /run-code) allowed per client address per minute. */
+  runCodeLimitPerMinute: number;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
@@ -210,6 +214,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     webDistDir: env.WEB_DIST_DIR,
     registerLimitPerHour: env.REGISTER_LIMIT_PER_HOUR,
+    runCodeLimitPerMinute: env.RUN_CODE_LIMIT_PER_MINUTE,
     gameServerHealthUrls: {
       wolfscape: env.GAME_SERVER_WOLFSCAPE_URL,
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,

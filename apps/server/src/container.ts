@@ -40,6 +40,7 @@ import { createGameRecordsReader } from './modules/users/game-records.js';
 import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
 import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifier.js';
+import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -74,6 +75,10 @@ export interface Deps {
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
   subscriptions: SubscriptionService;
   subscriptionRateLimits: SubscriptionRateLimits;
+  /** POST /run-code: the sandboxed C++ runner (its queue, cache and sandbox check). */
+  codeRunner: CodeRunner;
+  /** C++ runs per client address. */
+  runCodeRateLimit: RateLimitRule;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
   timers: NodeJS.Timeout[];
   close(): Promise<void>;
@@ -91,6 +96,9 @@ export interface BuildOptions {
   analyticsFlushIntervalMs?: number;
   /** An already open database instead of opening one (tests that inspect it after shutdown). */
   database?: Database;
+  /** Another C++ runner (tests inject one whose sandbox check fails). */
+  codeRunner?: CodeRunner;
+  runCodeRateLimit?: RateLimitRule;
 }
 
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
@@ -213,6 +221,17 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     gameStatus,
     subscriptions,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
+    // the sandbox is checked on first use, or in the background after start (main.ts)
+    codeRunner:
+      options.codeRunner ??
+      createCodeRunner({
+        dir: `${config.dataDir}/run-code`,
+        log: (message) => console.warn(`[run-code] ${message}`),
+      }),
+    runCodeRateLimit: options.runCodeRateLimit ?? {
+      limit: config.runCodeLimitPerMinute,
+      windowMs: 60_000,
+    },
     timers,
     async close() {
       timers.forEach(clearInterval);

@@ -18,6 +18,14 @@ async function main() {
     `[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`,
   );
   console.info(`[server] listening on ${running.url}`);
+  // the C++ sandbox check and the common precompiled headers run after start, off its path
+  void running.deps.codeRunner.warmUp({ prebuild: true }).then((availability) => {
+    console.info(
+      availability.ok
+        ? '[run-code] sandbox ready'
+        : `[run-code] unavailable (POST /run-code answers 503): ${availability.reason}`,
+    );
+  });
 
   const shutdown = (signal: string) => {
     console.info(`[server] ${signal} received, shutting down`);
