@@ -21,6 +21,13 @@ const components: Components = {
       </a>
     );
   },
+  // A task list's box is read-only; its name says its state (the item's text follows it).
+  input: ({ node: _node, ...rest }) =>
+    rest.type === 'checkbox' ? (
+      <input {...rest} aria-label={rest.checked ? 'Done' : 'Not done'} />
+    ) : (
+      <input {...rest} />
+    ),
   // An image whose address was dropped shows its text instead of an empty src.
   img: ({ src, alt, node: _node, ...rest }) =>
     src ? <img {...rest} src={src} alt={alt ?? ''} /> : <span>{alt}</span>,

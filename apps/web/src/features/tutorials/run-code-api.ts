@@ -26,18 +26,14 @@ export function describeRunError(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Unknown error.';
 }
 
-/** The notes shown under a program's output: how it ended, when that is worth saying. */
+/**
+ * The note shown under a program's output: its exit code when it failed. The server writes its
+ * own notices (time limit, signal, truncation) into the output, and a compile error, which never
+ * ran, has no exit code.
+ */
 export function describeRunResult(result: RunCodeResponse): string[] {
-  const notes: string[] = [];
-  if (result.timedOut) {
-    notes.push('The program was stopped: it ran past the time limit.');
-  } else if (result.exitCode === null) {
-    notes.push('The program was stopped before it finished.');
-  } else if (result.exitCode !== 0) {
-    notes.push(`The program exited with code ${result.exitCode}.`);
+  if (result.exitCode !== null && result.exitCode !== 0) {
+    return [`The program exited with code ${result.exitCode}.`];
   }
-  if (result.truncated) {
-    notes.push('The output was cut at the size limit.');
-  }
-  return notes;
+  return [];
 }

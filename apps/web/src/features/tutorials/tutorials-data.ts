@@ -24,7 +24,7 @@ object exists tells you where its code can run and what it may trust.
 | PlayerCameraManager | One per PlayerController (no view on a dedicated server) | One per local player | Not replicated, local only | Computes the final view (location, rotation, field of view, camera shakes) for its PlayerController. |
 | SpectatorPawn | Only while a player spectates | One for the local spectator | Not replicated, local only | A free-flying pawn used while spectating or waiting to respawn; it collides with nothing and no one else sees it. |
 
-### Checklist for a new replicated actor
+#### Checklist for a new replicated actor
 
 - [x] Set \`bReplicates = true\` in the constructor
 - [x] List replicated properties in \`GetLifetimeReplicatedProps\`
