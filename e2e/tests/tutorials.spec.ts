@@ -90,10 +90,12 @@ test('the page shows both sections; Monaco loads from this site only, in its own
   const frame = page.locator('iframe[title="Unreal Blueprint Example"]');
   await expect(frame).toHaveAttribute('src', /^https:\/\/blueprintue\.com\/render\//);
 
-  // the editor worker (started for word suggestions) comes from this site (worker-src 'self')
+  // pasted code with an invisible character is marked; the editor worker that finds it comes
+  // from this site (worker-src 'self')
   await focusEditor(page);
   await page.keyboard.press('ControlOrMeta+End');
-  await page.keyboard.type('\nstd');
+  await page.keyboard.insertText('int hidden\u200b = 1;');
+  await expect(page.locator('.cpp-editor [class*="unicode-highlight"]')).not.toHaveCount(0);
   await expect.poll(() => workers.length).toBeGreaterThan(0);
   for (const url of workers) {
     expect(url.startsWith(String(baseURL))).toBe(true);

@@ -19,8 +19,9 @@ import 'monaco-editor/features/folding/register';
 import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/linesOperations/register';
 import 'monaco-editor/features/multicursor/register';
-import 'monaco-editor/features/suggest/register';
 import 'monaco-editor/features/toggleTabFocusMode/register';
+// marks invisible and look-alike characters in pasted code (computed in the editor worker)
+import 'monaco-editor/features/unicodeHighlighter/register';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 
