@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,7 +8,14 @@ import { E2E_ADMIN } from './fixtures/constants';
 import { e2eStripeEnv } from './fixtures/stripe';
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'e2e-data-'));
+function makeDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-data-'));
+  // mkdtemp makes it 0700; the C++ runner's sandbox starts as an unprivileged uid and must pass
+  // through it to reach its helper in run-code/bin (traverse only, no listing)
+  chmodSync(dir, 0o711);
+  return dir;
+}
+const dataDir = process.env.E2E_DATA_DIR ?? makeDataDir();
 process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({

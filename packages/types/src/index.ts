@@ -3,3 +3,5 @@ export * from './games.js';
 export * from './presence.js';
 export * from './users.js';
 export * from './run-code.js';
+export * from './gallery.js';
+export * from './tutorials.js';

@@ -1,8 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+
+import './gallery.css';
+import { galleryProjects } from './gallery-data';
+import { GalleryGrid } from './gallery-grid';
+import { MEDIA_PARAM, PROJECT_PARAM, readSelection, selectionParams } from './gallery-media';
+import { GalleryViewer } from './gallery-viewer';
+
+/**
+ * /Gallery: the grid of projects, or the viewer of one in its place. The open project and item
+ * live in the query string, so Back, reloads and shared links show the same thing.
+ */
 export function GalleryPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selection = readSelection(searchParams, galleryProjects);
+  const projectId = selection?.project.id;
+
+  function handleSelect(index: number) {
+    if (projectId === undefined) {
+      return;
+    }
+    // moving between items replaces the entry: Back leaves the viewer, not the last item
+    setSearchParams(selectionParams({ projectId, index }), { replace: true });
+  }
+  function handleClose() {
+    setSearchParams(selectionParams(undefined));
+  }
+
+  // A link to an unknown project or item is corrected in place to what is shown.
+  const canonical = selection
+    ? selectionParams({ projectId: selection.project.id, index: selection.index }).toString()
+    : '';
+  const requested = searchParams.toString();
+  const hasSelectionParam = searchParams.has(PROJECT_PARAM) || searchParams.has(MEDIA_PARAM);
+  useEffect(() => {
+    if (hasSelectionParam && requested !== canonical) {
+      setSearchParams(new URLSearchParams(canonical), { replace: true });
+    }
+  }, [canonical, requested, hasSelectionParam, setSearchParams]);
+
+  // Closing the viewer (button, Escape or Back) returns focus to the card that opened it.
+  const lastProjectId = useRef(projectId);
+  useEffect(() => {
+    const closed = lastProjectId.current;
+    lastProjectId.current = projectId;
+    if (projectId === undefined && closed !== undefined) {
+      document.querySelector<HTMLElement>(`[data-project-id="${closed}"]`)?.focus();
+    }
+  }, [projectId]);
+
   return (
-    <section className="page" aria-labelledby="gallery-title">
+    <section className="page gallery-page" aria-labelledby="gallery-title">
       <h1 id="gallery-title">My Gallery</h1>
-      <p className="lead">Projects, prototypes and visual effects. The gallery is coming soon.</p>
+      {selection ? (
+        <GalleryViewer
+          project={selection.project}
+          index={selection.index}
+          onSelect={handleSelect}
+          onClose={handleClose}
+        />
+      ) : (
+        <GalleryGrid projects={galleryProjects} />
+      )}
     </section>
   );
 }

@@ -1,0 +1,59 @@
+import type { GalleryProject } from '@portfolio/types';
+import { Link } from 'react-router';
+
+import { selectionParams } from './gallery-media';
+
+/** The generated card pictures are 320×180. */
+const CARD_WIDTH = 320;
+const CARD_HEIGHT = 180;
+
+interface GalleryGridProps {
+  projects: readonly GalleryProject[];
+}
+
+/** The grid of project cards; each card is a link to its viewer (`?project=…&media=1`). */
+export function GalleryGrid({ projects }: GalleryGridProps) {
+  return (
+    <ul className="gallery-grid">
+      {projects.map((project) => {
+        const titleId = `gallery-card-${project.id}-title`;
+        const overlayId = `gallery-card-${project.id}-overlay`;
+        const descriptionId = `gallery-card-${project.id}-description`;
+        return (
+          <li key={project.id}>
+            <Link
+              className="gallery-card"
+              to={{ search: `?${selectionParams({ projectId: project.id, index: 0 }).toString()}` }}
+              data-project-id={project.id}
+              aria-labelledby={`${titleId} ${overlayId}`}
+              aria-describedby={descriptionId}
+            >
+              <span className="gallery-card__media">
+                <img
+                  className="gallery-card__thumbnail"
+                  src={project.thumbnail}
+                  alt=""
+                  width={CARD_WIDTH}
+                  height={CARD_HEIGHT}
+                  loading="lazy"
+                  decoding="async"
+                />
+                <span className="gallery-card__overlay" id={overlayId}>
+                  View Details
+                </span>
+              </span>
+              <span className="gallery-card__body">
+                <span className="gallery-card__title" id={titleId}>
+                  {project.title}
+                </span>
+                <span className="gallery-card__description" id={descriptionId}>
+                  {project.description}
+                </span>
+              </span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,289 @@
+import type { Locator, Page } from '@playwright/test';
+
+import { expect, expectFitsPhoneWidth, expectNoSeriousA11yViolations, test } from '../fixtures';
+
+const CPP_TITLE = 'Hello, World! in C++';
+
+function editorBox(page: Page): Locator {
+  return page.locator('.cpp-editor');
+}
+
+function output(page: Page): Locator {
+  return page.getByRole('status', { name: 'Output' });
+}
+
+/** Waits for Monaco and puts the caret in its text area. */
+async function focusEditor(page: Page): Promise<Locator> {
+  const input = page.getByRole('textbox', { name: `${CPP_TITLE}: C++ source` });
+  await expect(page.locator('.cpp-editor .monaco-editor')).toBeVisible({ timeout: 30_000 });
+  await page.locator('.cpp-editor .view-lines').click();
+  await expect(input).toBeFocused();
+  return input;
+}
+
+/** Replaces the editor's text as a person would: select all, then type. */
+async function replaceSource(page: Page, source: string): Promise<void> {
+  await focusEditor(page);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  // typed line by line so Monaco's auto-indent and auto-close do not change the program
+  await page.keyboard.insertText(source);
+}
+
+async function boxHeight(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  return box ? Math.round(box.height) : -1;
+}
+
+test('the page shows both sections; Monaco loads from this site only, in its own chunk', async ({
+  page,
+  baseURL,
+}) => {
+  const foreignRequests: string[] = [];
+  const cspErrors: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    // the blueprint frame is the one foreign page the tutorials embed
+    if (!url.startsWith(String(baseURL)) && !url.startsWith('https://blueprintue.com/')) {
+      foreignRequests.push(url);
+    }
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) {
+      cspErrors.push(message.text());
+    }
+  });
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+
+  // hold the editor's chunk back to see the loading text
+  let releaseEditor: () => void = () => undefined;
+  const editorHeld = new Promise<void>((resolve) => {
+    releaseEditor = resolve;
+  });
+  await page.route(/\/assets\/cpp-editor-[^/]*\.js$/, async (route) => {
+    await editorHeld;
+    await route.continue();
+  });
+
+  const response = await page.goto('/Tutorials');
+  expect(response?.headers()['content-security-policy']).toContain(
+    "frame-src 'self' https://www.youtube.com",
+  );
+  expect(response?.headers()['content-security-policy']).toContain('https://blueprintue.com');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tutorials' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'C++ Tutorials' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 2, name: 'Unreal Engine Tutorials' }),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3 })).toHaveText([
+    CPP_TITLE,
+    'Unreal Blueprint Example',
+    'The Unreal Multiplayer Framework',
+  ]);
+  await expect(editorBox(page)).toHaveText('Loading...');
+  releaseEditor();
+  await expect(page.locator('.cpp-editor .monaco-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.cpp-editor .monaco-editor.vs')).toBeVisible(); // light theme
+  await expect(page.locator('.cpp-editor .view-lines')).toContainText('Hello, World!');
+
+  const frame = page.locator('iframe[title="Unreal Blueprint Example"]');
+  await expect(frame).toHaveAttribute('src', /^https:\/\/blueprintue\.com\/render\//);
+
+  // pasted code with an invisible character is marked; the editor worker that finds it comes
+  // from this site (worker-src 'self')
+  await focusEditor(page);
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.insertText('int hidden\u200b = 1;');
+  await expect(page.locator('.cpp-editor [class*="unicode-highlight"]')).not.toHaveCount(0);
+  await expect.poll(() => workers.length).toBeGreaterThan(0);
+  for (const url of workers) {
+    expect(url.startsWith(String(baseURL))).toBe(true);
+  }
+  expect(foreignRequests).toEqual([]);
+  expect(cspErrors).toEqual([]);
+});
+
+test('the home page does not load the editor or the markdown code', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') {
+      scripts.push(new URL(request.url()).pathname);
+    }
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.some((path) => /cpp-editor|markdown-content|editor\.worker/.test(path))).toBe(
+    false,
+  );
+  expect(scripts.length).toBeGreaterThan(0);
+});
+
+test('the editor is 20 px per line between 3 and 21 lines', async ({ page }) => {
+  await page.goto('/Tutorials');
+  await focusEditor(page);
+  // the sample: 6 lines and the empty one after its last line break
+  await expect.poll(() => boxHeight(editorBox(page))).toBe(7 * 20);
+
+  await replaceSource(page, 'int main() { return 0; }');
+  await expect.poll(() => boxHeight(editorBox(page))).toBe(3 * 20);
+
+  await page.keyboard.press('End');
+  for (let line = 0; line < 9; line += 1) {
+    await page.keyboard.press('Enter');
+  }
+  await expect.poll(() => boxHeight(editorBox(page))).toBe(10 * 20);
+  for (let line = 0; line < 20; line += 1) {
+    await page.keyboard.press('Enter');
+  }
+  await expect.poll(() => boxHeight(editorBox(page))).toBe(21 * 20);
+});
+
+test('Run prints the output of the sample, with a running state while it compiles', async ({
+  page,
+}) => {
+  await page.goto('/Tutorials');
+  await focusEditor(page);
+  // the request is held on its way to the real server, to see the running state
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/run-code', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const run = page.getByRole('button', { name: 'Run' });
+  await run.click();
+  await expect(page.getByRole('button', { name: 'Running...' })).toBeDisabled();
+  await expect(output(page)).toContainText('Compiling and running...');
+  release();
+  await expect(output(page)).toContainText('Hello, World!', { timeout: 30_000 });
+  await expect(output(page)).not.toContainText('Error executing code.');
+  await expect(run).toBeEnabled();
+});
+
+test('a compile error is shown in the output; Ctrl+Enter runs from the editor', async ({
+  page,
+}) => {
+  await page.goto('/Tutorials');
+  await replaceSource(
+    page,
+    '#include <cstdio>\nint main() {\n  std::puts(greeting);\n  return 0;\n}\n',
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  // g++ quotes with ‘’ in a UTF-8 locale
+  await expect(output(page)).toContainText(/error: [‘']greeting[’'] was not declared/, {
+    timeout: 30_000,
+  });
+  await expect(output(page)).not.toContainText('Error executing code.');
+  await expect(output(page)).not.toContainText('The program exited');
+});
+
+test("a failed run shows 'Error executing code.' with the server's message", async ({ page }) => {
+  await page.goto('/Tutorials');
+  const run = page.getByRole('button', { name: 'Run' });
+
+  // the server's own refusals, as the runner answers them when it has no sandbox or is full
+  await page.route('**/run-code', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: {
+          code: 'RUNNER_UNAVAILABLE',
+          message: 'Running code is not available on this server: bubblewrap is not installed',
+        },
+      }),
+    }),
+  );
+  await run.click();
+  await expect(output(page)).toContainText('Error executing code.');
+  await expect(output(page)).toContainText(
+    'Running code is not available on this server: bubblewrap is not installed',
+  );
+
+  await page.unroute('**/run-code');
+  await page.route('**/run-code', (route) => route.abort('internetdisconnected'));
+  await run.click();
+  await expect(output(page)).toContainText('Error executing code.');
+  await expect(output(page)).toContainText('Could not reach the server.');
+});
+
+test('the multiplayer table renders, and a disallowed protocol link is inert', async ({ page }) => {
+  await page.goto('/Tutorials');
+  const article = page.getByRole('article', { name: 'The Unreal Multiplayer Framework' });
+  const table = article.getByRole('table');
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Class',
+    'Server instances',
+    'Client instances',
+    'Network presence',
+    'Details',
+  ]);
+  const rows = table.getByRole('row');
+  await expect(rows).toHaveCount(10);
+  await expect(table.locator('tbody tr td:first-child')).toHaveText([
+    'GameInstance',
+    'GameMode',
+    'GameState',
+    'PlayerController',
+    'PlayerState',
+    'Pawn/Character',
+    'HUD',
+    'PlayerCameraManager',
+    'SpectatorPawn',
+  ]);
+  for (const cell of await table.locator('tbody td').all()) {
+    await expect(cell).not.toBeEmpty();
+  }
+  await expect(table.getByRole('row', { name: /^GameMode/ })).toContainText('Server only');
+
+  // GFM: task list, strikethrough, footnote, autolink
+  await expect(article.getByRole('checkbox')).toHaveCount(4);
+  await expect(article.locator('del')).toHaveText('Trust values sent by clients');
+  await expect(article.locator('section.footnotes')).toContainText('A Server RPC is only accepted');
+  const docs = article.getByRole('link', { name: /^https:\/\/dev\.epicgames\.com\// });
+  await expect(docs).toHaveAttribute('rel', 'noopener noreferrer');
+
+  // the launcher link's protocol is not on the allow-list: its text stays, the link does not
+  await expect(article.getByText('Epic Games Launcher')).toBeVisible();
+  await expect(article.getByRole('link', { name: 'Epic Games Launcher' })).toHaveCount(0);
+  await expect(article.locator('a[href^="com.epicgames"]')).toHaveCount(0);
+});
+
+test('the tutorials page passes axe, works by keyboard and fits a phone', async ({ page }) => {
+  await page.goto('/Tutorials');
+  await focusEditor(page);
+  await expectNoSeriousA11yViolations(page);
+  await expectFitsPhoneWidth(page);
+
+  // Tab reaches the editor; Ctrl+M lets Tab leave it for the Run button
+  await page.route('**/run-code', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        output: 'from keyboard\n',
+        exitCode: 0,
+        timedOut: false,
+        truncated: false,
+      }),
+    }),
+  );
+  await page.getByRole('link', { name: 'Tutorials' }).first().focus();
+  const editorInput = page.getByRole('textbox', { name: `${CPP_TITLE}: C++ source` });
+  for (let step = 0; step < 15; step += 1) {
+    if (await editorInput.evaluate((element) => element === document.activeElement)) {
+      break;
+    }
+    await page.keyboard.press('Tab');
+  }
+  await expect(editorInput).toBeFocused();
+  await page.keyboard.press('Control+M');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Run' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(output(page)).toContainText('from keyboard');
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export const MEDIA_TYPES = ['image', 'video', 'audio'] as const;
+
+/**
+ * One item of a gallery project (spec section 3). `source` and `thumbnail` are site paths
+ * (`/assets/...`) or https addresses; a video whose source is a YouTube or Vimeo address is
+ * embedded in a frame. The type is a free string on purpose: an unknown type renders nothing
+ * rather than breaking the page.
+ */
+export const MediaItem = z.object({
+  type: z.union([z.enum(MEDIA_TYPES), z.string().min(1)]),
+  source: z.string().min(1),
+  description: z.string().min(1).optional(),
+  thumbnail: z.string().min(1).optional(),
+});
+export type MediaItem = z.infer<typeof MediaItem>;
+export type KnownMediaType = (typeof MEDIA_TYPES)[number];
+
+/** A project card of the gallery and the media its viewer shows. */
+export const GalleryProject = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, dash and underscore'),
+  title: z.string().min(1),
+  description: z.string().min(1),
+  thumbnail: z.string().min(1),
+  repositoryLink: z.url({ protocol: /^https$/ }).optional(),
+  media: z.array(MediaItem).min(1, 'needs at least one media item'),
+});
+export type GalleryProject = z.infer<typeof GalleryProject>;
