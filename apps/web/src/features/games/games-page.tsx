@@ -153,6 +153,7 @@ function GameCard(props: {
         to={to}
         state={decision.allowed ? ({ openedFromList: true } satisfies OpenedFromList) : undefined}
         onClick={onClick}
+        aria-label={decision.allowed ? game.title : `${game.title}, ${decision.notice}`}
         aria-describedby={descriptionId}
       >
         <span className="game-card__media">
