@@ -64,7 +64,7 @@ describe('startGameStatusPolling with fake timers', () => {
   });
 
   /** A fetch whose answers are scripted per call; 'hang' waits until aborted. */
-  function scriptedFetch(answers: (unknown | 'hang' | Error)[]) {
+  function scriptedFetch(answers: unknown[]) {
     const signals: AbortSignal[] = [];
     const fetchStatus = vi.fn((signal: AbortSignal) => {
       signals.push(signal);
