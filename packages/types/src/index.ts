@@ -5,3 +5,4 @@ export * from './users.js';
 export * from './run-code.js';
 export * from './gallery.js';
 export * from './tutorials.js';
+export * from './game-sdk.js';
