@@ -5,13 +5,14 @@ import express, { type Express } from 'express';
 
 import type { Deps } from './container.js';
 import { errorHandler, notFound } from './lib/errors.js';
-import { DEFAULT_WEB_DIST } from './lib/paths.js';
+import { DEFAULT_GAMES_DIR, DEFAULT_WEB_DIST } from './lib/paths.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
+import { createGamesStaticRouter } from './modules/games/static-routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
 import {
   createStripeWebhookRouter,
@@ -78,6 +79,15 @@ export function createApp(deps: Deps): Express {
   });
   app.use('/api', api);
 
+  // the game folders and the game SDK; /games itself falls through to the web app
+  app.use(
+    '/games',
+    createGamesStaticRouter({
+      gamesDir: DEFAULT_GAMES_DIR,
+      resolveSession: sessionMiddleware(deps.sessions, sessionCookies),
+    }),
+  );
+
   const webDist = config.webDistDir ? path.resolve(config.webDistDir) : DEFAULT_WEB_DIST;
   if (existsSync(path.join(webDist, 'index.html'))) {
     app.use(
@@ -93,6 +103,10 @@ export function createApp(deps: Deps): Express {
         },
       }),
     );
+    // a missing built asset is a 404, not the web app's page
+    app.use('/assets', (req) => {
+      throw notFound(`No such file: ${req.originalUrl.split('?')[0] ?? ''}`);
+    });
     // every other GET is a client-side route: the SPA decides (and shows its own 404)
     app.get('{/*splat}', (_req, res) => {
       res.set('Cache-Control', 'no-cache').sendFile(path.join(webDist, 'index.html'));

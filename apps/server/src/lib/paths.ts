@@ -20,3 +20,5 @@ export const SERVER_ROOT = findServerRoot();
 export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'drizzle');
 /** The built web app served on the same origin. */
 export const DEFAULT_WEB_DIST = path.resolve(SERVER_ROOT, '../web/dist');
+/** The game folders (packages/games/<GameId>/) and the game SDK (packages/games/sdk.js). */
+export const DEFAULT_GAMES_DIR = path.resolve(SERVER_ROOT, '../../packages/games');
