@@ -32,7 +32,8 @@ export interface GameServerOptions<Welcome, Update> {
   tickRate: number;
   /** Players per room; a full room makes the next player start a new one. */
   roomCapacity: number;
-  createRoom(roomId: string): RoomSimulation<Welcome, Update>;
+  /** `roomNumber` counts rooms from 1; simulations use it to spread their broadcasts over ticks. */
+  createRoom(roomId: string, roomNumber: number): RoomSimulation<Welcome, Update>;
   /** The client → server input event name. */
   inputEvent: string;
   /** Input events a socket may send per second; more are dropped (a flood costs no simulation). */
@@ -46,7 +47,7 @@ interface Room<Welcome, Update> {
 }
 
 export interface TickStats {
-  /** Durations (ms) of the ticks since the last reset. */
+  /** Wall-clock durations (ms) of the ticks since the last reset. */
   durations: number[];
   ticks: number;
 }
@@ -100,8 +101,9 @@ export function createGameServer<Welcome, Update>(
     if (best) {
       return best;
     }
-    const id = `${options.serverType}-${nextRoom++}`;
-    const room = { id, simulation: options.createRoom(id), players: 0 };
+    const roomNumber = nextRoom++;
+    const id = `${options.serverType}-${roomNumber}`;
+    const room = { id, simulation: options.createRoom(id, roomNumber), players: 0 };
     rooms.set(id, room);
     return room;
   }

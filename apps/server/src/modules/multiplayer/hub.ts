@@ -87,7 +87,7 @@ export function createMultiplayerHub(): MultiplayerHub {
           roomCapacity: ROCKET_ROOM_CAPACITY,
           inputEvent: 'input',
           maxInputsPerSecond: 30,
-          createRoom: (roomId) => createRocketRoom(roomId),
+          createRoom: (roomId, roomNumber) => createRocketRoom(roomId, { roomNumber }),
         }),
       );
       // a logout or deletion elsewhere ends that user's games too

@@ -135,7 +135,7 @@ describe('multiplayer handshake', () => {
     });
     await expect(
       new Promise((resolve, reject) => {
-        socket.once('connect', resolve);
+        socket.once('connect', () => resolve(undefined));
         socket.once('connect_error', reject);
       }),
     ).rejects.toThrow();

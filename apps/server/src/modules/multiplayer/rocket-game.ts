@@ -13,9 +13,12 @@ import {
 import type { RoomSimulation } from './game-server.js';
 import { colourOf } from './colour.js';
 
-export const ROCKET_TICK_RATE = 20;
-/** State goes out every second tick (10 per second): within 2 KB/s for a full room. */
-const BROADCAST_EVERY = 2;
+export const ROCKET_TICK_RATE = 30;
+/**
+ * State goes out every third tick (10 per second: within 2 KB/s for a full room), each room on
+ * its own phase, so a tick writes to a third of the sockets (socket writes are most of its cost).
+ */
+const BROADCAST_EVERY = 3;
 export const ROCKET_ROOM_CAPACITY = 8;
 
 const TURN_RATE = 3.6; // radians per second
@@ -65,8 +68,10 @@ function wrappedDelta(a: number, b: number, size: number): number {
 /** One Rocket Game arena: rockets with inertia on a wrapping field, shots, hits and scores. */
 export function createRocketRoom(
   roomId: string,
-  random: () => number = Math.random,
+  options: { roomNumber?: number; random?: () => number } = {},
 ): RoomSimulation<RocketWelcome, RocketUpdate> {
+  const random = options.random ?? Math.random;
+  const phase = (options.roomNumber ?? 0) % BROADCAST_EVERY;
   const rockets = new Map<number, Rocket>();
   const shots: Shot[] = [];
   let nextPlayerId = 1;
@@ -147,35 +152,45 @@ export function createRocketRoom(
     pending.s.push(shot.id, x, y, step);
   }
 
+  /** The rocket (not the shooter's) a shot at its current position touches, if any. */
+  function targetOf(shot: Shot): Rocket | undefined {
+    for (const target of rockets.values()) {
+      if (target.id === shot.ownerId) {
+        continue;
+      }
+      const dx = wrappedDelta(shot.x, target.x, ROCKET_WORLD.width);
+      const dy = wrappedDelta(shot.y, target.y, ROCKET_WORLD.height);
+      if (dx * dx + dy * dy <= HIT_RADIUS * HIT_RADIUS) {
+        return target;
+      }
+    }
+    return undefined;
+  }
+
   function moveShots(dt: number) {
     for (let index = shots.length - 1; index >= 0; index--) {
       const shot = shots[index];
       if (!shot) {
         continue;
       }
-      shot.age += dt;
-      shot.x += shot.dx * dt;
-      shot.y += shot.dy * dt;
-      if (shot.age > ROCKET_SHOT.life) {
-        shots.splice(index, 1);
-        continue;
+      // checked before and after the step: a shot moves about one hit radius per tick
+      let target = targetOf(shot);
+      if (!target) {
+        shot.age += dt;
+        shot.x += shot.dx * dt;
+        shot.y += shot.dy * dt;
+        target = shot.age > ROCKET_SHOT.life ? undefined : targetOf(shot);
       }
-      for (const target of rockets.values()) {
-        if (target.id === shot.ownerId) {
-          continue;
+      if (target) {
+        const shooter = rockets.get(shot.ownerId);
+        if (shooter) {
+          shooter.score++;
         }
-        const dx = wrappedDelta(shot.x, target.x, ROCKET_WORLD.width);
-        const dy = wrappedDelta(shot.y, target.y, ROCKET_WORLD.height);
-        if (dx * dx + dy * dy <= HIT_RADIUS * HIT_RADIUS) {
-          const shooter = rockets.get(shot.ownerId);
-          if (shooter) {
-            shooter.score++;
-          }
-          place(target);
-          pending.h.push(shot.id, shot.ownerId, target.id, shooter?.score ?? 0);
-          shots.splice(index, 1);
-          break;
-        }
+        place(target);
+        pending.h.push(shot.id, shot.ownerId, target.id, shooter?.score ?? 0);
+        shots.splice(index, 1);
+      } else if (shot.age > ROCKET_SHOT.life) {
+        shots.splice(index, 1);
       }
     }
   }
@@ -230,7 +245,7 @@ export function createRocketRoom(
       }
       moveShots(dt);
       tickCount++;
-      if (tickCount % BROADCAST_EVERY !== 0) {
+      if (tickCount % BROADCAST_EVERY !== phase) {
         return undefined;
       }
       const moved: number[] = [];
