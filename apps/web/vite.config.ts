@@ -10,6 +10,8 @@ export default defineConfig({
       '/api': { target: apiTarget, changeOrigin: false },
       '/run-code': { target: apiTarget, changeOrigin: false },
       '/socket.io': { target: apiTarget, ws: true, changeOrigin: false },
+      // the game folders and SDK (/games itself is the web app's page)
+      '^/games/.+': { target: apiTarget, changeOrigin: false },
     },
   },
   build: {

@@ -76,7 +76,9 @@ test('game clicks and new registrations reach the analytics sections', async ({
   request,
 }) => {
   await registerAccount(request, 'stats');
-  const gameClick = await request.post('/api/track-game-click', { data: { gameId: 'Pong' } });
+  const gameClick = await request.post('/api/track-game-click', {
+    data: { gameId: 'TopDownRogueLike' },
+  });
   expect(gameClick.status()).toBe(200);
 
   await signIn(page, admin, '/login?admin=true&redirect=/admin');
@@ -96,13 +98,15 @@ test('game clicks and new registrations reach the analytics sections', async ({
   ]);
   await expect(breakdown.getByRole('rowheader', { name: today })).toBeVisible();
 
-  const pongRow = page.getByRole('row', { name: /Pong/ });
+  const pongRow = page.getByRole('row', { name: /TopDown RogueLike/ });
   const before = Number((await pongRow.getByRole('cell').first().innerText()).trim());
   expect(before).toBeGreaterThanOrEqual(1);
   // a click while the admin watches moves the table without a reload
-  expect((await request.post('/api/track-game-click', { data: { gameId: 'Pong' } })).status()).toBe(
-    200,
-  );
+  expect(
+    (
+      await request.post('/api/track-game-click', { data: { gameId: 'TopDownRogueLike' } })
+    ).status(),
+  ).toBe(200);
   await expect(pongRow.getByRole('cell').first()).toHaveText(String(before + 1), {
     timeout: 10_000,
   });

@@ -12,6 +12,7 @@ import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
+import { createGamesRouter } from './modules/games/routes.js';
 import { createGamesStaticRouter } from './modules/games/static-routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
 import {
@@ -51,6 +52,7 @@ export function createApp(deps: Deps): Express {
   api.use(createPresenceRouter(deps.presence));
   api.use(createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter }));
   api.use(createGameStatusRouter(deps.gameStatus));
+  api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter }));
   api.use(
     createSubscriptionRouter({
       subscriptions: deps.subscriptions,

@@ -16,6 +16,7 @@ import {
 } from './lib/rate-limit.js';
 import { connectRedis, waitForRedis } from './lib/redis.js';
 import { createAnalyticsRepo } from './modules/analytics/repo.js';
+import { createGamesService, type GamesService } from './modules/games/service.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
@@ -74,6 +75,8 @@ export interface Deps {
   gameStatus: GameServerMonitor;
   /** The in-process WolfScape and Rocket Game servers (attached with Socket.IO). */
   multiplayer: MultiplayerHub;
+  /** The game SDK's records: play sessions, saves, achievements. */
+  games: GamesService;
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
   subscriptions: SubscriptionService;
   subscriptionRateLimits: SubscriptionRateLimits;
@@ -220,6 +223,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     analytics,
     gameStatus,
     multiplayer,
+    games: createGamesService({ db: database.db }),
     subscriptions,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
     timers,

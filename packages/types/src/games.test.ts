@@ -19,7 +19,7 @@ describe('the built-in game catalogue (spec section 3)', () => {
       WolfScape: ['public', true, 'wolfscape'],
       RocketGame: ['public', true, 'rocketGame'],
     });
-    expect(findGame('MainQuest2')?.title).toBe('MainQuest2 (Android Mobile Game)');
+    expect(findGame('MainQuest2')?.title).toBe('Android Mobile Game');
     expect(findGame('nope')).toBeUndefined();
   });
 });

@@ -27,11 +27,11 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
   {
     id: 'WolfScape',
     title: 'WolfScape',
-    description: 'A multiplayer survival adventure: explore the wilds with other players.',
+    description:
+      'An online multiplayer browser game where everyone who is signed in roams the same shared world in real time.',
     thumbnail: '/assets/games/wolfscape.svg',
     path: '/games/WolfScape/',
-    instructions:
-      'Move with WASD or the arrow keys. Click to interact. Team up with other players.',
+    instructions: 'Click.',
     isMultiplayer: true,
     serverType: 'wolfscape',
     access: 'public',
@@ -40,10 +40,11 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
   {
     id: 'RocketGame',
     title: 'Rocket Game',
-    description: 'Race rockets against other players in real time.',
+    description:
+      'Pilot a rocket through an online arena and out-fly and out-shoot the other players in real time.',
     thumbnail: '/assets/games/rocketgame.svg',
     path: '/games/RocketGame/',
-    instructions: 'Thrust with W or the up arrow, steer with A/D. First to the finish wins.',
+    instructions: 'A/D rotate, W flies forward, Space shoots, I/O or the mouse wheel zoom.',
     isMultiplayer: true,
     serverType: 'rocketGame',
     access: 'public',
@@ -51,47 +52,50 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
   },
   {
     id: 'TopDownRogueLike',
-    title: 'Top Down Rogue-Like',
-    description: 'Fight through procedurally generated dungeons.',
+    title: 'TopDown RogueLike',
+    description:
+      'A top-down dungeon crawler: fight through rooms of monsters and beat the boss waiting at the end.',
     thumbnail: '/assets/games/topdownroguelike.svg',
     path: '/games/TopDownRogueLike/',
-    instructions:
-      'Move with WASD, aim with the mouse, shoot with the left button. F10 toggles fullscreen.',
+    instructions: 'WASD to move, left-click to attack. Explore the dungeon and beat the boss.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
   },
   {
     id: 'MainQuest2',
-    title: 'MainQuest2 (Android Mobile Game)',
-    description: 'A mobile adventure built for Android, playable in the browser.',
+    title: 'Android Mobile Game',
+    description:
+      'A platformer made for Android phones: run, jump, collect coins and avoid the obstacles.',
     thumbnail: '/assets/games/mainquest2.svg',
     path: '/games/MainQuest2/',
-    instructions: 'Tap or click to move and interact. F10 toggles fullscreen.',
+    instructions:
+      'Arrow keys to move, Space to jump. Collect coins and avoid obstacles. On a phone, use the touch controls on screen.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
   },
   {
     id: 'CoopAdventure',
-    title: 'Coop Adventure',
-    description: 'A cooperative puzzle adventure.',
+    title: 'Co-op Adventure',
+    description:
+      'A puzzle action game for two players on one keyboard that you only get through together.',
     thumbnail: '/assets/games/coopadventure.svg',
     path: '/games/CoopAdventure/',
     instructions:
-      'Player one: WASD. Player two: arrow keys. Solve the puzzles together. F10 toggles fullscreen.',
+      'Same-keyboard co-op: one player uses WASD, the other the arrow keys. Solve the puzzles together.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
   },
   {
     id: 'CompMultiplayerUCCS',
-    title: 'Competitive Multiplayer (UCCS)',
-    description: 'A local competitive arena game.',
+    title: 'Competitive Multiplayer',
+    description: 'A dogfight for two planes on one keyboard: the last pilot flying wins the round.',
     thumbnail: '/assets/games/compmultiplayeruccs.svg',
     path: '/games/CompMultiplayerUCCS/',
     instructions:
-      'Player one: WASD and Space. Player two: arrow keys and Enter. F10 toggles fullscreen.',
+      'Two planes on one keyboard: WASD + left Ctrl against the arrow keys + right Ctrl.',
     isMultiplayer: false,
     access: 'public',
     engine: 'gamemaker',
@@ -99,10 +103,11 @@ export const GAME_CATALOGUE: readonly GameCatalogueEntry[] = [
   {
     id: 'Pong',
     title: 'Pong',
-    description: 'The classic, rebuilt in Godot.',
+    description:
+      'The arcade classic for two players on one keyboard, with your high score kept in your account.',
     thumbnail: '/assets/games/pong.svg',
     path: '/games/Pong/',
-    instructions: 'Left paddle: W and S. Right paddle: up and down arrows.',
+    instructions: 'W/S move the left paddle, the arrow keys the right paddle.',
     isMultiplayer: false,
     access: 'subscriber',
     engine: 'godot',

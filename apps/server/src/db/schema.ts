@@ -159,6 +159,41 @@ export const stripeEvents = pgTable(
   (table) => [index('stripe_events_received_at_idx').on(table.receivedAt)],
 );
 
+/**
+ * A player's record of one game, kept by the game SDK: playtime (accrued from the gaps between
+ * session calls), the open session's last call, and the game's save.
+ */
+export const gameStats = pgTable(
+  'game_stats',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull(),
+    playtimeMs: bigint('playtime_ms', { mode: 'number' }).notNull().default(0),
+    lastPlayed: timestamp('last_played', { withTimezone: true }),
+    /** The last start or ping of the open play session; null while none is open. */
+    sessionLastAt: timestamp('session_last_at', { withTimezone: true }),
+    saveData: jsonb('save_data'),
+    saveUpdatedAt: timestamp('save_updated_at', { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.gameId] })],
+);
+
+/** Achievements a player unlocked; the first unlock time is kept. */
+export const gameAchievements = pgTable(
+  'game_achievements',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull(),
+    name: text('name').notNull(),
+    unlockedAt: timestamp('unlocked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.gameId, table.name] })],
+);
+
 export const schema = {
   users,
   sessions,
@@ -167,4 +202,6 @@ export const schema = {
   dailyVisitors,
   gameClicksDaily,
   stripeEvents,
+  gameStats,
+  gameAchievements,
 };

@@ -82,7 +82,7 @@ describe('admin live push', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     adminSocket.received.length = 0;
     const { client: other } = await signedInClient(app, 'user');
-    await other.post('/api/track-game-click', { gameId: 'Pong' });
+    await other.post('/api/track-game-click', { gameId: 'TopDownRogueLike' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(adminSocket.received).toEqual([]);
   });

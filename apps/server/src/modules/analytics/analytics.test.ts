@@ -134,10 +134,10 @@ describe('game clicks', () => {
   it('counts clicks per game, split by signed-in and anonymous', async () => {
     const before = (await visitorStats()).gameStats;
     const guest = app.client();
-    const { client: user } = await signedInClient(app);
-    expect((await guest.post('/api/track-game-click', { gameId: 'WolfScape' })).status).toBe(200);
-    expect((await guest.post('/api/track-game-click', { gameId: 'WolfScape' })).status).toBe(200);
-    expect((await user.post('/api/track-game-click', { gameId: 'WolfScape' })).status).toBe(200);
+    const { client: user } = await signedInClient(app, 'subscriber');
+    expect((await guest.post('/api/track-game-click', { gameId: 'MainQuest2' })).status).toBe(200);
+    expect((await guest.post('/api/track-game-click', { gameId: 'MainQuest2' })).status).toBe(200);
+    expect((await user.post('/api/track-game-click', { gameId: 'MainQuest2' })).status).toBe(200);
     expect((await user.post('/api/track-game-click', { gameId: 'Pong' })).status).toBe(200);
 
     const after = (await visitorStats()).gameStats;
@@ -151,7 +151,7 @@ describe('game clicks', () => {
         anonymousClicks: a.anonymousClicks - b.anonymousClicks,
       };
     };
-    expect(delta('WolfScape')).toEqual({
+    expect(delta('MainQuest2')).toEqual({
       totalClicks: 3,
       authenticatedClicks: 1,
       anonymousClicks: 2,

@@ -1,13 +1,14 @@
 import { Router } from 'express';
 
 import {
+  decideGameAccess,
   findGame,
   type HeartbeatResponse,
   TrackGameClickRequest,
   type VisitorStatsResponse,
 } from '@portfolio/types';
 
-import { badRequest, tooManyRequests } from '../../lib/errors.js';
+import { badRequest, forbidden, tooManyRequests } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
@@ -33,8 +34,13 @@ export function createAnalyticsRouter(deps: {
       throw tooManyRequests('Too many game clicks. Please slow down.', limit.retryAfterSeconds);
     }
     const { gameId } = parseInput(TrackGameClickRequest, req.body);
-    if (!findGame(gameId)) {
+    const game = findGame(gameId);
+    if (!game) {
       throw badRequest('gameId: Unknown game');
+    }
+    // only a click that opens the game counts: the counts cannot be inflated through the API
+    if (!decideGameAccess(game, req.auth?.user.role ?? null).allowed) {
+      throw forbidden(`Only players who may open ${game.title} can click it`);
     }
     await analytics.recordGameClick(gameId, req.auth !== undefined);
     res.json({ ok: true } satisfies HeartbeatResponse);

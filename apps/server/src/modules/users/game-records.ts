@@ -1,6 +1,9 @@
-import type { Achievement, GameStat } from '@portfolio/types';
+import { asc, eq } from 'drizzle-orm';
+
+import { type Achievement, findGame, type GameStat } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
+import { gameAchievements, gameStats } from '../../db/schema.js';
 
 export interface UserGameRecords {
   games: GameStat[];
@@ -10,11 +13,40 @@ export interface UserGameRecords {
 /** A user's game statistics, save data and achievements: what the game SDK recorded. */
 export type GameRecordsReader = (userId: string) => Promise<UserGameRecords>;
 
+const titleOf = (gameId: string) => findGame(gameId)?.title ?? gameId;
+
 /**
- * The one place the profile and the admin's user detail read game records from. The game SDK's
- * tables (playtime, saves, achievements) arrive with the games module; until then every user has
- * none, and both pages show their empty states.
+ * The one place the profile and the admin's user detail read game records from: the game SDK's
+ * tables (game_stats: playtime, last played, save; game_achievements), two queries.
  */
-export function createGameRecordsReader(_db: Db): GameRecordsReader {
-  return () => Promise.resolve({ games: [], achievements: [] });
+export function createGameRecordsReader(db: Db): GameRecordsReader {
+  return async (userId) => {
+    const [stats, achievements] = await Promise.all([
+      db
+        .select()
+        .from(gameStats)
+        .where(eq(gameStats.userId, userId))
+        .orderBy(asc(gameStats.gameId)),
+      db
+        .select()
+        .from(gameAchievements)
+        .where(eq(gameAchievements.userId, userId))
+        .orderBy(asc(gameAchievements.unlockedAt), asc(gameAchievements.name)),
+    ]);
+    return {
+      games: stats.map((row) => ({
+        game_id: row.gameId,
+        game_name: titleOf(row.gameId),
+        playtime: Math.floor(row.playtimeMs / 1000),
+        last_played: row.lastPlayed?.toISOString() ?? null,
+        save_data: row.saveData ?? null,
+      })),
+      achievements: achievements.map((row) => ({
+        achievement_name: row.name,
+        game_id: row.gameId,
+        game_name: titleOf(row.gameId),
+        unlocked_at: row.unlockedAt.toISOString(),
+      })),
+    };
+  };
 }

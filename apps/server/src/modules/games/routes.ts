@@ -1,0 +1,88 @@
+import { type Request, Router } from 'express';
+
+import {
+  decideGameAccess,
+  findGame,
+  GameSaveRequest,
+  type GameSaveResponse,
+  GameSessionRequest,
+  type GameCatalogueEntry,
+  type MyGamesResponse,
+  type UnlockedAchievement,
+  UnlockAchievementRequest,
+} from '@portfolio/types';
+
+import { forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
+import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { parseInput } from '../../lib/validate.js';
+import { requireUser, sessionOf } from '../auth/policies.js';
+import type { GamesService } from './service.js';
+
+/** SDK writes per player: a ping every 30 s plus saves and unlocks stay far below this. */
+export const GAME_SDK_WRITE_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
+
+/** The game SDK's API: play sessions, saves, achievements, and the player's own records. */
+export function createGamesRouter(deps: { games: GamesService; rateLimiter: RateLimiter }): Router {
+  const { games, rateLimiter } = deps;
+  const router = Router();
+
+  /** The signed-in player and the game of the path: 404 for an unknown game, 403 without access. */
+  const playerAndGame = (req: Request): { userId: string; game: GameCatalogueEntry } => {
+    const { user } = sessionOf(req);
+    const gameId = String(req.params.gameId ?? '');
+    const game = findGame(gameId);
+    if (!game) {
+      throw notFound(`No game with the id '${gameId}'`);
+    }
+    if (!decideGameAccess(game, user.role).allowed) {
+      throw forbidden(`${game.title} is for subscribers`);
+    }
+    return { userId: user.id, game };
+  };
+
+  const limitWrites = async (userId: string) => {
+    const limit = await rateLimiter.consume(`game-sdk:user:${userId}`, GAME_SDK_WRITE_LIMIT);
+    if (!limit.allowed) {
+      throw tooManyRequests('Too many game updates. Please slow down.', limit.retryAfterSeconds);
+    }
+  };
+
+  router.post('/games/:gameId/session', requireUser, async (req, res) => {
+    const { userId, game } = playerAndGame(req);
+    const { action } = parseInput(GameSessionRequest, req.body);
+    await limitWrites(userId);
+    await games.recordSession(userId, game.id, action);
+    res.status(204).end();
+  });
+
+  router.get('/games/:gameId/save', requireUser, async (req, res) => {
+    const { userId, game } = playerAndGame(req);
+    res
+      .set('Cache-Control', 'no-store')
+      .json((await games.loadSave(userId, game.id)) satisfies GameSaveResponse);
+  });
+
+  router.put('/games/:gameId/save', requireUser, async (req, res) => {
+    const { userId, game } = playerAndGame(req);
+    const { data } = parseInput(GameSaveRequest, req.body);
+    await limitWrites(userId);
+    res.json((await games.writeSave(userId, game.id, data)) satisfies GameSaveResponse);
+  });
+
+  router.post('/games/:gameId/achievements', requireUser, async (req, res) => {
+    const { userId, game } = playerAndGame(req);
+    const { name } = parseInput(UnlockAchievementRequest, req.body);
+    await limitWrites(userId);
+    const { created, ...achievement } = await games.unlock(userId, game.id, name);
+    res.status(created ? 201 : 200).json(achievement satisfies UnlockedAchievement);
+  });
+
+  router.get('/me/games', requireUser, async (req, res) => {
+    const { user } = sessionOf(req);
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ games: await games.listForUser(user.id) } satisfies MyGamesResponse);
+  });
+
+  return router;
+}

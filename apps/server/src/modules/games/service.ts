@@ -1,0 +1,195 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+
+import {
+  ACHIEVEMENTS_PER_GAME_MAX,
+  findGame,
+  GAME_SAVE_MAX_BYTES,
+  GAME_SESSION_MAX_GAP_SECONDS,
+  type GameSaveResponse,
+  type MyGameRecord,
+} from '@portfolio/types';
+
+import type { Db } from '../../db/client.js';
+import { gameAchievements, gameStats } from '../../db/schema.js';
+import { HttpError, notFound } from '../../lib/errors.js';
+
+export type SessionAction = 'start' | 'ping' | 'end';
+
+const MAX_GAP_MS = GAME_SESSION_MAX_GAP_SECONDS * 1000;
+
+/**
+ * What the game SDK records for a signed-in player: playtime from play sessions, one save per
+ * game, achievements. Every call is one statement (the achievement cap adds one count).
+ */
+export function createGamesService(deps: { db: Db; now?: () => Date }) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /**
+     * start, ping and end each add the time since the session's previous call, capped at one
+     * ping interval (a tab that vanished adds at most that); end closes the session. A ping
+     * without an open session opens one; an end without one only marks the game as played.
+     */
+    async recordSession(userId: string, gameId: string, action: SessionAction): Promise<void> {
+      const at = now();
+      const gap = sql`case when ${gameStats.sessionLastAt} is null then 0
+        else least(greatest(0, (extract(epoch from (${at.toISOString()}::timestamptz - ${gameStats.sessionLastAt})) * 1000)::bigint), ${MAX_GAP_MS}) end`;
+      await db
+        .insert(gameStats)
+        .values({
+          userId,
+          gameId,
+          playtimeMs: 0,
+          lastPlayed: at,
+          sessionLastAt: action === 'end' ? null : at,
+        })
+        .onConflictDoUpdate({
+          target: [gameStats.userId, gameStats.gameId],
+          set: {
+            playtimeMs: sql`${gameStats.playtimeMs} + ${gap}`,
+            lastPlayed: at,
+            sessionLastAt: action === 'end' ? null : at,
+          },
+        });
+    },
+
+    async loadSave(userId: string, gameId: string): Promise<GameSaveResponse> {
+      const [row] = await db
+        .select({ data: gameStats.saveData, updatedAt: gameStats.saveUpdatedAt })
+        .from(gameStats)
+        .where(and(eq(gameStats.userId, userId), eq(gameStats.gameId, gameId)));
+      if (!row?.updatedAt) {
+        throw notFound('No save for this game yet');
+      }
+      return { data: row.data as GameSaveResponse['data'], updatedAt: row.updatedAt.toISOString() };
+    },
+
+    /** Keeps the game's data (any JSON up to GAME_SAVE_MAX_BYTES, else 413). */
+    async writeSave(userId: string, gameId: string, data: unknown): Promise<GameSaveResponse> {
+      const json = JSON.stringify(data);
+      const bytes = Buffer.byteLength(json, 'utf8');
+      if (bytes > GAME_SAVE_MAX_BYTES) {
+        throw new HttpError(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The save is ${Math.ceil(bytes / 1024)} KB; a game may save at most ${GAME_SAVE_MAX_BYTES / 1024} KB`,
+        );
+      }
+      const at = now();
+      await db
+        .insert(gameStats)
+        .values({ userId, gameId, saveData: sql`${json}::jsonb`, saveUpdatedAt: at })
+        .onConflictDoUpdate({
+          target: [gameStats.userId, gameStats.gameId],
+          set: { saveData: sql`${json}::jsonb`, saveUpdatedAt: at },
+        });
+      return { data: data as GameSaveResponse['data'], updatedAt: at.toISOString() };
+    },
+
+    /** Unlocks once: `created` only the first time; the first unlock time is kept. */
+    async unlock(
+      userId: string,
+      gameId: string,
+      name: string,
+    ): Promise<{ created: boolean; name: string; unlockedAt: string }> {
+      const inserted = await db
+        .insert(gameAchievements)
+        .select(
+          db
+            .select({
+              userId: sql<string>`${userId}::uuid`.as('user_id'),
+              gameId: sql<string>`${gameId}`.as('game_id'),
+              name: sql<string>`${name}`.as('name'),
+              unlockedAt: sql<Date>`${now().toISOString()}::timestamptz`.as('unlocked_at'),
+            })
+            .from(sql`(select 1) as one`)
+            .where(
+              sql`(select count(*) from ${gameAchievements} where ${gameAchievements.userId} = ${userId}::uuid and ${gameAchievements.gameId} = ${gameId}) < ${ACHIEVEMENTS_PER_GAME_MAX}`,
+            ),
+        )
+        .onConflictDoNothing()
+        .returning({ unlockedAt: gameAchievements.unlockedAt });
+      if (inserted[0]) {
+        return { created: true, name, unlockedAt: inserted[0].unlockedAt.toISOString() };
+      }
+      const [existing] = await db
+        .select({ unlockedAt: gameAchievements.unlockedAt })
+        .from(gameAchievements)
+        .where(
+          and(
+            eq(gameAchievements.userId, userId),
+            eq(gameAchievements.gameId, gameId),
+            eq(gameAchievements.name, name),
+          ),
+        );
+      if (!existing) {
+        throw new HttpError(
+          409,
+          'CONFLICT',
+          `A player may unlock at most ${ACHIEVEMENTS_PER_GAME_MAX} achievements in one game`,
+        );
+      }
+      return { created: false, name, unlockedAt: existing.unlockedAt.toISOString() };
+    },
+
+    /** Every game the player has a record of, in catalogue order of first play. */
+    async listForUser(userId: string): Promise<MyGameRecord[]> {
+      const [stats, achievements] = await Promise.all([
+        db
+          .select({
+            gameId: gameStats.gameId,
+            playtimeMs: gameStats.playtimeMs,
+            lastPlayed: gameStats.lastPlayed,
+            hasSave: sql<boolean>`${gameStats.saveUpdatedAt} is not null`,
+          })
+          .from(gameStats)
+          .where(eq(gameStats.userId, userId)),
+        db
+          .select({
+            gameId: gameAchievements.gameId,
+            name: gameAchievements.name,
+            unlockedAt: gameAchievements.unlockedAt,
+          })
+          .from(gameAchievements)
+          .where(eq(gameAchievements.userId, userId))
+          .orderBy(asc(gameAchievements.unlockedAt), asc(gameAchievements.name)),
+      ]);
+      const records = new Map<string, MyGameRecord>();
+      const recordOf = (gameId: string): MyGameRecord => {
+        let record = records.get(gameId);
+        if (!record) {
+          record = {
+            gameId,
+            title: findGame(gameId)?.title ?? gameId,
+            playtimeSeconds: 0,
+            lastPlayed: null,
+            achievements: [],
+            hasSave: false,
+          };
+          records.set(gameId, record);
+        }
+        return record;
+      };
+      for (const stat of stats) {
+        const record = recordOf(stat.gameId);
+        record.playtimeSeconds = Math.floor(stat.playtimeMs / 1000);
+        record.lastPlayed = stat.lastPlayed?.toISOString() ?? null;
+        record.hasSave = Boolean(stat.hasSave);
+      }
+      for (const achievement of achievements) {
+        recordOf(achievement.gameId).achievements.push({
+          name: achievement.name,
+          unlockedAt: achievement.unlockedAt.toISOString(),
+        });
+      }
+      return [...records.values()].sort(
+        (a, b) =>
+          (b.lastPlayed ?? '').localeCompare(a.lastPlayed ?? '') ||
+          a.gameId.localeCompare(b.gameId),
+      );
+    },
+  };
+}
+
+export type GamesService = ReturnType<typeof createGamesService>;

@@ -1,0 +1,59 @@
+import {
+  GameSaveResponse,
+  type GameSessionRequest,
+  MyGamesResponse,
+  UnlockedAchievement,
+} from '@portfolio/types';
+
+import { http, isHttpError, request } from '../../lib/http';
+
+/** Spec section 7: sent before a permitted game opens; a failure is only logged. */
+export function trackGameClick(gameId: string): void {
+  http.post('/api/track-game-click', { gameId }).catch((error: unknown) => {
+    console.warn('Could not record the game click', error);
+  });
+}
+
+const gamePath = (gameId: string) => `/api/games/${encodeURIComponent(gameId)}`;
+
+export function recordSession(gameId: string, action: GameSessionRequest['action']) {
+  return http.post(`${gamePath(gameId)}/session`, { action });
+}
+
+/**
+ * Ends a play session while the page or the viewer goes away: keepalive lets the request outlive
+ * the document.
+ */
+export function endSessionOnExit(gameId: string): void {
+  void fetch(`${gamePath(gameId)}/session`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    keepalive: true,
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ action: 'end' } satisfies GameSessionRequest),
+  }).catch(() => undefined);
+}
+
+export function saveGame(gameId: string, data: unknown) {
+  return request('PUT', `${gamePath(gameId)}/save`, { body: { data }, schema: GameSaveResponse });
+}
+
+/** The game's save, or null when it has none yet. */
+export async function loadGame(gameId: string): Promise<unknown> {
+  try {
+    return (await http.get(`${gamePath(gameId)}/save`, GameSaveResponse)).data;
+  } catch (error) {
+    if (isHttpError(error) && error.status === 404) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+export function unlockAchievement(gameId: string, name: string) {
+  return http.post(`${gamePath(gameId)}/achievements`, { name }, UnlockedAchievement);
+}
+
+export function getMyGames(signal?: AbortSignal) {
+  return http.get('/api/me/games', MyGamesResponse, signal);
+}

@@ -1,0 +1,169 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { jsonResponse, renderApp, signedInAs, stubApi } from '../../test/render-app';
+
+type Role = 'guest' | 'user' | 'subscriber' | 'admin';
+
+function api(role: Role) {
+  return stubApi({
+    ...(role === 'guest' ? {} : signedInAs(`${role}1`, role)),
+    'GET /api/game-status': () => jsonResponse({ wolfscape: true, rocketGame: false }),
+    'POST /api/track-game-click': () => jsonResponse({ ok: true }),
+  });
+}
+
+const cardOf = (link: HTMLElement) => {
+  const card = link.closest('li');
+  if (!card) {
+    throw new Error('no card around the link');
+  }
+  return card;
+};
+
+const cardLink = (title: string) => screen.getByRole('link', { name: new RegExp(`^${title}`) });
+
+/** Spec section 6 written out: per role, each kind of game's lock notice and link target. */
+const MATRIX: Record<
+  Role,
+  Record<'public' | 'multiplayer' | 'subscriber', { notice: string | null; href: string }>
+> = {
+  guest: {
+    public: { notice: null, href: '/games?play=CoopAdventure' },
+    multiplayer: { notice: 'Login to Play', href: '/login' },
+    subscriber: { notice: 'Login to Play', href: '/login?redirect=/subscribe' },
+  },
+  user: {
+    public: { notice: null, href: '/games?play=CoopAdventure' },
+    multiplayer: { notice: null, href: '/games?play=RocketGame' },
+    subscriber: { notice: 'Subscribe to Play', href: '/subscribe' },
+  },
+  subscriber: {
+    public: { notice: null, href: '/games?play=CoopAdventure' },
+    multiplayer: { notice: null, href: '/games?play=RocketGame' },
+    subscriber: { notice: null, href: '/games?play=Pong' },
+  },
+  admin: {
+    public: { notice: null, href: '/games?play=CoopAdventure' },
+    multiplayer: { notice: null, href: '/games?play=RocketGame' },
+    subscriber: { notice: null, href: '/games?play=Pong' },
+  },
+};
+const TITLES = { public: 'Co-op Adventure', multiplayer: 'Rocket Game', subscriber: 'Pong' };
+
+describe('/games access matrix (spec section 6)', () => {
+  for (const role of Object.keys(MATRIX) as Role[]) {
+    it(`${role}: lock overlays and where each card leads`, async () => {
+      api(role);
+      renderApp('/games');
+      await screen.findByRole('heading', { name: 'Games', level: 1 });
+      for (const kind of ['public', 'multiplayer', 'subscriber'] as const) {
+        const link = cardLink(TITLES[kind]);
+        const expected = MATRIX[role][kind];
+        expect(link).toHaveAttribute('href', expected.href);
+        if (expected.notice) {
+          expect(link).toHaveTextContent(expected.notice);
+        } else {
+          expect(link).not.toHaveTextContent(/to Play/);
+        }
+      }
+    });
+  }
+
+  it('a blocked click goes to the destination without counting a click', async () => {
+    const { calls } = api('user');
+    const { router } = renderApp('/games');
+    await userEvent.click(await screen.findByRole('link', { name: /^Pong/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/subscribe'));
+    expect(calls.some((call) => call.url === '/api/track-game-click')).toBe(false);
+  });
+
+  it('a blocked deep link goes where a click would', async () => {
+    api('guest');
+    const { router } = renderApp('/games?play=Pong');
+    await waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+        '/login?redirect=/subscribe',
+      ),
+    );
+  });
+});
+
+describe('/games list', () => {
+  it('has three sections, open by default, each toggled on its own', async () => {
+    api('guest');
+    renderApp('/games');
+    const names = ['Multiplayer Browser Games', 'Made With GameMaker', 'Made With Godot'];
+    const toggles = await Promise.all(names.map((name) => screen.findByRole('button', { name })));
+    for (const toggle of toggles) {
+      expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    }
+    expect(screen.getByText('F10 toggles game fullscreen.')).toBeVisible();
+    const gameMaker = screen.getByRole('button', { name: 'Made With GameMaker' });
+    await userEvent.click(gameMaker);
+    expect(gameMaker).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('link', { name: /^TopDown RogueLike/ })).toBeNull();
+    expect(cardLink('WolfScape')).toBeVisible();
+    expect(cardLink('Pong')).toBeVisible();
+    await userEvent.click(gameMaker);
+    expect(cardLink('TopDown RogueLike')).toBeVisible();
+  });
+
+  it('shows each multiplayer server Online or Offline from the status', async () => {
+    api('user');
+    renderApp('/games');
+    const wolf = cardOf(await screen.findByRole('link', { name: /^WolfScape/ }));
+    const rocket = cardOf(cardLink('Rocket Game'));
+    // every server starts Online; one false reading is one failure, not yet Offline
+    await waitFor(() => expect(within(wolf).getByText('Online')).toBeVisible());
+    expect(within(rocket).getByText('Online')).toBeVisible();
+    expect(within(cardOf(cardLink('Pong'))).queryByText(/Online|Offline/)).toBeNull();
+  });
+});
+
+describe('the game viewer', () => {
+  it('opens on a permitted click after sending the click, and Close returns', async () => {
+    const { calls } = api('guest');
+    const { router } = renderApp('/games');
+    await userEvent.click(await screen.findByRole('link', { name: /^Co-op Adventure/ }));
+    expect(calls).toContainEqual({
+      method: 'POST',
+      url: '/api/track-game-click',
+      body: { gameId: 'CoopAdventure' },
+    });
+    expect(router.state.location.search).toBe('?play=CoopAdventure');
+    const frame = await screen.findByTitle('Co-op Adventure (game)');
+    expect(frame).toHaveAttribute('src', '/games/CoopAdventure/');
+    expect(frame).toHaveAttribute('width', '100%');
+    expect(frame).toHaveAttribute('height', '800');
+    expect(frame).toHaveAttribute('allowfullscreen');
+    expect(frame.parentElement).toHaveAttribute('data-device-class', 'tablet');
+    expect(frame.parentElement).toHaveClass('game-viewer__content--tablet');
+
+    // jsdom's window is 1024 px wide
+    // instructions shown by default, toggled
+    const toggle = screen.getByRole('button', { name: 'Hide Instructions' });
+    expect(screen.getByText(/Same-keyboard co-op/)).toBeVisible();
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Show Instructions' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    expect(screen.getByText(/Same-keyboard co-op/)).not.toBeVisible();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await screen.findByRole('heading', { name: 'Games', level: 1 });
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('opens from a link and Back returns to the list', async () => {
+    api('admin');
+    const { router } = renderApp('/games');
+    await screen.findByRole('heading', { name: 'Games', level: 1 });
+    await act(() => router.navigate('/games?play=Pong'));
+    expect(await screen.findByTitle('Pong (game)')).toBeInTheDocument();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByRole('heading', { name: 'Games', level: 1 })).toBeVisible();
+  });
+});

@@ -1,0 +1,107 @@
+import { GAME_SDK_PROTOCOL } from '@portfolio/types';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse, stubApi } from '../../test/render-app';
+import { startSdkHost } from './sdk-host';
+
+/** A stand-in for the game's frame window: collects what the host posts to it. */
+function fakeFrame() {
+  const posted: { message: unknown; targetOrigin: string }[] = [];
+  const frame = {
+    postMessage: (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin }),
+  } as unknown as Window;
+  return { frame, posted };
+}
+
+const request = (id: number, type: string, payload: unknown) => ({
+  protocol: GAME_SDK_PROTOCOL,
+  kind: 'request',
+  id,
+  type,
+  payload,
+});
+
+function dispatch(data: unknown, source: Window, origin = window.location.origin) {
+  window.dispatchEvent(new MessageEvent('message', { data, origin, source: source as never }));
+}
+
+let stop: (() => void) | undefined;
+afterEach(() => {
+  stop?.();
+  stop = undefined;
+});
+
+describe('the SDK host', () => {
+  it("calls the API for a signed-in player's unlock and answers the frame on this origin", async () => {
+    const { calls } = stubApi({
+      'POST /api/games/Pong/achievements': () =>
+        jsonResponse({ name: 'First Point', unlockedAt: '2026-01-01T00:00:00.000Z' }, 201),
+      'GET /api/games/Pong/save': () =>
+        jsonResponse({ data: { highScore: 4 }, updatedAt: '2026-01-01T00:00:00.000Z' }),
+    });
+    const { frame, posted } = fakeFrame();
+    stop = startSdkHost({ gameId: 'Pong', getFrameWindow: () => frame, isSignedIn: () => true });
+    dispatch(request(1, 'unlock', { name: 'First Point' }), frame);
+    dispatch(request(2, 'load', {}), frame);
+    await vi.waitFor(() => expect(posted).toHaveLength(2));
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      'POST /api/games/Pong/achievements',
+      'GET /api/games/Pong/save',
+    ]);
+    expect(posted).toContainEqual({
+      message: { protocol: GAME_SDK_PROTOCOL, kind: 'answer', id: 1, ok: true },
+      targetOrigin: window.location.origin,
+    });
+    expect(posted).toContainEqual({
+      message: {
+        protocol: GAME_SDK_PROTOCOL,
+        kind: 'answer',
+        id: 2,
+        ok: true,
+        result: { highScore: 4 },
+      },
+      targetOrigin: window.location.origin,
+    });
+  });
+
+  it('ignores other origins, other windows and malformed messages', async () => {
+    const { calls } = stubApi();
+    const { frame, posted } = fakeFrame();
+    const other = fakeFrame();
+    stop = startSdkHost({ gameId: 'Pong', getFrameWindow: () => frame, isSignedIn: () => true });
+    dispatch(request(1, 'unlock', { name: 'x' }), frame, 'https://evil.example');
+    dispatch(request(2, 'unlock', { name: 'x' }), other.frame);
+    dispatch({ protocol: GAME_SDK_PROTOCOL, kind: 'request', id: 3, type: 'wipe' }, frame);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([]);
+    expect(posted).toEqual([]);
+    expect(other.posted).toEqual([]);
+  });
+
+  it('answers a guest with nothing and records nothing', async () => {
+    const { calls } = stubApi();
+    const { frame, posted } = fakeFrame();
+    stop = startSdkHost({ gameId: 'Pong', getFrameWindow: () => frame, isSignedIn: () => false });
+    dispatch(request(1, 'session', { action: 'start' }), frame);
+    await vi.waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]?.message).toMatchObject({ id: 1, ok: false });
+    expect(calls).toEqual([]);
+  });
+
+  it('records the game it hosts and ends an open session when the viewer closes', async () => {
+    const { calls } = stubApi({
+      'POST /api/games/CoopAdventure/session': () => new Response(null, { status: 204 }),
+    });
+    const { frame, posted } = fakeFrame();
+    const stopHost = startSdkHost({
+      gameId: 'CoopAdventure',
+      getFrameWindow: () => frame,
+      isSignedIn: () => true,
+    });
+    dispatch(request(1, 'session', { action: 'start' }), frame);
+    await vi.waitFor(() => expect(posted).toHaveLength(1));
+    stopHost();
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls.map((call) => call.body)).toEqual([{ action: 'start' }, { action: 'end' }]);
+  });
+});

@@ -1,0 +1,92 @@
+import {
+  GAME_SDK_PROTOCOL,
+  type GameSdkAnswerMessage,
+  GameSdkRequestMessage,
+} from '@portfolio/types';
+
+import {
+  endSessionOnExit,
+  loadGame,
+  recordSession,
+  saveGame,
+  unlockAchievement,
+} from './games-api';
+
+export interface SdkHostOptions {
+  /** The game the viewer shows: calls are recorded for it, whatever the frame claims. */
+  gameId: string;
+  /** The game's frame window; messages from any other window are ignored. */
+  getFrameWindow: () => Window | null | undefined;
+  /** Whether a player is signed in now (guests play without recording). */
+  isSignedIn: () => boolean;
+}
+
+/**
+ * The hosting page's side of the game SDK (/games/sdk.js): answers the frame's requests by
+ * calling the API for the signed-in player. Only messages from the game's own frame on this
+ * origin are read; answers go only to that frame on this origin. A guest's requests are answered
+ * with nothing, so the game plays on without recording. Returns a function that stops listening
+ * and ends a play session that is still open.
+ */
+export function startSdkHost(options: SdkHostOptions): () => void {
+  const { gameId } = options;
+  const origin = window.location.origin;
+  let isSessionOpen = false;
+
+  const answer = (target: Window, id: number, ok: boolean, result?: unknown) => {
+    const message: GameSdkAnswerMessage = { protocol: GAME_SDK_PROTOCOL, kind: 'answer', id, ok };
+    if (result !== undefined) {
+      message.result = result;
+    }
+    target.postMessage(message, origin);
+  };
+
+  const perform = async (request: GameSdkRequestMessage): Promise<unknown> => {
+    switch (request.type) {
+      case 'session':
+        isSessionOpen = request.payload.action !== 'end';
+        await recordSession(gameId, request.payload.action);
+        return undefined;
+      case 'save':
+        await saveGame(gameId, request.payload.data);
+        return undefined;
+      case 'load':
+        return loadGame(gameId);
+      case 'unlock':
+        await unlockAchievement(gameId, request.payload.name);
+        return undefined;
+    }
+  };
+
+  const onMessage = (event: MessageEvent) => {
+    const frame = options.getFrameWindow();
+    if (event.origin !== origin || !frame || event.source !== frame) {
+      return;
+    }
+    const parsed = GameSdkRequestMessage.safeParse(event.data);
+    if (!parsed.success) {
+      return;
+    }
+    const request = parsed.data;
+    if (!options.isSignedIn()) {
+      answer(frame, request.id, false);
+      return;
+    }
+    perform(request).then(
+      (result) => answer(frame, request.id, true, result),
+      (error: unknown) => {
+        console.warn(`Game SDK ${request.type} failed`, error);
+        answer(frame, request.id, false);
+      },
+    );
+  };
+
+  window.addEventListener('message', onMessage);
+  return () => {
+    window.removeEventListener('message', onMessage);
+    if (isSessionOpen && options.isSignedIn()) {
+      isSessionOpen = false;
+      endSessionOnExit(gameId);
+    }
+  };
+}
