@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Frame, Page } from '@playwright/test';
 
 import { type Account, expect, registerAccount, signIn, test } from '../fixtures';
 
@@ -9,43 +9,47 @@ interface SeenPlayer {
   y: number;
 }
 
-/** What the game page shows of the room (its read-only view, as drawn on the canvas). */
-function seenPlayers(page: Page): Promise<SeenPlayer[]> {
-  return page.evaluate(() =>
+/** What a Rocket Game page or frame shows of the room (its read-only view of the canvas). */
+function seenPlayers(target: Page | Frame): Promise<SeenPlayer[]> {
+  return target.evaluate(() =>
     (window as unknown as { RocketGame: { players(): SeenPlayer[] } }).RocketGame.players(),
   );
 }
 
-async function playerIn(browser: Browser, prefix: string) {
+async function signedInContext(browser: Browser, prefix: string) {
   const context = await browser.newContext();
   const account: Account = await registerAccount(context.request, prefix);
   const page = await context.newPage();
   await signIn(page, account);
   await expect(page).toHaveURL(/\/$/);
-  await page.goto('/games/RocketGame/');
   return { context, page, account };
 }
 
 test('two signed-in players in Rocket Game see each other fly', async ({ browser }) => {
-  const alice = await playerIn(browser, 'alice');
-  const bob = await playerIn(browser, 'bob');
+  test.setTimeout(90_000);
+  // Alice plays through the site's viewer, Bob opens the game file directly
+  const alice = await signedInContext(browser, 'alice');
+  const bob = await signedInContext(browser, 'bob');
   try {
-    // each page lists the other player in the same room
-    for (const [viewer, other] of [
-      [alice, bob],
-      [bob, alice],
-    ] as const) {
-      await expect(viewer.page.locator('#hud')).toContainText(other.account.username);
-      await expect(viewer.page.getByRole('status')).toBeHidden();
-    }
+    await alice.page.goto('/games');
+    await alice.page.getByRole('link', { name: 'Rocket Game', exact: true }).click();
+    await expect(alice.page).toHaveURL(/play=RocketGame/);
+    const aliceFrame = alice.page.frameLocator('iframe[title="Rocket Game (game)"]');
+    await bob.page.goto('/games/RocketGame/');
+
+    // each sees the other in the same room
+    await expect(aliceFrame.locator('#hud')).toContainText(bob.account.username);
+    await expect(bob.page.locator('#hud')).toContainText(alice.account.username);
+    await expect(aliceFrame.getByRole('status')).toBeHidden();
+    await expect(bob.page.getByRole('status')).toBeHidden();
 
     const aliceAsBobSees = async () =>
       (await seenPlayers(bob.page)).find((player) => player.name === alice.account.username);
     const before = await aliceAsBobSees();
     expect(before).toBeDefined();
 
-    // Alice holds W: Bob's page sees her rocket move
-    await alice.page.locator('canvas').click();
+    // Alice holds W in the viewer: Bob's page sees her rocket move
+    await aliceFrame.locator('canvas').click();
     await alice.page.keyboard.down('KeyW');
     await expect
       .poll(async () => {
@@ -55,17 +59,33 @@ test('two signed-in players in Rocket Game see each other fly', async ({ browser
       .toBeGreaterThan(40);
     await alice.page.keyboard.up('KeyW');
 
-    // and Bob's rocket is on Alice's screen too, drawn on a canvas that is not blank
-    const bobOnAlice = (await seenPlayers(alice.page)).find(
+    // Bob's rocket is on Alice's screen too, on a canvas that is not blank
+    const frame = alice.page.frame({ url: /\/games\/RocketGame\// });
+    if (!frame) {
+      throw new Error('the game frame is missing');
+    }
+    const bobOnAlice = (await seenPlayers(frame)).find(
       (player) => player.name === bob.account.username,
     );
     expect(bobOnAlice?.isMe).toBe(false);
-    const isDrawn = await alice.page.evaluate(() => {
+    const isDrawn = await frame.evaluate(() => {
       const canvas = document.querySelector('canvas');
       const pixels = canvas?.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height);
       return (pixels?.data ?? []).some((value, index) => index % 4 !== 3 && value > 100);
     });
     expect(isDrawn).toBe(true);
+
+    // flying forward unlocked 'Lift Off' through the real SDK and the viewer
+    await expect
+      .poll(async () => {
+        const response = await alice.page.request.get('/api/me/games');
+        const body = (await response.json()) as {
+          games: Array<{ gameId: string; achievements: Array<{ name: string }> }>;
+        };
+        const rocket = body.games.find((game) => game.gameId === 'RocketGame');
+        return rocket?.achievements.map((achievement) => achievement.name) ?? [];
+      })
+      .toContain('Lift Off');
   } finally {
     await alice.context.close();
     await bob.context.close();
@@ -81,6 +101,7 @@ test('a guest opening a multiplayer game is asked to sign in', async ({ page }) 
 });
 
 test('WolfScape: two players share a room and see each other walk', async ({ browser }) => {
+  test.setTimeout(90_000);
   const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
   try {
     const pages = await Promise.all(
