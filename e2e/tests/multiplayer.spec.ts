@@ -1,6 +1,14 @@
 import type { Browser, Frame, Page } from '@playwright/test';
 
-import { type Account, expect, registerAccount, signIn, test } from '../fixtures';
+import {
+  type Account,
+  expect,
+  expectFitsPhoneWidth,
+  expectNoSeriousA11yViolations,
+  registerAccount,
+  signIn,
+  test,
+} from '../fixtures';
 
 interface SeenPlayer {
   name: string;
@@ -97,6 +105,8 @@ test('a guest opening a multiplayer game is asked to sign in', async ({ page }) 
     await page.goto(`/games/${game}/`);
     await expect(page.getByRole('status')).toContainText('Sign in to play');
     await expect(page.getByRole('link', { name: 'log in' })).toHaveAttribute('href', '/login');
+    await expectNoSeriousA11yViolations(page);
+    await expectFitsPhoneWidth(page);
   }
 });
 
