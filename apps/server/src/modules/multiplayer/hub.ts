@@ -1,4 +1,4 @@
-import type { Namespace } from 'socket.io';
+import type { Namespace, Socket } from 'socket.io';
 
 import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multiplayer';
 
@@ -9,6 +9,9 @@ import type { SessionService } from '../auth/session-service.js';
 import { type GameServer, type PlayerSocketData, createGameServer } from './game-server.js';
 import { ROCKET_ROOM_CAPACITY, ROCKET_TICK_RATE, createRocketRoom } from './rocket-game.js';
 import { WOLFSCAPE_ROOM_CAPACITY, WOLFSCAPE_TICK_RATE, createWolfScapeRoom } from './wolfscape.js';
+
+/** How often players' sessions are looked up again (a session can idle out during a game). */
+const SESSION_RECHECK_INTERVAL_MS = 60_000;
 
 /** A refused handshake: the client's `connect_error` carries `data` with the code and message. */
 class PlayRefusedError extends Error {
@@ -52,6 +55,7 @@ export function createMultiplayerHub(): MultiplayerHub {
   const servers = new Map<string, GameServer>();
   const namespaces: Namespace[] = [];
   let isAttached = false;
+  let recheckTimer: NodeJS.Timeout | undefined;
 
   return {
     health(serverType) {
@@ -90,30 +94,38 @@ export function createMultiplayerHub(): MultiplayerHub {
           createRoom: (roomId, roomNumber) => createRocketRoom(roomId, { roomNumber }),
         }),
       );
-      // a logout or deletion elsewhere ends that user's games too
+      /** A socket whose session ended (logout, deletion, expiry) leaves the game. */
+      const recheck = (socket: Socket) => {
+        const token = readSessionToken(socket.request.headers.cookie);
+        (token ? sessions.resolve(token) : Promise.resolve(null)).then(
+          (session) => {
+            if (!session) {
+              socket.disconnect(true);
+            }
+          },
+          () => socket.disconnect(true),
+        );
+      };
+      // a logout or deletion elsewhere ends that user's games at once
       bus.subscribe((userId) => {
         for (const namespace of namespaces) {
           for (const socket of namespace.sockets.values()) {
-            const data = socket.data as PlayerSocketData;
-            if (data.user.id !== userId) {
-              continue;
+            if ((socket.data as PlayerSocketData).user.id === userId) {
+              recheck(socket);
             }
-            const token = readSessionToken(socket.request.headers.cookie);
-            (token ? sessions.resolve(token) : Promise.resolve(null)).then(
-              (session) => {
-                if (!session) {
-                  socket.disconnect(true);
-                }
-              },
-              () => socket.disconnect(true),
-            );
           }
         }
       });
+      // sessions also end by idling out: every player is looked up again once a minute
+      recheckTimer = setInterval(() => {
+        namespaces.forEach((namespace) => namespace.sockets.forEach(recheck));
+      }, SESSION_RECHECK_INTERVAL_MS);
+      recheckTimer.unref();
       isAttached = true;
     },
     close() {
       isAttached = false;
+      clearInterval(recheckTimer);
       servers.forEach((server) => server.close());
     },
   };
