@@ -115,7 +115,8 @@ export function createGameServer<Welcome, Update>(
     for (const room of rooms.values()) {
       const update = room.simulation.tick(dt);
       if (update !== undefined) {
-        namespace.to(room.id).emit('u', update);
+        // rooms live in this process: with the Redis adapter, `local` keeps updates off Redis
+        namespace.local.to(room.id).emit('u', update);
       }
     }
     lastTickAt = performance.now();
