@@ -69,12 +69,23 @@ describe("Pong's files by role", () => {
     }
   });
 
-  it('public and multiplayer game files go to everyone', async () => {
+  it('the public games and the SDK go to everyone', async () => {
+    const files = [
+      '/games/sdk.js',
+      '/games/TopDownRogueLike/',
+      '/games/TopDownRogueLike/roguelike.js',
+      '/games/MainQuest2/mainquest.js',
+      '/games/CoopAdventure/coop.js',
+      '/games/CompMultiplayerUCCS/dogfight.js',
+    ];
     for (const role of Object.keys(MATRIX) as Role[]) {
-      const response = await fetch(`${app.url}/games/sdk.js`, {
-        headers: { cookie: clients[role].cookieHeader },
-      });
-      expect(response.status, role).toBe(200);
+      for (const file of files) {
+        const response = await fetch(`${app.url}${file}`, {
+          headers: { cookie: clients[role].cookieHeader },
+        });
+        expect(response.status, `${role} ${file}`).toBe(200);
+        expect(response.headers.get('cache-control'), file).not.toContain('private');
+      }
     }
   });
 });
