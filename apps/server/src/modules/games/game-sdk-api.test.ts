@@ -9,6 +9,7 @@ import {
 } from '@portfolio/types';
 
 import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { GAME_SDK_WRITE_LIMIT } from './routes.js';
 import { createGamesService } from './service.js';
 
 let app: TestApp;
@@ -78,6 +79,21 @@ describe('who may call the SDK API', () => {
       expect(response.status).toBe(400);
       expect((response.body as { error: { message: string } }).error.message).toMatch(message);
     }
+  });
+});
+
+describe('the write limit', () => {
+  it('answers 429 with Retry-After once a player sends more than the limit in a minute', async () => {
+    const { client } = await signedInClient(app);
+    for (let i = 0; i < GAME_SDK_WRITE_LIMIT.limit; i++) {
+      const response = await client.post('/api/games/MainQuest2/session', { action: 'ping' });
+      expect(response.status).toBe(204);
+    }
+    const refused = await client.post('/api/games/MainQuest2/achievements', { name: 'Spam' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // reading is not limited
+    expect((await myGames(client))[0]?.achievements).toEqual([]);
   });
 });
 

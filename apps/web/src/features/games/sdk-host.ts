@@ -81,12 +81,18 @@ export function startSdkHost(options: SdkHostOptions): () => void {
     );
   };
 
-  window.addEventListener('message', onMessage);
-  return () => {
-    window.removeEventListener('message', onMessage);
+  const endOpenSession = () => {
     if (isSessionOpen && options.isSignedIn()) {
       isSessionOpen = false;
       endSessionOnExit(gameId);
     }
+  };
+  // the whole page going away (tab closed, another site): the frame's own goodbye may not arrive
+  window.addEventListener('pagehide', endOpenSession);
+  window.addEventListener('message', onMessage);
+  return () => {
+    window.removeEventListener('message', onMessage);
+    window.removeEventListener('pagehide', endOpenSession);
+    endOpenSession();
   };
 }
