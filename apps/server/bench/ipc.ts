@@ -8,7 +8,18 @@ export type ParentMessage =
       /** Start a new window for CPU, event-loop utilisation and delay after this reading. */
       reset?: boolean;
     }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** Tick durations of an in-process game server since the previous request (bench:game-server). */
+  | { type: 'game-ticks'; id: number; serverType: string };
+
+export interface GameTickMeasurement {
+  /** Each tick's duration in ms since the previous request. */
+  durations: number[];
+  /** Room id → players. */
+  rooms: Record<string, number>;
+  cpuMs: number;
+  wallMs: number;
+}
 
 export interface ChildMeasurement {
   /** After two forced GCs (the child runs with --expose-gc). */
@@ -32,5 +43,6 @@ export interface ChildMeasurement {
 export type ChildMessage =
   | { type: 'ready'; url: string; database: 'pglite' | 'postgres' }
   | { type: 'measure'; id: number; measurement: ChildMeasurement }
+  | { type: 'game-ticks'; id: number; measurement: GameTickMeasurement }
   | { type: 'stopped' }
   | { type: 'failed'; error: string };

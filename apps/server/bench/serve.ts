@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } from '../src/test/relaxed-limits.js';
-import type { ChildMeasurement, ChildMessage, ParentMessage } from './ipc.js';
+import type { ChildMeasurement, ChildMessage, GameTickMeasurement, ParentMessage } from './ipc.js';
 
 function send(message: ChildMessage) {
   process.send?.(message);
@@ -77,6 +77,21 @@ async function measure(reset: boolean): Promise<ChildMeasurement> {
   };
 }
 
+let gameWindow = { cpu: process.cpuUsage(), wall: performance.now() };
+function measureGameTicks(serverType: string): GameTickMeasurement {
+  const server = running?.deps.multiplayer.servers().get(serverType);
+  const cpu = process.cpuUsage(gameWindow.cpu);
+  const wallMs = performance.now() - gameWindow.wall;
+  gameWindow = { cpu: process.cpuUsage(), wall: performance.now() };
+  const stats = server?.takeTickStats();
+  return {
+    durations: stats?.durations ?? [],
+    rooms: Object.fromEntries(server?.rooms() ?? []),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    wallMs,
+  };
+}
+
 let stopping: Promise<void> | undefined;
 function stop(): Promise<void> {
   stopping ??= (async () => {
@@ -95,6 +110,8 @@ process.on('message', (message: ParentMessage) => {
     void measure(message.reset ?? false).then((measurement) =>
       send({ type: 'measure', id: message.id, measurement }),
     );
+  } else if (message.type === 'game-ticks') {
+    send({ type: 'game-ticks', id: message.id, measurement: measureGameTicks(message.serverType) });
   } else if (message.type === 'stop') {
     void stop().then(() => {
       send({ type: 'stopped' });

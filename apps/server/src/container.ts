@@ -22,6 +22,7 @@ import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/ro
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { type SessionService, createSessionService } from './modules/auth/session-service.js';
 import { type GameServerMonitor, createGameServerMonitor } from './modules/game-status/monitor.js';
+import { type MultiplayerHub, createMultiplayerHub } from './modules/multiplayer/hub.js';
 import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
@@ -73,6 +74,8 @@ export interface Deps {
   presence: PresenceService;
   analytics: AnalyticsService;
   gameStatus: GameServerMonitor;
+  /** The in-process WolfScape and Rocket Game servers (attached with Socket.IO). */
+  multiplayer: MultiplayerHub;
   /** The game SDK's records: play sessions, saves, achievements. */
   games: GamesService;
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
@@ -165,7 +168,12 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     secret: config.sessionSecret,
     now,
   });
-  const gameStatus = createGameServerMonitor({ healthUrls: config.gameServerHealthUrls, notifier });
+  const multiplayer = createMultiplayerHub();
+  const gameStatus = createGameServerMonitor({
+    healthUrls: config.gameServerHealthUrls,
+    notifier,
+    localHealth: (serverType) => multiplayer.health(serverType),
+  });
   gameStatus.start();
   const subscriptions = createSubscriptionService({
     stripe: config.stripe ? createStripeClient(config.stripe) : undefined,
@@ -222,6 +230,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     presence,
     analytics,
     gameStatus,
+    multiplayer,
     games: createGamesService({ db: database.db }),
     subscriptions,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,

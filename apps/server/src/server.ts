@@ -42,6 +42,7 @@ export async function startServer(
     sessions: deps.sessions,
     bus: deps.bus,
     notifier: deps.notifier,
+    multiplayer: deps.multiplayer,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

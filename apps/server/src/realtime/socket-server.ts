@@ -10,6 +10,7 @@ import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { isSiteOrigin } from '../lib/security.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
 import { policies } from '../modules/auth/policies.js';
+import type { MultiplayerHub } from '../modules/multiplayer/hub.js';
 import { readSessionToken } from '../modules/auth/session-middleware.js';
 import type { SessionService } from '../modules/auth/session-service.js';
 import {
@@ -96,14 +97,21 @@ function isAllowedOrigin(
  */
 export async function createRealtime(
   httpServer: HttpServer,
-  deps: { config: Config; sessions: SessionService; bus: InvalidationBus; notifier: AdminNotifier },
+  deps: {
+    config: Config;
+    sessions: SessionService;
+    bus: InvalidationBus;
+    notifier: AdminNotifier;
+    multiplayer?: MultiplayerHub;
+  },
 ): Promise<Realtime> {
   const { config, sessions, notifier } = deps;
   const requestOrigin = createRequestOrigin(config.trustProxy);
   const io: RealtimeServer = new Server(httpServer, {
     // per-message deflate costs ~10× memory per socket; payloads are small
     perMessageDeflate: false,
-    serveClient: false,
+    // the game clients load /socket.io/socket.io.js from here (the CSP allows only 'self')
+    serveClient: true,
     allowRequest: (request, callback) => {
       const isAllowed = isAllowedOrigin(request, config.publicOrigin, requestOrigin.protocol);
       callback(isAllowed ? null : 'Origin not allowed', isAllowed);
@@ -198,6 +206,7 @@ export async function createRealtime(
   recheckTimer.unref();
 
   notifier.attach(io, { isShared: redisClients.length > 0 });
+  deps.multiplayer?.attach(io, { sessions, bus: deps.bus });
 
   return {
     io,
@@ -205,6 +214,7 @@ export async function createRealtime(
       closing = true;
       clearInterval(recheckTimer);
       notifier.detach();
+      deps.multiplayer?.close();
       await io.close();
       redisClients.forEach((client) => client.disconnect());
     },

@@ -61,4 +61,26 @@ describe('game server monitor', () => {
     ]);
     expect(requested).toEqual(Array(4).fill('http://wolfscape.internal/health'));
   });
+
+  it('reads the in-process servers through localHealth, keeping the reading while it has none', async () => {
+    const { notifier, pushed } = recordingNotifier();
+    const health: Record<string, boolean | undefined> = { wolfscape: undefined, rocketGame: true };
+    const monitor = createGameServerMonitor({
+      healthUrls: {},
+      notifier,
+      localHealth: (type) => health[type],
+      fetch: () => Promise.reject(new Error('no network calls expected')),
+    });
+    await monitor.check();
+    expect(monitor.getStatus()).toEqual({ wolfscape: true, rocketGame: true });
+    health.rocketGame = false;
+    await monitor.check();
+    health.wolfscape = true;
+    health.rocketGame = true;
+    await monitor.check();
+    expect(pushed).toEqual([
+      { wolfscape: true, rocketGame: false },
+      { wolfscape: true, rocketGame: true },
+    ]);
+  });
 });
