@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError } from '@portfolio/types';
 
-import { startTestApp, type TestApp, TestClient, uniqueName } from '../../test/harness.js';
+import type { TestClient } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 import { COMMON_PASSWORD_MESSAGE, PASSWORD_IS_USERNAME_MESSAGE } from './password-policy.js';
 
 const WINDOW_MS = 60_000;

@@ -7,7 +7,7 @@ import { HttpError } from '../../lib/errors.js';
  * kept to those the length rule allows at all: only they can reach this check.
  */
 const COMMON = new Set(
-  (dictionary['passwords-common'] as string[])
+  dictionary['passwords-common']
     .filter((password) => password.length >= 8)
     .map((password) => password.toLowerCase()),
 );
