@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.js';
+import { applyConnectionLimits } from './lib/connection-limits.js';
 import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
@@ -31,12 +32,14 @@ export async function startServer(
   const app = createApp(deps);
   const serveHeartbeat = createHeartbeatFastPath(deps);
   // heartbeats (most of the traffic) skip Express; every other request goes through it
-  const server = createServer((req, res) =>
+  // header and request timeouts are checked every second (Node's default is every 30 s)
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) =>
     serveHeartbeat(req, res, () => {
       app(req, res);
     }),
   );
   server.keepAliveTimeout = 65_000;
+  applyConnectionLimits(server, config.connections, config.trustProxy);
   const realtime = await createRealtime(server, {
     config,
     sessions: deps.sessions,

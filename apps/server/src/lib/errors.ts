@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -90,7 +90,6 @@ const BODY_PARSER_ERRORS: Readonly<Record<string, () => HttpError>> = {
       'UNSUPPORTED_MEDIA_TYPE',
       'The request body uses a character set this server does not accept.',
     ),
-  'request.aborted': () => badRequest('The request ended before its body was complete.'),
   'request.size.invalid': () =>
     badRequest('The request body is not as long as its Content-Length header says.'),
 };
@@ -170,8 +169,33 @@ export function errorBody(error: HttpError): ApiError {
   };
 }
 
+/**
+ * Whether the client went away before its request arrived (cut off, aborted, reset): not an
+ * error of ours and nothing to answer. Nobody would read the response, and logging each one would
+ * let anyone flood the logs.
+ */
+export function isClientGone(error: unknown, req?: IncomingMessage): boolean {
+  if (typeof error === 'object' && error !== null) {
+    if ('type' in error && error.type === 'request.aborted') {
+      return true;
+    }
+    if (
+      'code' in error &&
+      (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.code === 'EPIPE')
+    ) {
+      return true;
+    }
+  }
+  return req !== undefined && (req.destroyed || req.socket.destroyed) && !req.complete;
+}
+
 /** The one error middleware: known errors become their status, the rest a logged 500. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
+  if (isClientGone(error, req)) {
+    // no response, no log: the connection is closed (or closing) already
+    req.socket.destroy();
+    return;
+  }
   if (res.headersSent) {
     next(error);
     return;

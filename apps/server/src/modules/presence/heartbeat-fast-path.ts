@@ -10,6 +10,7 @@ import {
   badRequest,
   describeZodError,
   errorBody,
+  isClientGone,
   tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
@@ -83,6 +84,12 @@ export function createHeartbeatFastPath(deps: {
       });
       req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
       req.on('error', reject);
+      // cut off before the end: settled as an error that is answered with nothing
+      req.on('close', () => {
+        if (!req.complete) {
+          reject(Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
+        }
+      });
     });
   }
 
@@ -163,6 +170,10 @@ export function createHeartbeatFastPath(deps: {
       return;
     }
     serve(req, res, isUserPath).catch((error: unknown) => {
+      if (isClientGone(error, req)) {
+        req.socket.destroy();
+        return;
+      }
       if (error instanceof HttpError) {
         send(res, error.status, JSON.stringify(errorBody(error)), error.headers);
         return;
