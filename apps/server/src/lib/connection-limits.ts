@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 import type { ConnectionLimits } from '../config.js';
@@ -25,6 +25,7 @@ export function applyConnectionLimits(
   server.maxConnections = limits.maxConnections;
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
+  server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
@@ -77,4 +78,42 @@ export function createSocketLimiter(limit: number) {
       };
     },
   };
+}
+
+const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+  HPE_HEADER_OVERFLOW: 431,
+};
+const CLIENT_ERROR_MESSAGE: Readonly<Record<number, string>> = {
+  400: 'The request could not be read.',
+  408: 'The request took too long to arrive.',
+  431: 'The request headers are too large.',
+};
+
+/**
+ * What Node does with a request it cannot parse or that timed out, made ours: a client that went
+ * away (reset, or the connection ended mid-request) gets nothing; anything else the API's error
+ * body, not Node's bare "400 Bad Request".
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  const gone =
+    error.code === 'ECONNRESET' ||
+    error.code === 'HPE_INVALID_EOF_STATE' ||
+    !socket.writable ||
+    // a response has started on this connection: nothing can be added to it
+    (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (gone) {
+    socket.destroy();
+    return;
+  }
+  const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
+  const code = (STATUS_CODES[status] ?? 'Bad Request').toUpperCase().replace(/[^A-Z]+/g, '_');
+  const body = JSON.stringify({
+    error: { code, message: CLIENT_ERROR_MESSAGE[status] ?? 'The request could not be read.' },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
