@@ -95,7 +95,10 @@ const CLIENT_ERROR_MESSAGE: Readonly<Record<number, string>> = {
  * away (reset, or the connection ended mid-request) gets nothing; anything else the API's error
  * body, not Node's bare "400 Bad Request".
  */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+function answerClientError(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Socket,
+): void {
   const gone =
     error.code === 'ECONNRESET' ||
     error.code === 'HPE_INVALID_EOF_STATE' ||
@@ -111,9 +114,11 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   const body = JSON.stringify({
     error: { code, message: CLIENT_ERROR_MESSAGE[status] ?? 'The request could not be read.' },
   });
+  // a HEAD request's answer has the headers only
+  const isHead = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
-      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${isHead ? '' : body}`,
   );
 }

@@ -11,6 +11,7 @@ import {
   describeZodError,
   errorBody,
   isClientGone,
+  toHttpError,
   tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
@@ -174,8 +175,9 @@ export function createHeartbeatFastPath(deps: {
         req.socket.destroy();
         return;
       }
-      if (error instanceof HttpError) {
-        send(res, error.status, JSON.stringify(errorBody(error)), error.headers);
+      const httpError = toHttpError(error);
+      if (httpError) {
+        send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
         return;
       }
       console.error(`[heartbeat] ${path} failed`, error);
