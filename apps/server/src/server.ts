@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.js';
 import { applyConnectionLimits } from './lib/connection-limits.js';
+import { createGracefulClose } from './lib/graceful-close.js';
 import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
@@ -40,6 +41,7 @@ export async function startServer(
   );
   server.keepAliveTimeout = 65_000;
   applyConnectionLimits(server, config.connections, config.trustProxy);
+  const graceful = createGracefulClose(server);
   const realtime = await createRealtime(server, {
     config,
     sessions: deps.sessions,
@@ -63,12 +65,8 @@ export async function startServer(
     url: `http://${host}:${address.port}`,
     stop() {
       stopping ??= (async () => {
-        const closed = new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          // requests still running after 10 s are cut so shutdown always ends
-          setTimeout(() => server.closeAllConnections(), 10_000).unref();
-        });
+        // no new connections; running requests finish (cut after 8 s, so the exit stays within 10 s)
+        const closed = graceful.close(8000);
         // sockets hold the server open: disconnect them, then wait for in-flight requests
         await realtime.close();
         await closed;
