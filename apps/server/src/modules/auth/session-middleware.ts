@@ -41,6 +41,10 @@ export function createSessionCookies(options: {
       secure: isPublicOriginHttps || isSecureRequest,
       path: '/',
     }) satisfies CookieOptions;
+  const clearing = (isSecureRequest: boolean) =>
+    serialize(SESSION_COOKIE, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) });
+  const clearingSecure = clearing(true);
+  const clearingPlain = clearing(false);
   return {
     set(req, res, token, expires) {
       res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req.secure), expires });
@@ -56,8 +60,8 @@ export function createSessionCookies(options: {
         maxAge: DEVICE_COOKIE_MAX_AGE_MS,
       });
     },
-    clearingHeader: (isSecureRequest) =>
-      serialize(SESSION_COOKIE, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) }),
+    // the same two strings every time: made once (a bogus cookie on every request asks for it)
+    clearingHeader: (isSecureRequest) => (isSecureRequest ? clearingSecure : clearingPlain),
   };
 }
 
