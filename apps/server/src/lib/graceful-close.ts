@@ -75,10 +75,10 @@ export function createGracefulClose(server: Server) {
         setTimeout(() => server.closeAllConnections(), hardLimitMs).unref();
       });
       // a later close() (Socket.IO's, when it shuts down) joins this one instead of closing now
-      server.close = ((callback?: (error?: Error) => void) => {
+      server.close = (callback?: (error?: Error) => void) => {
         void closed.then(() => callback?.());
         return server;
-      });
+      };
       return closed;
     },
   };
