@@ -141,6 +141,7 @@ export const FAULT_ADMIN = { username: 'fault_admin', password: 'fault admin pas
 export async function startApp(env: Record<string, string>, port?: number): Promise<AppProcess> {
   const listenPort = port ?? (await freePort());
   let output = '';
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fault-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: {
@@ -150,7 +151,7 @@ export async function startApp(env: Record<string, string>, port?: number): Prom
       HOST: '127.0.0.1',
       PORT: String(listenPort),
       SESSION_SECRET: FAULT_SECRET,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fault-data-')),
+      DATA_DIR: dataDir,
       WEB_DIST_DIR: '/nonexistent-web-dist',
       ADMIN_USERNAME: FAULT_ADMIN.username,
       ADMIN_PASSWORD: FAULT_ADMIN.password,
@@ -159,6 +160,7 @@ export async function startApp(env: Record<string, string>, port?: number): Prom
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitUntil(
