@@ -173,8 +173,10 @@ describe('SIGTERM under load', () => {
 
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
-    expect(slow.map((outcome) => outcome.kind === 'answered' && outcome.status)).toEqual([
-      200, 200,
+    // answered, whatever the answer (the login may meet the per-address limit the load filled)
+    expect(slow.map((outcome) => outcome.kind === 'answered' && outcome.status < 500)).toEqual([
+      true,
+      true,
     ]);
     // every request that was on its way when the signal came was answered; a connection made
     // after it may be reset by the kernel while the listener closes (it was never accepted: to
