@@ -10,6 +10,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 ENV TURBO_TELEMETRY_DISABLED=1
 RUN npx turbo run build --filter=@portfolio/server --filter=@portfolio/web \
+ && find apps/web/dist -name '*.map' -delete \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

@@ -17,7 +17,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // maps are written for debugging a build, but no bundle points at them; the server serves
+    // them only with SERVE_SOURCE_MAPS (never by default in production) and the image has none
+    sourcemap: 'hidden',
   },
   test: {
     environment: 'jsdom',

@@ -6,11 +6,17 @@
  *    alternate in short rounds (the machine's speed drifts) and the median ratio is the figure.
  * 2. Latency (p50/p99) of the real endpoint at a fixed 2,000 heartbeats/s.
  * 3. Database statements and session-store writes per heartbeat, from the server's counters.
+ * 4. Guest heartbeats carrying a random (unknown) session cookie on every request vs the same
+ *    heartbeats without one, alternating rounds (goal: ratio >= 0.8; the cookie costs no query).
+ * 5. 20,000 WebSocket connection attempts from one address (127.0.0.2), each kept open if
+ *    accepted, while GET /api/health is probed from another (127.0.0.1): the health p99 with and
+ *    without the attack, and how many attempts were accepted.
  *
  * Each server runs in a child process (so the load generator does not share its event loop);
  * the real one on a fresh PGlite folder, or PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,6 +26,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
+
+import { int } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = 3;
@@ -199,6 +207,125 @@ function heartbeatRequests(cookies: string[]): autocannon.Request[] {
   return [{ setupRequest: () => variants[counter++ % variants.length] ?? variants[0] ?? {} }];
 }
 
+/** Guest heartbeats, each with a random cookie header: a session cookie, or a harmless one. */
+function guestRequests(withSessionCookie: boolean): autocannon.Request[] {
+  let counter = 0;
+  return [
+    {
+      setupRequest: () => {
+        const random = randomBytes(32).toString('base64url');
+        // half look like current tokens (a bad signature), half like the older unsigned ones
+        const token = counter % 2 ? `${random}.${randomBytes(16).toString('base64url')}` : random;
+        counter++;
+        return {
+          method: 'POST' as const,
+          path: '/api/anonymous-heartbeat',
+          headers: {
+            'content-type': 'application/json',
+            cookie: withSessionCookie ? `sid=${token}` : `theme=${token}`,
+          },
+          body: JSON.stringify({
+            currentPage: '/games',
+            visitorId: `bench_guest_${String(counter % 1000).padStart(8, '0')}`,
+          }),
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * One WebSocket handshake from `localAddress`; an accepted one is kept open (in `held`), as an
+ * attacker would. Resolves with what the server did.
+ */
+function attemptSocket(url: string, localAddress: string, held: Socket[]) {
+  const target = new URL(url);
+  return new Promise<'accepted' | 'refused'>((resolve) => {
+    const socket = connect({ host: target.hostname, port: Number(target.port), localAddress });
+    let settled = false;
+    const settle = (outcome: 'accepted' | 'refused') => {
+      if (!settled) {
+        settled = true;
+        resolve(outcome);
+      }
+    };
+    socket.setTimeout(15_000, () => socket.destroy());
+    socket.on('connect', () =>
+      socket.write(
+        `GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: ${target.host}\r\n` +
+          `Origin: ${url}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      ),
+    );
+    socket.once('data', (chunk: Buffer) => {
+      if (chunk.toString('latin1').startsWith('HTTP/1.1 101')) {
+        socket.setTimeout(0);
+        held.push(socket);
+        settle('accepted');
+      } else {
+        socket.destroy();
+        settle('refused');
+      }
+    });
+    socket.on('error', () => settle('refused'));
+    socket.on('close', () => settle('refused'));
+  });
+}
+
+/** GET /api/health every 20 ms until `until` resolves; the latencies and failures. */
+async function probeHealth(url: string, until: Promise<unknown>) {
+  const latencies: number[] = [];
+  let failures = 0;
+  let done = false;
+  void until.then(() => (done = true));
+  while (!done) {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) });
+      await response.text();
+      if (response.ok) {
+        latencies.push(performance.now() - started);
+      } else {
+        failures++;
+      }
+    } catch {
+      failures++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { count: sorted.length, failures, p50: at(0.5), p99: at(0.99) };
+}
+
+const ATTEMPTS = Number(process.env.BENCH_CONNECTION_ATTEMPTS ?? 20_000);
+const ATTEMPT_CONCURRENCY = 200;
+
+async function connectionFlood(url: string) {
+  const baseline = await probeHealth(url, new Promise((resolve) => setTimeout(resolve, 3000)));
+  const held: Socket[] = [];
+  let accepted = 0;
+  let refused = 0;
+  let next = 0;
+  const started = Date.now();
+  const flood = Promise.all(
+    Array.from({ length: ATTEMPT_CONCURRENCY }, async () => {
+      while (next < ATTEMPTS) {
+        next++;
+        if ((await attemptSocket(url, '127.0.0.2', held)) === 'accepted') {
+          accepted++;
+        } else {
+          refused++;
+        }
+      }
+    }),
+  );
+  const during = await probeHealth(url, flood);
+  const seconds = (Date.now() - started) / 1000;
+  held.forEach((socket) => socket.destroy());
+  return { baseline, during, accepted, refused, seconds };
+}
+
 function run(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error: unknown, result) => {
@@ -280,6 +407,30 @@ async function main() {
     results.push(fixed);
     const after = await childStats(real.child);
 
+    // 4. a random session cookie on every request vs none
+    const cookieRounds: Array<{ without: number; random: number }> = [];
+    const guests = (withCookie: boolean) =>
+      run({
+        url: real.url,
+        connections: CONNECTIONS,
+        duration: ROUND_SECONDS,
+        requests: guestRequests(withCookie),
+      });
+    const beforeCookies = await childStats(real.child);
+    for (let round = 0; round < ROUNDS; round++) {
+      // the order alternates too, so a drift of the machine's speed favours neither
+      const first = await guests(round % 2 === 1);
+      const second = await guests(round % 2 === 0);
+      const [without, random] = round % 2 === 1 ? [second, first] : [first, second];
+      results.push(without, random);
+      cookieRounds.push({ without: without.requests.average, random: random.requests.average });
+    }
+    const afterCookies = await childStats(real.child);
+    const cookieRatios = cookieRounds.map((r) => r.random / r.without);
+
+    // 5. 20,000 connection attempts from one address
+    const flood = await connectionFlood(real.url);
+
     const errors = results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
     const heartbeats = after.heartbeats - before.heartbeats;
     const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(' / ');
@@ -314,6 +465,27 @@ async function main() {
         'session-store reads per heartbeat',
         ((after.sessionQueries - before.sessionQueries) / heartbeats).toExponential(2),
       ],
+      ['guest heartbeats without a session cookie req/s', list(cookieRounds.map((r) => r.without))],
+      ['guest heartbeats, random session cookie req/s', list(cookieRounds.map((r) => r.random))],
+      ['random cookie: ratio per round', ratios(cookieRatios)],
+      ['random cookie: median ratio (goal >= 0.8)', median(cookieRatios).toFixed(2)],
+      [
+        'random cookie: session queries during those rounds',
+        String(afterCookies.sessionQueries - beforeCookies.sessionQueries),
+      ],
+      [
+        `${int(ATTEMPTS)} WebSocket attempts from 127.0.0.2: accepted / refused`,
+        `${flood.accepted} / ${flood.refused} in ${flood.seconds.toFixed(1)} s`,
+      ],
+      [
+        'health from 127.0.0.1 before: p50 / p99 ms (n)',
+        `${flood.baseline.p50.toFixed(1)} / ${flood.baseline.p99.toFixed(1)} (${flood.baseline.count})`,
+      ],
+      [
+        'health from 127.0.0.1 during the flood: p50 / p99 ms (n)',
+        `${flood.during.p50.toFixed(1)} / ${flood.during.p99.toFixed(1)} (${flood.during.count})`,
+      ],
+      ['health failures during the flood', String(flood.during.failures)],
       ['non-2xx or errors', String(errors)],
     ];
     const width = Math.max(...rows.map(([label]) => (label ?? '').length));

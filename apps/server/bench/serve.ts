@@ -141,6 +141,9 @@ try {
     SESSION_SECRET: randomBytes(32).toString('hex'),
     WEB_DIST_DIR: '/nonexistent-web-dist',
     LOG_LEVEL: 'warn',
+    // the simulated clients all come from this one address
+    SOCKETS_PER_ADDRESS: '1000000',
+    CONNECTIONS_PER_ADDRESS: '1000000',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME,

@@ -104,6 +104,12 @@ export function createApp(deps: Deps): Express {
 
   const webDist = config.webDistDir ? path.resolve(config.webDistDir) : DEFAULT_WEB_DIST;
   if (existsSync(path.join(webDist, 'index.html'))) {
+    // source maps publish the source: only where SERVE_SOURCE_MAPS allows (not in production)
+    if (!config.serveSourceMaps) {
+      app.use((req, _res, next) => {
+        next(req.path.endsWith('.map') ? notFound() : undefined);
+      });
+    }
     app.use(
       express.static(webDist, {
         index: false,

@@ -72,6 +72,17 @@ const EnvSchema = z
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
     LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+    // connection limits (see lib/connection-limits.ts)
+    SOCKETS_PER_ADDRESS: unsetIfEmpty(z.coerce.number().int().min(1).default(20)),
+    CONNECTIONS_PER_ADDRESS: unsetIfEmpty(z.coerce.number().int().min(1).default(256)),
+    MAX_CONNECTIONS: unsetIfEmpty(z.coerce.number().int().min(1).optional()),
+    HEADERS_TIMEOUT_MS: unsetIfEmpty(
+      z.coerce.number().int().min(1000).max(120_000).default(10_000),
+    ),
+    REQUEST_TIMEOUT_MS: unsetIfEmpty(
+      z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    ),
+    SERVE_SOURCE_MAPS: unsetIfEmpty(z.enum(['true', 'false']).optional()),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -105,6 +116,13 @@ const EnvSchema = z
         code: 'custom',
         path: ['STRIPE_PUBLISHABLE_KEY'],
         message: 'must be of the same mode (test or live) as STRIPE_SECRET_KEY',
+      });
+    }
+    if (env.REQUEST_TIMEOUT_MS <= env.HEADERS_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REQUEST_TIMEOUT_MS'],
+        message: 'must be longer than HEADERS_TIMEOUT_MS',
       });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -142,6 +160,40 @@ export interface Config {
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
+  /** What one client may hold open, and how long a request may take to arrive. */
+  connections: ConnectionLimits;
+  /** Whether the web app's source maps are served (default: not in production). */
+  serveSourceMaps: boolean;
+}
+
+export interface ConnectionLimits {
+  /** Concurrent Socket.IO connections per client address (an IPv6 /64 is one); refused at the handshake. */
+  socketsPerAddress: number;
+  /** Concurrent TCP connections per directly connecting address that is not a trusted proxy. */
+  connectionsPerAddress: number;
+  /** Concurrent TCP connections in total: below the open-file limit. */
+  maxConnections: number;
+  /** Time allowed for a request's headers. */
+  headersTimeoutMs: number;
+  /** Time allowed for a whole request, body included. */
+  requestTimeoutMs: number;
+}
+
+/**
+ * The default total connection cap: 80% of the process's open-file limit (the rest is for the
+ * database, Redis, files and logs), 4096 where the limit cannot be read.
+ */
+export function defaultMaxConnections(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const soft = /^Max open files\s+(\d+)/m.exec(limits)?.[1];
+    if (soft) {
+      return Math.max(64, Math.floor(Number(soft) * 0.8));
+    }
+  } catch {
+    // not Linux: fall through
+  }
+  return 4096;
 }
 
 export interface StripeConfig {
@@ -220,5 +272,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,
     },
     logLevel: env.LOG_LEVEL,
+    connections: {
+      socketsPerAddress: env.SOCKETS_PER_ADDRESS,
+      connectionsPerAddress: env.CONNECTIONS_PER_ADDRESS,
+      maxConnections: env.MAX_CONNECTIONS ?? defaultMaxConnections(),
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    },
+    serveSourceMaps: env.SERVE_SOURCE_MAPS
+      ? env.SERVE_SOURCE_MAPS === 'true'
+      : env.NODE_ENV !== 'production',
   };
 }

@@ -135,7 +135,9 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     redis && redisSubscriber
       ? createRedisInvalidationBus(redis, redisSubscriber, config.redisPrefix)
       : createLocalInvalidationBus();
-  const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+  const rateLimiter = redis
+    ? createRedisRateLimiter(redis, { prefix: config.redisPrefix })
+    : createMemoryRateLimiter();
   const users = createUsersRepo(database.db);
   const auth = createAuthService({ users, events });
   const sessions = createSessionService({ db: database.db, secret: config.sessionSecret, bus });

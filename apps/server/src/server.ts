@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.js';
+import { applyConnectionLimits } from './lib/connection-limits.js';
+import { createGracefulClose } from './lib/graceful-close.js';
 import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
@@ -31,12 +33,15 @@ export async function startServer(
   const app = createApp(deps);
   const serveHeartbeat = createHeartbeatFastPath(deps);
   // heartbeats (most of the traffic) skip Express; every other request goes through it
-  const server = createServer((req, res) =>
+  // header and request timeouts are checked every second (Node's default is every 30 s)
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) =>
     serveHeartbeat(req, res, () => {
       app(req, res);
     }),
   );
   server.keepAliveTimeout = 65_000;
+  applyConnectionLimits(server, config.connections, config.trustProxy);
+  const graceful = createGracefulClose(server);
   const realtime = await createRealtime(server, {
     config,
     sessions: deps.sessions,
@@ -61,12 +66,8 @@ export async function startServer(
     url: `http://${host}:${address.port}`,
     stop() {
       stopping ??= (async () => {
-        const closed = new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          // requests still running after 10 s are cut so shutdown always ends
-          setTimeout(() => server.closeAllConnections(), 10_000).unref();
-        });
+        // no new connections; running requests finish (cut after 8 s, so the exit stays within 10 s)
+        const closed = graceful.close(8000);
         // sockets hold the server open: disconnect them, then wait for in-flight requests
         await realtime.close();
         await closed;

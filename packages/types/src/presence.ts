@@ -2,11 +2,16 @@ import { z } from 'zod';
 
 import { Role } from './auth.js';
 
-/** A page path as the browser reports it: starts with '/', no control characters. */
+/**
+ * A page path as the browser reports it: starts with '/', printable characters only. \p{C} is
+ * control (Cc), format (Cf: the bidirectional overrides and isolates, zero-width characters),
+ * lone surrogate (Cs), private use and unassigned; \p{Z} is every space and line separator. The
+ * admin's list shows the path as text, so nothing in it may reorder or hide what is shown.
+ */
 export const CurrentPage = z
   .string()
   .max(512, 'is too long')
-  .regex(/^\/[^\s\p{Cc}]*$/u, 'must be a path starting with /');
+  .regex(/^\/[^\p{C}\p{Z}\s]*$/u, 'must be a path starting with /');
 
 /** Guests send a random visitor id they keep in localStorage. */
 export const AnonymousVisitorId = z

@@ -120,6 +120,27 @@ describe('heartbeats and clicks', () => {
     expect(HeartbeatRequest.safeParse({ currentPage: '/a\u0007b' }).success).toBe(false);
   });
 
+  it('takes printable page paths only: no bidirectional controls, lone surrogates or invisible characters', () => {
+    for (const page of [
+      '/games/\u202Eevil',
+      '/a\u2066b\u2069',
+      '/a\u200Fb',
+      '/a\uD800',
+      '/a\uDC00b',
+      '/a\u200Bb',
+      '/a\u2028b',
+      '/a\u00A0b',
+      '/a\uE000',
+    ]) {
+      expect(HeartbeatRequest.safeParse({ currentPage: page }).success, JSON.stringify(page)).toBe(
+        false,
+      );
+    }
+    for (const page of ['/games/wolfscape', '/tutorials/c++?step=2#top', '/galería/日本', '/😀']) {
+      expect(HeartbeatRequest.safeParse({ currentPage: page }).success, page).toBe(true);
+    }
+  });
+
   it('takes a visitor id of 16 to 64 URL-safe characters', () => {
     expect(
       AnonymousHeartbeatRequest.safeParse({ currentPage: '/', visitorId: 'abcdefghijklmnop' })

@@ -16,6 +16,7 @@ import { openDatabase } from '../db/client.js';
 import { createDomainEventBus } from '../lib/events.js';
 import { invalidationChannel } from '../lib/invalidation-bus.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
+import { passwordProblem } from '../modules/auth/password-policy.js';
 import { createAuthService } from '../modules/auth/service.js';
 import { deleteUserSessions } from '../modules/auth/session-service.js';
 import { createUsersRepo } from '../modules/users/repo.js';
@@ -136,6 +137,10 @@ async function main(args: string[]): Promise<void> {
     assertEmbeddedDatabaseIsFree(pgliteDir, config.dataDir);
   }
   const password = parseOrFail(Password, 'password', await readPassword());
+  const problem = passwordProblem(password, username);
+  if (problem) {
+    throw new CliError(problem);
+  }
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir });
   try {

@@ -38,8 +38,23 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    pool.on('error', (error) => console.error('[db] idle client error', error));
+    // while PostgreSQL is down or restarting, a request fails within 2 s instead of waiting for
+    // a connection; one query may run at most 15 s
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 2000,
+      query_timeout: 15_000,
+    });
+    // an idle connection dropped by a restart: logged once per outage, the pool reconnects
+    let idleErrorLogged = false;
+    pool.on('error', (error) => {
+      if (!idleErrorLogged) {
+        console.warn('[db] connection lost:', error.message);
+        idleErrorLogged = true;
+        setTimeout(() => (idleErrorLogged = false), 10_000).unref();
+      }
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (shouldMigrate) {
       await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -68,6 +68,38 @@ function findPgError(error: unknown): { code: string; constraint?: string } | un
   return undefined;
 }
 
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+]);
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/;
+
+/**
+ * Whether the database could not be reached or went away mid-query (a restart, a failover):
+ * connection errors, class 08 (connection exception) and 57P01–57P03 (shutdown, cannot connect
+ * now). Answered 503 with Retry-After: the request may simply be made again.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (typeof current === 'object' && current !== null) {
+      const code = 'code' in current && typeof current.code === 'string' ? current.code : '';
+      if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) {
+        return true;
+      }
+      if (current instanceof Error && UNREACHABLE_MESSAGES.test(current.message)) {
+        return true;
+      }
+    }
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
+}
+
 /** The constraint a unique violation (23505) hit, found behind any driver wrapper; else undefined. */
 export function uniqueViolationConstraint(error: unknown): string | undefined {
   const pgError = findPgError(error);
@@ -90,7 +122,6 @@ const BODY_PARSER_ERRORS: Readonly<Record<string, () => HttpError>> = {
       'UNSUPPORTED_MEDIA_TYPE',
       'The request body uses a character set this server does not accept.',
     ),
-  'request.aborted': () => badRequest('The request ended before its body was complete.'),
   'request.size.invalid': () =>
     badRequest('The request body is not as long as its Content-Length header says.'),
 };
@@ -133,7 +164,8 @@ function toClientError(error: object, status: number): HttpError {
   );
 }
 
-function toHttpError(error: unknown): HttpError | undefined {
+/** The HttpError a thrown error stands for, or undefined for a real failure (a 500). */
+export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) {
     return error;
   }
@@ -145,6 +177,15 @@ function toHttpError(error: unknown): HttpError | undefined {
     if (status !== undefined) {
       return toClientError(error, status);
     }
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new HttpError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The service is briefly unavailable. Please try again in a moment.',
+      undefined,
+      { 'Retry-After': '5' },
+    );
   }
   const pgError = findPgError(error);
   if (pgError?.code === '23505') {
@@ -170,8 +211,27 @@ export function errorBody(error: HttpError): ApiError {
   };
 }
 
+/**
+ * Whether the client went away before its request arrived (cut off, aborted, reset): not an
+ * error of ours and nothing to answer. Nobody would read the response, and logging each one would
+ * let anyone flood the logs.
+ */
+export function isClientGone(error: unknown, req?: IncomingMessage): boolean {
+  if (typeof error === 'object' && error !== null) {
+    if ('type' in error && error.type === 'request.aborted') {
+      return true;
+    }
+  }
+  return req !== undefined && (req.destroyed || req.socket.destroyed) && !req.complete;
+}
+
 /** The one error middleware: known errors become their status, the rest a logged 500. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
+  if (isClientGone(error, req)) {
+    // no response, no log: the connection is closed (or closing) already
+    req.socket.destroy();
+    return;
+  }
   if (res.headersSent) {
     next(error);
     return;

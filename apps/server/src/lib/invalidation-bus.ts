@@ -4,6 +4,13 @@ import type { Redis } from 'ioredis';
 export interface InvalidationBus {
   publish(userId: string): void;
   subscribe(listener: (userId: string) => void): void;
+  /**
+   * Called when messages may have been missed (the process lost Redis and is connected again):
+   * listeners drop everything they cached. Never called on a single-process bus.
+   */
+  onResync?(listener: () => void): void;
+  /** False while messages from other processes cannot arrive (Redis is down). */
+  isConnected?(): boolean;
   close(): Promise<void>;
 }
 
@@ -31,7 +38,41 @@ export function createRedisInvalidationBus(
 ): InvalidationBus {
   const channel = invalidationChannel(prefix);
   const listeners: Array<(userId: string) => void> = [];
+  const resyncListeners: Array<() => void> = [];
   const deliver = (userId: string) => listeners.forEach((listener) => listener(userId));
+  // A publish made while this process was cut off from Redis never reaches it: once the
+  // subscription is back, everything cached about users is dropped and read again.
+  let connected = subscriber.status === 'ready';
+  let lost = !connected;
+  subscriber.on('close', () => {
+    if (connected) {
+      lost = true;
+    }
+    connected = false;
+  });
+  subscriber.on('ready', () => {
+    connected = true;
+    if (lost) {
+      lost = false;
+      console.info('[invalidate] Redis is back: dropping cached sessions');
+      resyncListeners.forEach((listener) => listener());
+    }
+  });
+  // a publish that failed (Redis down) is sent again once the connection is back, so a process
+  // that never lost Redis itself still hears of a logout made elsewhere during the outage
+  const unsent = new Set<string>();
+  const send = (userId: string) => {
+    publisher.publish(channel, userId).catch(() => {
+      if (unsent.size < 100_000) {
+        unsent.add(userId);
+      }
+    });
+  };
+  publisher.on('ready', () => {
+    const pending = [...unsent];
+    unsent.clear();
+    pending.forEach(send);
+  });
   void subscriber
     .subscribe(channel)
     .catch((error: unknown) => console.warn('[invalidate] subscribe failed', error));
@@ -44,11 +85,11 @@ export function createRedisInvalidationBus(
     publish(userId) {
       // deliver locally at once; other processes hear it through Redis
       deliver(userId);
-      publisher
-        .publish(channel, userId)
-        .catch((error: unknown) => console.warn('[invalidate] publish failed', error));
+      send(userId);
     },
     subscribe: (listener) => void listeners.push(listener),
+    onResync: (listener) => void resyncListeners.push(listener),
+    isConnected: () => connected,
     close: async () => {
       await subscriber.unsubscribe(channel).catch(() => undefined);
     },

@@ -3,9 +3,15 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit.js';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  rateLimitRedisKey,
+  type RateLimiter,
+} from './rate-limit.js';
 import { connectRedis, waitForRedis } from './redis.js';
 
+const PREFIX = `rl-test-${randomBytes(4).toString('hex')}`;
 const uniqueKey = () => `test:${randomBytes(6).toString('hex')}`;
 
 async function consumeTimes(
@@ -114,48 +120,80 @@ describe.runIf(redisUrl)('with Redis', () => {
     redis?.disconnect();
   });
 
-  describeLimiterContract('Redis', () => createRedisRateLimiter(getRedis()));
+  describeLimiterContract('Redis', () => createRedisRateLimiter(getRedis(), { prefix: PREFIX }));
 
   it('shares counters between processes', async () => {
     const key = uniqueKey();
     const rule = { limit: 2, windowMs: 60_000 };
-    const first = createRedisRateLimiter(getRedis());
-    const second = createRedisRateLimiter(getRedis());
+    const first = createRedisRateLimiter(getRedis(), { prefix: PREFIX });
+    const second = createRedisRateLimiter(getRedis(), { prefix: PREFIX });
     expect((await first.consume(key, rule)).allowed).toBe(true);
     expect((await second.consume(key, rule)).allowed).toBe(true);
     expect((await first.consume(key, rule)).allowed).toBe(false);
   });
 
   it('opens a new window once the old one has expired', async () => {
-    const limiter = createRedisRateLimiter(getRedis());
+    const limiter = createRedisRateLimiter(getRedis(), { prefix: PREFIX });
     const key = uniqueKey();
-    const rule = { limit: 1, windowMs: 300 };
+    const rule = { limit: 1, windowMs: 1000 };
     expect((await limiter.consume(key, rule)).allowed).toBe(true);
     expect((await limiter.consume(key, rule)).allowed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await limiter.consume(key, rule)).allowed).toBe(true);
   });
 
   it('keeps the window when refunding, and leaves no key behind once it has expired', async () => {
-    const limiter = createRedisRateLimiter(getRedis());
+    const limiter = createRedisRateLimiter(getRedis(), { prefix: PREFIX });
     const key = uniqueKey();
-    const rule = { limit: 1, windowMs: 300 };
+    const rule = { limit: 1, windowMs: 1000 };
     await limiter.consume(key, rule);
     await limiter.refund(key);
-    expect(await getRedis().pttl(`ratelimit:${key}`)).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await getRedis().pttl(rateLimitRedisKey(PREFIX, key))).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     await limiter.refund(key);
-    expect(await getRedis().exists(`ratelimit:${key}`)).toBe(0);
+    expect(await getRedis().exists(rateLimitRedisKey(PREFIX, key))).toBe(0);
   });
 
   it('shares refunds between processes', async () => {
     const key = uniqueKey();
     const rule = { limit: 1, windowMs: 60_000 };
-    const first = createRedisRateLimiter(getRedis());
-    const second = createRedisRateLimiter(getRedis());
+    const first = createRedisRateLimiter(getRedis(), { prefix: PREFIX });
+    const second = createRedisRateLimiter(getRedis(), { prefix: PREFIX });
     expect((await first.consume(key, rule)).allowed).toBe(true);
     await second.refund(key);
     expect((await first.consume(key, rule)).allowed).toBe(true);
     expect((await second.consume(key, rule)).allowed).toBe(false);
+  });
+});
+
+describe.runIf(redisUrl)('Redis rate limiter keys and outages', () => {
+  it('keeps its counters under the prefix, always with an expiry', async () => {
+    const redis = connectRedis(redisUrl ?? '', 'rate-limit-prefix-test');
+    try {
+      await waitForRedis(redis);
+      const key = uniqueKey();
+      await createRedisRateLimiter(redis, { prefix: PREFIX }).consume(key, {
+        limit: 5,
+        windowMs: 60_000,
+      });
+      expect(await redis.exists(`ratelimit:${key}`)).toBe(0);
+      const ttl = await redis.pttl(rateLimitRedisKey(PREFIX, key));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('answers from memory while Redis is unreachable', async () => {
+    // nothing listens on port 1: every command fails at once
+    const redis = connectRedis('redis://127.0.0.1:1', 'rate-limit-down-test');
+    try {
+      const limiter = createRedisRateLimiter(redis, { prefix: PREFIX });
+      const results = await consumeTimes(limiter, uniqueKey(), 4);
+      expect(results.map((result) => result.allowed)).toEqual([true, true, true, false]);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

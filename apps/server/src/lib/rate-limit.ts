@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */
@@ -68,33 +69,60 @@ end
 return 0
 `;
 
-/** Shared counters in Redis; falls back to the in-process limiter while Redis is down. */
+/** Where a key's counter lives in Redis: under the deployment's REDIS_PREFIX. */
+export const rateLimitRedisKey = (prefix: string, key: string) => `${prefix}:ratelimit:${key}`;
+
+/**
+ * Shared counters in Redis, by rate-limiter-flexible: one Lua script sets the window's expiry and
+ * increments in a single atomic step (a counter can never be left without an expiry), under
+ * `<prefix>:ratelimit:`. While Redis is down (or not ready) the in-process limiter answers, so a
+ * Redis outage neither opens nor closes the limits.
+ *
+ * Windows are whole seconds in Redis (rounded up): the store's expiry is set in seconds.
+ */
 export function createRedisRateLimiter(
   redis: Redis,
-  fallback: RateLimiter = createMemoryRateLimiter(),
+  options: { prefix: string; fallback?: RateLimiter },
 ): RateLimiter {
+  const fallback = options.fallback ?? createMemoryRateLimiter();
+  const keyPrefix = `${options.prefix}:ratelimit`;
+  // one limiter object per rule; every one writes the same keys (the rule is not part of the key)
+  const limiters = new Map<string, RateLimiterRedis>();
+  const limiterFor = (rule: RateLimitRule) => {
+    const id = `${rule.limit}/${rule.windowMs}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix,
+        points: rule.limit,
+        duration: Math.max(1, Math.ceil(rule.windowMs / 1000)),
+        // fail at once while the connection is down: the fallback answers instead of waiting
+        rejectIfRedisNotReady: true,
+      });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
+  const toResult = (result: RateLimiterRes, allowed: boolean): RateLimitResult => ({
+    allowed,
+    retryAfterSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+  });
   return {
     async consume(key, rule) {
-      const redisKey = `ratelimit:${key}`;
       try {
-        const result = await redis.multi().incr(redisKey).pttl(redisKey).exec();
-        const count = Number(result?.[0]?.[1] ?? 0);
-        let ttl = Number(result?.[1]?.[1] ?? -1);
-        if (ttl < 0) {
-          await redis.pexpire(redisKey, rule.windowMs);
-          ttl = rule.windowMs;
+        return toResult(await limiterFor(rule).consume(key), true);
+      } catch (error) {
+        // over the limit: the library rejects with the counter's state; anything else is Redis
+        if (error instanceof RateLimiterRes) {
+          return toResult(error, false);
         }
-        return {
-          allowed: count <= rule.limit,
-          retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)),
-        };
-      } catch {
         return fallback.consume(key, rule);
       }
     },
     async refund(key) {
       try {
-        await redis.eval(REFUND_SCRIPT, 1, `ratelimit:${key}`);
+        await redis.eval(REFUND_SCRIPT, 1, rateLimitRedisKey(options.prefix, key));
       } catch {
         await fallback.refund(key);
       }

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 
 import type { Config } from '../config.js';
+import { createSocketLimiter } from '../lib/connection-limits.js';
 import { createRequestOrigin } from '../lib/proxy-trust.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { isSiteOrigin } from '../lib/security.js';
@@ -107,16 +108,39 @@ export async function createRealtime(
 ): Promise<Realtime> {
   const { config, sessions, notifier } = deps;
   const requestOrigin = createRequestOrigin(config.trustProxy);
+  // one client address may hold this many sockets; more are refused at the handshake
+  const socketLimiter = createSocketLimiter(config.connections.socketsPerAddress);
   const io: RealtimeServer = new Server(httpServer, {
     // per-message deflate costs ~10× memory per socket; payloads are small
     perMessageDeflate: false,
     // the game clients load /socket.io/socket.io.js from here (the CSP allows only 'self')
     serveClient: true,
     allowRequest: (request, callback) => {
-      const isAllowed = isAllowedOrigin(request, config.publicOrigin, requestOrigin.protocol);
-      callback(isAllowed ? null : 'Origin not allowed', isAllowed);
+      if (!isAllowedOrigin(request, config.publicOrigin, requestOrigin.protocol)) {
+        callback('Origin not allowed', false);
+        return;
+      }
+      if (!socketLimiter.allows(requestOrigin.clientAddress(request))) {
+        callback('Too many connections from this address', false);
+        return;
+      }
+      callback(null, true);
     },
   });
+  // counted when engine.io opens the connection (synchronously after allowRequest), so a burst of
+  // handshakes cannot all pass the check before any is counted
+  io.engine.on(
+    'connection',
+    (connection: {
+      request: IncomingMessage;
+      once: (event: 'close', listener: () => void) => void;
+    }) => {
+      connection.once(
+        'close',
+        socketLimiter.opened(requestOrigin.clientAddress(connection.request)),
+      );
+    },
+  );
 
   let redisClients: Redis[] = [];
   let closing = false;

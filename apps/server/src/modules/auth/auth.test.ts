@@ -17,7 +17,7 @@ describe('register → login → current-user → logout', () => {
     const registered = await client.post('/api/auth/register', {
       username,
       email: `${username}@example.com`,
-      password: 'password123',
+      password: 'password-1234',
     });
     expect(registered.status).toBe(201);
 
@@ -25,7 +25,7 @@ describe('register → login → current-user → logout', () => {
 
     const login = await client.post('/api/auth/login', {
       username: username.toUpperCase(),
-      password: 'password123',
+      password: 'password-1234',
     });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ user: { username, role: 'user' } });

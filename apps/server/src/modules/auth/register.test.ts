@@ -12,7 +12,7 @@ afterAll(async () => {
   await app.stop();
 });
 
-const PASSWORD = 'password123';
+const PASSWORD = 'password-1234';
 
 function register(body: Record<string, unknown>) {
   return app.client().post<RegisterResponse & ApiError>('/api/auth/register', body);

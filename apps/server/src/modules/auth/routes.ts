@@ -17,13 +17,17 @@ import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import type { AuthService } from './service.js';
-import type { SessionCookies } from './session-middleware.js';
+import { type SessionCookies, readDeviceCookie } from './session-middleware.js';
 import type { SessionService } from './session-service.js';
 
 export interface AuthRateLimits {
   /** Login attempts per client address (an IPv6 /64 counts as one address). */
   loginPerIp: RateLimitRule;
-  /** Failed logins per username: a successful login is given back, so its owner is not locked out. */
+  /**
+   * Failed logins per username from browsers that are not a known device of that user; a
+   * successful login is given back. Attempts carrying the user's device cookie are counted per
+   * device instead (the same rule), so guessing from elsewhere cannot lock the owner out.
+   */
   loginPerUsername: RateLimitRule;
   registerPerIp: RateLimitRule;
   /** Registration attempts per username. */
@@ -130,15 +134,19 @@ export function createAuthRouter(deps: {
     if (!Username.safeParse(input.username).success) {
       throw invalidCredentials();
     }
-    // counted before checking, so parallel guesses cannot all pass; given back on success
-    const usernameKey = `login:user:${asciiLowerCase(input.username)}`;
-    await limit(usernameKey, limits.loginPerUsername, LOGIN_LIMIT_MESSAGE);
+    // counted before checking, so parallel guesses cannot all pass; given back on success. A
+    // browser with this user's device cookie has its own counter (OWASP's device cookies).
+    const deviceId = sessions.devices.verify(readDeviceCookie(req.headers.cookie), input.username);
+    const attemptKey = deviceId
+      ? `login:device:${deviceId}`
+      : `login:user:${asciiLowerCase(input.username)}`;
+    await limit(attemptKey, limits.loginPerUsername, LOGIN_LIMIT_MESSAGE);
     req.body = input;
     const user = await authenticate(req, res);
     if (!user) {
       throw invalidCredentials();
     }
-    await rateLimiter.refund(usernameKey);
+    await rateLimiter.refund(attemptKey);
     // before the session exists, so a failure here leaves no session behind
     await auth.recordLogin(user.id, input.deviceInfo, req.get('user-agent'));
     // a fresh session id on every login; the old one (if any) is gone
@@ -147,6 +155,7 @@ export function createAuthRouter(deps: {
     }
     const session = await sessions.create(user.id);
     cookies.set(req, res, session.token, session.expiresAt);
+    cookies.setDevice(req, res, sessions.devices.issue(user.username));
     res.json({ message: 'Login successful', user } satisfies LoginResponse);
   });
 

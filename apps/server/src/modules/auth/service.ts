@@ -4,6 +4,7 @@ import { conflict, uniqueViolationConstraint } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import type { UserRow, UsersRepo } from '../users/repo.js';
 import { describeDevice } from './device-info.js';
+import { assertAcceptablePassword } from './password-policy.js';
 import { getDummyHash, hashPassword, verifyPassword } from './passwords.js';
 
 export const toCurrentUser = (row: Pick<UserRow, 'id' | 'username' | 'role'>): CurrentUser => ({
@@ -16,6 +17,7 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
   const { users, events } = deps;
   return {
     async register(input: RegisterRequest): Promise<CurrentUser> {
+      assertAcceptablePassword(input.password, input.username);
       if (await users.findByUsername(input.username)) {
         throw conflict('That username is already taken');
       }
@@ -74,6 +76,10 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
       options: { resetPassword?: boolean } = {},
     ): Promise<{ user: CurrentUser; created: boolean }> {
       const existing = await users.findByUsername(username);
+      // a password the admin sets now must pass the same rule as everyone's
+      if (!existing || options.resetPassword) {
+        assertAcceptablePassword(password, username);
+      }
       if (!existing) {
         const row = await users.insert({
           username,

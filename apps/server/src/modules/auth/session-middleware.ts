@@ -1,6 +1,7 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { parse, serialize } from 'cookie';
 
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS } from './device-cookie.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 
 export function readSessionToken(cookieHeader: string | undefined): string | undefined {
@@ -10,10 +11,16 @@ export function readSessionToken(cookieHeader: string | undefined): string | und
   return parse(cookieHeader)[SESSION_COOKIE];
 }
 
+export function readDeviceCookie(cookieHeader: string | undefined): string | undefined {
+  return cookieHeader ? parse(cookieHeader)[DEVICE_COOKIE] : undefined;
+}
+
 /** Sets and clears the session cookie with the same attributes everywhere. */
 export interface SessionCookies {
   set(req: Request, res: Response, token: string, expires: Date): void;
   clear(req: Request, res: Response): void;
+  /** Sets the device cookie a successful login leaves (sent only to the auth routes). */
+  setDevice(req: Request, res: Response, value: string): void;
   /** The Set-Cookie value that clears it, for bare node:http responses (the heartbeat path). */
   clearingHeader(isSecureRequest: boolean): string;
 }
@@ -34,6 +41,10 @@ export function createSessionCookies(options: {
       secure: isPublicOriginHttps || isSecureRequest,
       path: '/',
     }) satisfies CookieOptions;
+  const clearing = (isSecureRequest: boolean) =>
+    serialize(SESSION_COOKIE, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) });
+  const clearingSecure = clearing(true);
+  const clearingPlain = clearing(false);
   return {
     set(req, res, token, expires) {
       res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req.secure), expires });
@@ -41,8 +52,16 @@ export function createSessionCookies(options: {
     clear(req, res) {
       res.clearCookie(SESSION_COOKIE, cookieOptions(req.secure));
     },
-    clearingHeader: (isSecureRequest) =>
-      serialize(SESSION_COOKIE, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) }),
+    setDevice(req, res, value) {
+      res.cookie(DEVICE_COOKIE, value, {
+        ...cookieOptions(req.secure),
+        sameSite: 'strict',
+        path: '/api/auth',
+        maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+      });
+    },
+    // the same two strings every time: made once (a bogus cookie on every request asks for it)
+    clearingHeader: (isSecureRequest) => (isSecureRequest ? clearingSecure : clearingPlain),
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 
@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { memoizeBounded } from '../../lib/memoize.js';
+import { type DeviceCookieSigner, createDeviceCookieSigner } from './device-cookie.js';
 
 export const SESSION_COOKIE = 'sid';
 
@@ -24,6 +25,16 @@ export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
 /** How long a resolved session is trusted from memory before it is read again. */
 const CACHE_TTL_MS = 10 * 60 * 1000;
 const CACHE_MAX_ENTRIES = 100_000;
+/**
+ * While the invalidation bus cannot hear other processes (Redis down), a cached session is read
+ * again after this long, so a logout elsewhere takes effect within seconds even during an outage.
+ */
+const CACHE_TTL_WHILE_DISCONNECTED_MS = 5000;
+/** Tokens with a valid signature but no session (ended, expired) remembered so they cost no query. */
+const UNKNOWN_TTL_MS = 60_000;
+const UNKNOWN_MAX_ENTRIES = 10_000;
+/** Bytes of HMAC that sign a token: a forged cookie is refused without a query. */
+const TOKEN_MAC_BYTES = 16;
 /** Idle expiry is pushed forward at most this often per session (batched). */
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
@@ -52,6 +63,8 @@ export interface SessionService {
   /** Writes pending idle-expiry extensions; called on a timer and at shutdown. */
   flush(): Promise<void>;
   stats(): { queries: number; writes: number };
+  /** Signs and checks device cookies (login throttling), with the same secret. */
+  devices: DeviceCookieSigner;
 }
 
 /**
@@ -78,6 +91,8 @@ export function createSessionService(deps: {
   const timeouts = deps.timeouts ?? DEFAULT_SESSION_TIMEOUTS;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, CacheEntry>();
+  // signed tokens that matched no session, oldest first (insertion order): a small LRU
+  const unknown = new Map<string, number>();
   const pendingTouches = new Set<string>();
   const counters = { queries: 0, writes: 0 };
 
@@ -86,6 +101,68 @@ export function createSessionService(deps: {
     (token) => createHmac('sha256', deps.secret).update(token).digest('base64url'),
     CACHE_MAX_ENTRIES,
   );
+
+  // a prepared key: a secret longer than SHA-256's block would otherwise be hashed on every call
+  const macKey = createSecretKey(Buffer.from(`${deps.secret}:session-token`));
+  const mac = (random: string) =>
+    createHmac('sha256', macKey).update(random).digest().subarray(0, TOKEN_MAC_BYTES);
+
+  /**
+   * Tokens are `<32 random bytes>.<HMAC of them>` (base64url). A cookie whose signature does not
+   * match was not made here: no query. Tokens from before signing (no dot) are looked up only
+   * when their session existed at startup (`legacy`), so random unsigned cookies cost no query
+   * either; they end with those sessions (30 days at most).
+   */
+  function isSigned(token: string): boolean {
+    const dot = token.indexOf('.');
+    if (dot === -1) {
+      return false;
+    }
+    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const expected = mac(token.slice(0, dot));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  let legacy: Set<string> | undefined;
+  const legacyLoaded = (async () => {
+    try {
+      const rows = await db
+        .select({ idHash: sessions.idHash })
+        .from(sessions)
+        .where(gt(sessions.expiresAt, new Date(now())));
+      legacy = new Set(rows.map((row) => row.idHash));
+    } catch (error) {
+      // database down at startup: unsigned tokens are then simply refused
+      console.warn('[sessions] could not load existing sessions', error);
+      legacy = new Set();
+    }
+  })();
+
+  function rememberUnknown(idHash: string) {
+    unknown.delete(idHash);
+    if (unknown.size >= UNKNOWN_MAX_ENTRIES) {
+      const oldest = unknown.keys().next();
+      if (!oldest.done) {
+        unknown.delete(oldest.value);
+      }
+    }
+    unknown.set(idHash, now() + UNKNOWN_TTL_MS);
+  }
+
+  function isKnownUnknown(idHash: string): boolean {
+    const until = unknown.get(idHash);
+    if (until === undefined) {
+      return false;
+    }
+    if (until <= now()) {
+      unknown.delete(idHash);
+      return false;
+    }
+    return true;
+  }
+
+  // messages may have been missed while Redis was away: every cached session is read again
+  bus.onResync?.(() => cache.clear());
 
   bus.subscribe((userId) => {
     for (const [key, entry] of cache) {
@@ -144,7 +221,8 @@ export function createSessionService(deps: {
 
   return {
     async create(userId) {
-      const token = randomBytes(32).toString('base64url');
+      const random = randomBytes(32).toString('base64url');
+      const token = `${random}.${mac(random).toString('base64url')}`;
       const time = now();
       const absoluteExpiresAt = new Date(time + timeouts.absoluteMs);
       const expiresAt = new Date(Math.min(time + timeouts.idleMs, absoluteExpiresAt.getTime()));
@@ -164,13 +242,24 @@ export function createSessionService(deps: {
       if (!token || token.length > 128) {
         return null;
       }
+      const signed = isSigned(token);
+      if (!signed && token.includes('.')) {
+        return null;
+      }
+      // an unsigned token can only be one of the sessions that existed at startup; when there
+      // are none left (any deployment made after signing began), it is refused right here
+      if (!signed && legacy?.size === 0) {
+        return null;
+      }
       const idHash = hash(token);
       const time = now();
       let entry = cache.get(idHash);
+      const cacheTtl =
+        bus.isConnected?.() === false ? CACHE_TTL_WHILE_DISCONNECTED_MS : CACHE_TTL_MS;
       // a cached copy that looks idle-expired is read again: another process may have extended it
       if (
         entry &&
-        (time - entry.cachedAt > CACHE_TTL_MS ||
+        (time - entry.cachedAt > cacheTtl ||
           entry.expiresAt <= time ||
           entry.absoluteExpiresAt <= time)
       ) {
@@ -178,8 +267,19 @@ export function createSessionService(deps: {
         entry = undefined;
       }
       if (!entry) {
+        if (isKnownUnknown(idHash)) {
+          return null;
+        }
+        if (!signed) {
+          await legacyLoaded;
+          if (!legacy?.has(idHash)) {
+            return null;
+          }
+        }
         const loaded = await load(idHash);
         if (!loaded) {
+          legacy?.delete(idHash);
+          rememberUnknown(idHash);
           return null;
         }
         entry = loaded;
@@ -205,6 +305,8 @@ export function createSessionService(deps: {
       const idHash = hash(token);
       cache.delete(idHash);
       pendingTouches.delete(idHash);
+      legacy?.delete(idHash);
+      rememberUnknown(idHash);
       counters.writes++;
       const deleted = await db
         .delete(sessions)
@@ -253,5 +355,6 @@ export function createSessionService(deps: {
     },
 
     stats: () => ({ ...counters }),
+    devices: createDeviceCookieSigner(deps.secret, now),
   };
 }

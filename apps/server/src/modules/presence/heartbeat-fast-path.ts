@@ -10,6 +10,8 @@ import {
   badRequest,
   describeZodError,
   errorBody,
+  isClientGone,
+  toHttpError,
   tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
@@ -83,6 +85,12 @@ export function createHeartbeatFastPath(deps: {
       });
       req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
       req.on('error', reject);
+      // cut off before the end: settled as an error that is answered with nothing
+      req.on('close', () => {
+        if (!req.complete) {
+          reject(Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
+        }
+      });
     });
   }
 
@@ -163,8 +171,13 @@ export function createHeartbeatFastPath(deps: {
       return;
     }
     serve(req, res, isUserPath).catch((error: unknown) => {
-      if (error instanceof HttpError) {
-        send(res, error.status, JSON.stringify(errorBody(error)), error.headers);
+      if (isClientGone(error, req)) {
+        req.socket.destroy();
+        return;
+      }
+      const httpError = toHttpError(error);
+      if (httpError) {
+        send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
         return;
       }
       console.error(`[heartbeat] ${path} failed`, error);

@@ -1,6 +1,7 @@
 import type { ChangePasswordRequest, Profile } from '@portfolio/types';
 
 import { HttpError, conflict, uniqueViolationConstraint, unauthorized } from '../../lib/errors.js';
+import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SessionService } from '../auth/session-service.js';
 import type { GameRecordsReader } from './game-records.js';
@@ -65,6 +66,7 @@ export function createProfileService(deps: {
       if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
         throw wrongCurrentPassword();
       }
+      assertAcceptablePassword(input.newPassword, row.username);
       await users.setPasswordHash(row.id, await hashPassword(input.newPassword));
       await sessions.destroyOthers(row.id, session.idHash);
     },

@@ -1,0 +1,124 @@
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+import type { ConnectionLimits } from '../config.js';
+import { rateLimitAddress } from './client-address.js';
+import { compileTrust, parseTrustProxy } from './proxy-trust.js';
+
+/**
+ * Keeps one client from exhausting the process (its file handles above all):
+ *
+ * - `maxConnections`: TCP connections in total; beyond it Node closes new ones at once.
+ * - `connectionsPerAddress`: TCP connections from one directly connecting address, except trusted
+ *   proxies (behind nginx every client arrives from the proxy: there nginx's `limit_conn` and the
+ *   per-client Socket.IO limit apply instead).
+ * - headers must arrive within `headersTimeoutMs`, a whole request within `requestTimeoutMs`
+ *   (Node checks both every second here, not every 30 s): a slow body is cut after seconds.
+ *
+ * The per-address Socket.IO limit is `createSocketLimiter`, applied at the handshake.
+ */
+export function applyConnectionLimits(
+  server: Server,
+  limits: ConnectionLimits,
+  trustProxy: string | undefined,
+): void {
+  server.maxConnections = limits.maxConnections;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.on('clientError', answerClientError);
+  const trust = compileTrust(parseTrustProxy(trustProxy));
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (address === undefined || trust(address, 0)) {
+      return;
+    }
+    const key = rateLimitAddress(address);
+    const count = (open.get(key) ?? 0) + 1;
+    if (count > limits.connectionsPerAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, count);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left <= 0) {
+        open.delete(key);
+      } else {
+        open.set(key, left);
+      }
+    });
+  });
+}
+
+/** Counts open Socket.IO connections per client address; `tryOpen` refuses past the limit. */
+export function createSocketLimiter(limit: number) {
+  const open = new Map<string, number>();
+  return {
+    /** Whether one more may open for this (client) address. */
+    allows(address: string): boolean {
+      return (open.get(rateLimitAddress(address)) ?? 0) < limit;
+    },
+    /** Counts an opened connection; returns the function that uncounts it. */
+    opened(address: string): () => void {
+      const key = rateLimitAddress(address);
+      open.set(key, (open.get(key) ?? 0) + 1);
+      let closed = false;
+      return () => {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        const left = (open.get(key) ?? 1) - 1;
+        if (left <= 0) {
+          open.delete(key);
+        } else {
+          open.set(key, left);
+        }
+      };
+    },
+  };
+}
+
+const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+  HPE_HEADER_OVERFLOW: 431,
+};
+const CLIENT_ERROR_MESSAGE: Readonly<Record<number, string>> = {
+  400: 'The request could not be read.',
+  408: 'The request took too long to arrive.',
+  431: 'The request headers are too large.',
+};
+
+/**
+ * What Node does with a request it cannot parse or that timed out, made ours: a client that went
+ * away (reset, or the connection ended mid-request) gets nothing; anything else the API's error
+ * body, not Node's bare "400 Bad Request".
+ */
+function answerClientError(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Socket,
+): void {
+  const gone =
+    error.code === 'ECONNRESET' ||
+    error.code === 'HPE_INVALID_EOF_STATE' ||
+    !socket.writable ||
+    // a response has started on this connection: nothing can be added to it
+    (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (gone) {
+    socket.destroy();
+    return;
+  }
+  const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
+  const code = (STATUS_CODES[status] ?? 'Bad Request').toUpperCase().replace(/[^A-Z]+/g, '_');
+  const body = JSON.stringify({
+    error: { code, message: CLIENT_ERROR_MESSAGE[status] ?? 'The request could not be read.' },
+  });
+  // a HEAD request's answer has the headers only
+  const isHead = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${isHead ? '' : body}`,
+  );
+}
