@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
-import { Password, Username } from '@portfolio/types';
+import { DEFAULT_SITE_CONFIG, Password, type SiteConfig, Username } from '@portfolio/types';
 
 // `FOO=` in a .env file or compose means "not set": without this, PORT= became port 0 (a random
 // port) and DATA_DIR= the current directory.
@@ -70,6 +70,13 @@ const EnvSchema = z
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
     LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+    // the owner's profiles, linked from every page's footer
+    GITHUB_PROFILE_URL: unsetIfEmpty(
+      z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+    ),
+    LINKEDIN_PROFILE_URL: unsetIfEmpty(
+      z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -138,6 +145,8 @@ export interface Config {
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
+  /** Settings the web app reads at run time (footer links), injected into every page. */
+  siteConfig: SiteConfig;
 }
 
 export interface StripeConfig {
@@ -215,5 +224,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,
     },
     logLevel: env.LOG_LEVEL,
+    siteConfig: {
+      githubUrl: env.GITHUB_PROFILE_URL ?? DEFAULT_SITE_CONFIG.githubUrl,
+      linkedinUrl: env.LINKEDIN_PROFILE_URL ?? DEFAULT_SITE_CONFIG.linkedinUrl,
+    },
   };
 }

@@ -2,3 +2,4 @@ export * from './auth.js';
 export * from './games.js';
 export * from './presence.js';
 export * from './users.js';
+export * from './site.js';

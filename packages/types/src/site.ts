@@ -1,0 +1,101 @@
+/**
+ * The site's public pages and its runtime settings, shared by the server (robots.txt,
+ * sitemap.xml, each page's title and description in the HTML it serves, the settings injected
+ * into index.html) and the web app (document titles on client-side navigation, the footer).
+ * `zod/mini` only: the web app's entry imports this ('@portfolio/types/site').
+ */
+import * as z from 'zod/mini';
+
+export const SITE_NAME = 'GameDev Portfolio';
+
+export interface SitePage {
+  /** The route's own spelling (/Gallery); paths match case-insensitively. */
+  path: string;
+  title: string;
+  description: string;
+  /** Listed in sitemap.xml. */
+  inSitemap: boolean;
+}
+
+export const DEFAULT_DESCRIPTION =
+  'Portfolio of a passionate game developer and designer: browser games, projects and tutorials.';
+
+export const SITE_PAGES: readonly SitePage[] = [
+  { path: '/', title: SITE_NAME, description: DEFAULT_DESCRIPTION, inSitemap: true },
+  {
+    path: '/games',
+    title: `Games | ${SITE_NAME}`,
+    description:
+      'Play single-player and multiplayer browser games made with GameMaker, Godot and more.',
+    inSitemap: true,
+  },
+  {
+    path: '/Gallery',
+    title: `My Gallery | ${SITE_NAME}`,
+    description: 'Browse projects, prototypes and visual effects with videos and screenshots.',
+    inSitemap: true,
+  },
+  {
+    path: '/Tutorials',
+    title: `Tutorials | ${SITE_NAME}`,
+    description: 'Learn C++ and Unreal Engine with runnable code samples and guides.',
+    inSitemap: true,
+  },
+  {
+    path: '/subscribe',
+    title: `Subscribe | ${SITE_NAME}`,
+    description: 'Subscribe for $10.00 per quarter to play the subscriber-only games.',
+    inSitemap: true,
+  },
+  {
+    path: '/login',
+    title: `Login | ${SITE_NAME}`,
+    description: 'Sign in to play multiplayer games and follow your progress.',
+    inSitemap: false,
+  },
+  {
+    path: '/register',
+    title: `Register | ${SITE_NAME}`,
+    description: 'Create a free account to play multiplayer games.',
+    inSitemap: false,
+  },
+  {
+    path: '/profile',
+    title: `Profile | ${SITE_NAME}`,
+    description: 'Your account, subscription and time on the site.',
+    inSitemap: false,
+  },
+  {
+    path: '/admin',
+    title: `Admin Dashboard | ${SITE_NAME}`,
+    description: 'Live activity, visitor analytics, game clicks and user management.',
+    inSitemap: false,
+  },
+];
+
+/** The page whose path this is, whatever its case and trailing slash; undefined if none. */
+export function findSitePage(pathname: string): SitePage | undefined {
+  const wanted = normalisePath(pathname).toLowerCase();
+  return SITE_PAGES.find((page) => page.path.toLowerCase() === wanted);
+}
+
+function normalisePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+/** Footer links and other settings the server gives the app at run time (index.html). */
+export const SiteConfig = z.object({
+  githubUrl: z.string(),
+  linkedinUrl: z.string(),
+});
+export type SiteConfig = z.infer<typeof SiteConfig>;
+
+/** Used when the page carries no settings (the Vite dev server). */
+export const DEFAULT_SITE_CONFIG: SiteConfig = {
+  githubUrl: 'https://github.com/',
+  linkedinUrl: 'https://www.linkedin.com/',
+};
+
+/** The id of the `<script type="application/json">` element holding the SiteConfig. */
+export const SITE_CONFIG_ELEMENT_ID = 'site-config';
