@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+import { precompress } from './build/precompress';
+
 const apiTarget = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
@@ -16,6 +18,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: the server marks the files it lists (content-hashed) immutable
+    manifest: true,
+    // every browser the site supports has module preload; the polyfill would cost the entry
+    modulePreload: { polyfill: false },
   },
   test: {
     environment: 'jsdom',

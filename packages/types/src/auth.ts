@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { CurrentUser, ROLES } from './session.js';
+import { ROLES } from './client.js';
+import { CurrentUser } from './session.js';
 
 export {
   ApiError,
@@ -8,6 +9,7 @@ export {
   CurrentUserResponse,
   ROLES,
   SESSION_REQUIRED_CODE,
+  VISITOR_ID_PATTERN,
 } from './session.js';
 
 export const Role = z.enum(ROLES);

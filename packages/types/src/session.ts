@@ -1,12 +1,13 @@
 /**
- * The contracts the web app needs before its first page renders (who is signed in, the API's
- * error body), written with `zod/mini` so the home page's entry chunk stays small: import them
- * from '@portfolio/types/session' in code the entry loads. The root export re-exports them, so
- * the server and everything else use the same schemas.
+ * Who is signed in and the API's error body, in `zod/mini` (light for any web chunk that needs
+ * them). The root export re-exports them, so the server and everything else use these schemas;
+ * the web app's entry reads the same answers through the zod-free guards of client.ts.
  */
 import * as z from 'zod/mini';
 
-export const ROLES = ['user', 'subscriber', 'admin'] as const;
+import { ROLES } from './client.js';
+
+export { ROLES, SESSION_REQUIRED_CODE, VISITOR_ID_PATTERN } from './client.js';
 
 export const CurrentUser = z.object({
   id: z.string(),
@@ -18,12 +19,6 @@ export type CurrentUser = z.infer<typeof CurrentUser>;
 /** GET /api/auth/current-user: the signed-in user, or null for a guest (200 either way). */
 export const CurrentUserResponse = z.object({ user: z.nullable(CurrentUser) });
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
-
-/**
- * The code of a 401 that means "no valid session": the client then knows its user is signed out.
- * Other 401s (a wrong current password) carry their own code and sign no one out.
- */
-export const SESSION_REQUIRED_CODE = 'UNAUTHORIZED';
 
 /** Error body of every non-2xx API answer. */
 export const ApiError = z.object({

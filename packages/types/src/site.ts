@@ -2,9 +2,8 @@
  * The site's public pages and its runtime settings, shared by the server (robots.txt,
  * sitemap.xml, each page's title and description in the HTML it serves, the settings injected
  * into index.html) and the web app (document titles on client-side navigation, the footer).
- * `zod/mini` only: the web app's entry imports this ('@portfolio/types/site').
+ * No zod: the web app's entry imports this ('@portfolio/types/site').
  */
-import * as z from 'zod/mini';
 
 export const SITE_NAME = 'GameDev Portfolio';
 
@@ -84,12 +83,43 @@ function normalisePath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
+/**
+ * The path as the site spells it, whatever the visitor typed: routes match case-insensitively,
+ * so /gallery and /GALLERY/ are /Gallery (and /gallery/x is /Gallery/x). Other paths are kept.
+ * Presence reports use it, so one page is listed once.
+ */
+export function canonicalPagePath(pathname: string): string {
+  const path = normalisePath(pathname);
+  const lower = path.toLowerCase();
+  let best: SitePage | undefined;
+  for (const page of SITE_PAGES) {
+    const prefix = page.path.toLowerCase();
+    const isPrefix = lower === prefix || (prefix !== '/' && lower.startsWith(`${prefix}/`));
+    if (isPrefix && (!best || page.path.length > best.path.length)) {
+      best = page;
+    }
+  }
+  return best ? best.path + path.slice(best.path.length) : path;
+}
+
 /** Footer links and other settings the server gives the app at run time (index.html). */
-export const SiteConfig = z.object({
-  githubUrl: z.string(),
-  linkedinUrl: z.string(),
-});
-export type SiteConfig = z.infer<typeof SiteConfig>;
+export interface SiteConfig {
+  githubUrl: string;
+  linkedinUrl: string;
+}
+
+/** Whether a value read from the page is a SiteConfig with https links. */
+export function isSiteConfig(value: unknown): value is SiteConfig {
+  const isHttpsUrl = (url: unknown) => typeof url === 'string' && /^https:\/\/[^\s]+$/.test(url);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'githubUrl' in value &&
+    'linkedinUrl' in value &&
+    isHttpsUrl(value.githubUrl) &&
+    isHttpsUrl(value.linkedinUrl)
+  );
+}
 
 /** Used when the page carries no settings (the Vite dev server). */
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
