@@ -33,15 +33,19 @@ export function renderIndexHtml(
   template: string,
   page: { title: string; description: string },
   siteConfig: SiteConfig,
+  preloads: readonly string[] = [],
 ): string {
   const configElement = `<script id="${SITE_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(siteConfig)}</script>`;
+  const preloadLinks = preloads
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
+    .join('');
   return template
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       `<meta name="description" content="${escapeHtml(page.description)}" />`,
     )
-    .replace('</head>', `${configElement}</head>`);
+    .replace('</head>', `${preloadLinks}${configElement}</head>`);
 }
 
 function compressVariant(html: string): HtmlVariant {
@@ -60,15 +64,22 @@ function compressVariant(html: string): HtmlVariant {
  * The page variants of index.html, rendered and compressed once per process (the settings do
  * not change while it runs): one per known page, one for every other path.
  */
-export function createIndexHtmlCache(template: string, siteConfig: SiteConfig) {
+export function createIndexHtmlCache(
+  template: string,
+  siteConfig: SiteConfig,
+  /** The chunks a page's route module needs beyond the entry's (from Vite's manifest). */
+  routeChunks: (module: string) => readonly string[] = () => [],
+) {
   const variants = new Map<string, HtmlVariant>();
   const fallback = { title: SITE_NAME, description: DEFAULT_DESCRIPTION };
   return (pathname: string): HtmlVariant => {
-    const page = findSitePage(pathname) ?? fallback;
+    const sitePage = findSitePage(pathname);
+    const page = sitePage ?? fallback;
     const key = page.title;
     let variant = variants.get(key);
     if (!variant) {
-      variant = compressVariant(renderIndexHtml(template, page, siteConfig));
+      const preloads = sitePage?.module ? routeChunks(sitePage.module) : [];
+      variant = compressVariant(renderIndexHtml(template, page, siteConfig, preloads));
       variants.set(key, variant);
     }
     return variant;

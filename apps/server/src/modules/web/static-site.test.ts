@@ -59,7 +59,15 @@ beforeAll(async () => {
   writeFileSync(path.join(webDist, 'assets', 'default_video_thumbnail.jpg'), 'not really a jpeg');
   writeFileSync(
     path.join(webDist, '.vite', 'manifest.json'),
-    JSON.stringify({ 'index.html': { file: HASHED_SCRIPT, isEntry: true } }),
+    JSON.stringify({
+      'index.html': { file: HASHED_SCRIPT, isEntry: true, imports: ['_react.js'] },
+      '_react.js': { file: 'assets/react-Rr123456.js' },
+      'src/features/gallery/gallery-page.tsx': {
+        file: 'assets/gallery-page-Gg123456.js',
+        imports: ['_react.js', '_cards.js'],
+      },
+      '_cards.js': { file: 'assets/cards-Cc123456.js' },
+    }),
   );
   app = await startTestApp({
     webDistDir: webDist,
@@ -133,6 +141,16 @@ describe('pages', () => {
       '<meta name="description" content="Browse projects, prototypes and visual effects with videos and screenshots." />',
     );
     expect(html).toContain(`src="/${HASHED_SCRIPT}"`);
+  });
+
+  it("preloads the page's own chunks, not the entry's again", async () => {
+    const html = (await rawGet(`${app.url}/Gallery`)).body.toString();
+    expect(html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/gallery-page-Gg123456.js"><link rel="modulepreload" crossorigin href="/assets/cards-Cc123456.js">',
+    );
+    expect(html).not.toContain('react-Rr123456');
+    const home = (await rawGet(`${app.url}/`)).body.toString();
+    expect(home).not.toContain('gallery-page');
   });
 
   it('matches page paths as the router does: any case, trailing slash', async () => {

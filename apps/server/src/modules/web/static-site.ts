@@ -22,21 +22,48 @@ export interface WebSiteOptions {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE_HOURLY = 'public, max-age=3600';
 
+type Manifest = Record<
+  string,
+  { file?: string; css?: string[]; assets?: string[]; imports?: string[]; isEntry?: boolean }
+>;
+
+function readManifest(webDist: string): Manifest {
+  const manifestFile = path.join(webDist, '.vite', 'manifest.json');
+  return existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest)
+    : {};
+}
+
+/** A manifest entry's file and those of everything it imports statically. */
+function staticClosure(manifest: Manifest, key: string, files = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk?.file || files.has(chunk.file)) {
+    return files;
+  }
+  files.add(chunk.file);
+  for (const imported of chunk.imports ?? []) {
+    staticClosure(manifest, imported, files);
+  }
+  return files;
+}
+
+/**
+ * The chunks a route module needs that the entry does not bring (index.html preloads those
+ * already): the page preloads them, so they download beside the entry rather than after it.
+ */
+function routeChunksOf(manifest: Manifest): (module: string) => string[] {
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  const entryFiles = entryKey ? staticClosure(manifest, entryKey) : new Set<string>();
+  return (module) => [...staticClosure(manifest, module)].filter((file) => !entryFiles.has(file));
+}
+
 /**
  * The files Vite named by their content hash, from its build manifest (dist/.vite/manifest.json):
  * they never change, so browsers may keep them for a year. Public files (/assets/*.jpg copied as
  * they are) keep their names and are revalidated.
  */
-function readHashedFiles(webDist: string): Set<string> {
+function hashedFilesOf(manifest: Manifest): Set<string> {
   const hashed = new Set<string>();
-  const manifestFile = path.join(webDist, '.vite', 'manifest.json');
-  if (!existsSync(manifestFile)) {
-    return hashed;
-  }
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<
-    string,
-    { file?: string; css?: string[]; assets?: string[] }
-  >;
   for (const chunk of Object.values(manifest)) {
     for (const file of [chunk.file, ...(chunk.css ?? []), ...(chunk.assets ?? [])]) {
       if (file && file !== 'index.html') {
@@ -84,8 +111,13 @@ export function createWebSite(options: WebSiteOptions): Router {
   if (!existsSync(indexFile)) {
     return router;
   }
-  const hashedFiles = readHashedFiles(webDist);
-  const pageHtml = createIndexHtmlCache(readFileSync(indexFile, 'utf8'), siteConfig);
+  const manifest = readManifest(webDist);
+  const hashedFiles = hashedFilesOf(manifest);
+  const pageHtml = createIndexHtmlCache(
+    readFileSync(indexFile, 'utf8'),
+    siteConfig,
+    routeChunksOf(manifest),
+  );
 
   const sendPage = (req: Request, res: Response) => {
     const variant = pageHtml(req.path);
