@@ -39,6 +39,7 @@ const INDEX_HTML = `<!doctype html>
     <meta charset="UTF-8" />
     <meta name="description" content="The template's description." />
     <title>Template title</title>
+    <link rel="stylesheet" crossorigin href="/assets/index-Ss123456.css">
     <script type="module" crossorigin src="/${HASHED_SCRIPT}"></script>
   </head>
   <body><div id="root"></div></body>
@@ -57,6 +58,7 @@ beforeAll(async () => {
   writeFileSync(path.join(webDist, `${HASHED_SCRIPT}.br`), brotliCompressSync(SCRIPT));
   writeFileSync(path.join(webDist, `${HASHED_SCRIPT}.gz`), gzipSync(SCRIPT));
   writeFileSync(path.join(webDist, 'assets', 'default_video_thumbnail.jpg'), 'not really a jpeg');
+  writeFileSync(path.join(webDist, 'assets', 'index-Ss123456.css'), '.app{color:#123456}');
   writeFileSync(
     path.join(webDist, '.vite', 'manifest.json'),
     JSON.stringify({
@@ -141,6 +143,12 @@ describe('pages', () => {
       '<meta name="description" content="Browse projects, prototypes and visual effects with videos and screenshots." />',
     );
     expect(html).toContain(`src="/${HASHED_SCRIPT}"`);
+  });
+
+  it("writes the entry's stylesheet into the page, so the first paint waits for no other file", async () => {
+    const html = (await rawGet(`${app.url}/`)).body.toString();
+    expect(html).toContain('<style>.app{color:#123456}</style>');
+    expect(html).not.toContain('index-Ss123456.css');
   });
 
   it("preloads the page's own chunks, not the entry's again", async () => {

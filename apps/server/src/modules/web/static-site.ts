@@ -117,6 +117,12 @@ export function createWebSite(options: WebSiteOptions): Router {
     readFileSync(indexFile, 'utf8'),
     siteConfig,
     routeChunksOf(manifest),
+    (href) => {
+      const file = path.resolve(webDist, href);
+      return file.startsWith(webDist + path.sep) && existsSync(file)
+        ? readFileSync(file, 'utf8')
+        : undefined;
+    },
   );
 
   const sendPage = (req: Request, res: Response) => {
