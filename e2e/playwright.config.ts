@@ -63,6 +63,9 @@ export default defineConfig({
       REDIS_URL: '',
       // every test registers its own accounts, all from 127.0.0.1
       REGISTER_LIMIT_PER_HOUR: '1000',
+      // the footer's profile links (delivery.spec.ts checks they reach the page)
+      GITHUB_PROFILE_URL: 'https://github.com/e2e-owner',
+      LINKEDIN_PROFILE_URL: 'https://www.linkedin.com/in/e2e-owner',
       // a fake Stripe API the tests start (fixtures/stripe.ts)
       ...e2eStripeEnv(),
     },

@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+import { precompress } from './build/precompress';
+
 const apiTarget = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
@@ -20,6 +22,10 @@ export default defineConfig({
     // maps are written for debugging a build, but no bundle points at them; the server serves
     // them only with SERVE_SOURCE_MAPS (never by default in production) and the image has none
     sourcemap: 'hidden',
+    // dist/.vite/manifest.json: the server marks the files it lists (content-hashed) immutable
+    manifest: true,
+    // every browser the site supports has module preload; the polyfill would cost the entry
+    modulePreload: { polyfill: false },
   },
   test: {
     environment: 'jsdom',

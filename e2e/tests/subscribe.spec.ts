@@ -66,7 +66,7 @@ test.describe('subscription', () => {
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     const me = await page.request.get('/api/auth/current-user');
-    expect(((await me.json()) as { role: string }).role).toBe('subscriber');
+    expect(((await me.json()) as { user: { role: string } }).user.role).toBe('subscriber');
     const subscription = await page.request.get('/api/subscription');
     expect(await subscription.json()).toMatchObject({ status: 'active', canManage: true });
 
@@ -94,7 +94,11 @@ test.describe('subscription', () => {
     await expect(card).toBeEnabled();
     await expect(page).toHaveURL(/\/subscribe$/);
     expect(
-      ((await (await page.request.get('/api/auth/current-user')).json()) as { role: string }).role,
+      (
+        (await (await page.request.get('/api/auth/current-user')).json()) as {
+          user: { role: string };
+        }
+      ).user.role,
     ).toBe('user');
 
     // and a card that pays still goes through afterwards

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-
 import express, { type Express } from 'express';
 
 import type { Deps } from './container.js';
 import { errorHandler, notFound } from './lib/errors.js';
-import { DEFAULT_GAMES_DIR, DEFAULT_WEB_DIST } from './lib/paths.js';
+import { DEFAULT_GAMES_DIR } from './lib/paths.js';
+import { apiCompression } from './lib/api-compression.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
@@ -22,6 +20,7 @@ import {
 import { createAdminUsersRouter } from './modules/users/admin-routes.js';
 import { createProfileRouter } from './modules/users/profile-routes.js';
 import { createRunCodeRouter } from './modules/run-code/routes.js';
+import { createWebSite } from './modules/web/static-site.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -44,6 +43,7 @@ export function createApp(deps: Deps): Express {
   );
 
   const api = express.Router();
+  api.use(apiCompression());
   // refuse cross-site writes before reading their bodies
   api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
   api.use(express.json({ limit: '100kb' }));
@@ -102,36 +102,14 @@ export function createApp(deps: Deps): Express {
     }),
   );
 
-  const webDist = config.webDistDir ? path.resolve(config.webDistDir) : DEFAULT_WEB_DIST;
-  if (existsSync(path.join(webDist, 'index.html'))) {
-    // source maps publish the source: only where SERVE_SOURCE_MAPS allows (not in production)
-    if (!config.serveSourceMaps) {
-      app.use((req, _res, next) => {
-        next(req.path.endsWith('.map') ? notFound() : undefined);
-      });
-    }
-    app.use(
-      express.static(webDist, {
-        index: false,
-        setHeaders: (res, filePath) => {
-          // Vite's content-hashed bundles never change; everything else may
-          const isHashed = /-[A-Za-z0-9_-]{8}\.(js|css|woff2?|svg|png|jpg|wasm)$/.test(filePath);
-          res.setHeader(
-            'Cache-Control',
-            isHashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
-          );
-        },
-      }),
-    );
-    // a missing built asset is a 404, not the web app's page
-    app.use('/assets', (req) => {
-      throw notFound(`No such file: ${req.originalUrl.split('?')[0] ?? ''}`);
-    });
-    // every other GET is a client-side route: the SPA decides (and shows its own 404)
-    app.get('{/*splat}', (_req, res) => {
-      res.set('Cache-Control', 'no-cache').sendFile(path.join(webDist, 'index.html'));
+  // source maps publish the source: only where SERVE_SOURCE_MAPS allows (not in production)
+  if (!config.serveSourceMaps) {
+    app.use((req, _res, next) => {
+      next(req.path.endsWith('.map') ? notFound() : undefined);
     });
   }
+  // the built web app: precompressed files, robots.txt, sitemap.xml and every page's HTML
+  app.use(createWebSite(config));
   app.use(errorHandler);
   return app;
 }

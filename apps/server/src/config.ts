@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
-import { Password, Username } from '@portfolio/types';
+import { DEFAULT_SITE_CONFIG, Password, type SiteConfig, Username } from '@portfolio/types';
 
 // `FOO=` in a .env file or compose means "not set": without this, PORT= became port 0 (a random
 // port) and DATA_DIR= the current directory.
@@ -83,6 +83,13 @@ const EnvSchema = z
       z.coerce.number().int().min(1000).max(600_000).default(30_000),
     ),
     SERVE_SOURCE_MAPS: unsetIfEmpty(z.enum(['true', 'false']).optional()),
+    // the owner's profiles, linked from every page's footer
+    GITHUB_PROFILE_URL: unsetIfEmpty(
+      z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+    ),
+    LINKEDIN_PROFILE_URL: unsetIfEmpty(
+      z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -160,6 +167,8 @@ export interface Config {
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
+  /** Settings the web app reads at run time (footer links), injected into every page. */
+  siteConfig: SiteConfig;
   /** What one client may hold open, and how long a request may take to arrive. */
   connections: ConnectionLimits;
   /** Whether the web app's source maps are served (default: not in production). */
@@ -282,5 +291,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     serveSourceMaps: env.SERVE_SOURCE_MAPS
       ? env.SERVE_SOURCE_MAPS === 'true'
       : env.NODE_ENV !== 'production',
+    siteConfig: {
+      githubUrl: env.GITHUB_PROFILE_URL ?? DEFAULT_SITE_CONFIG.githubUrl,
+      linkedinUrl: env.LINKEDIN_PROFILE_URL ?? DEFAULT_SITE_CONFIG.linkedinUrl,
+    },
   };
 }

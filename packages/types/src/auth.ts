@@ -1,6 +1,17 @@
 import { z } from 'zod';
 
-export const ROLES = ['user', 'subscriber', 'admin'] as const;
+import { ROLES } from './client.js';
+import { CurrentUser } from './session.js';
+
+export {
+  ApiError,
+  CurrentUser,
+  CurrentUserResponse,
+  ROLES,
+  SESSION_REQUIRED_CODE,
+  VISITOR_ID_PATTERN,
+} from './session.js';
+
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
@@ -44,14 +55,13 @@ export const Email = z
  * Validation messages worded by the spec as whole sentences: shown as they are, never prefixed
  * with the field's name the way 'must be at least 3 characters' is.
  */
-export const WHOLE_MESSAGES: ReadonlySet<string> = new Set([INVALID_EMAIL_MESSAGE]);
-
-export const CurrentUser = z.object({
-  id: z.string(),
-  username: z.string(),
-  role: Role,
-});
-export type CurrentUser = z.infer<typeof CurrentUser>;
+export const USERNAME_REQUIRED_MESSAGE = 'Please enter your username';
+export const PASSWORD_REQUIRED_MESSAGE = 'Please enter your password';
+export const WHOLE_MESSAGES: ReadonlySet<string> = new Set([
+  INVALID_EMAIL_MESSAGE,
+  USERNAME_REQUIRED_MESSAGE,
+  PASSWORD_REQUIRED_MESSAGE,
+]);
 
 /** What the browser reports at login; stored with the user for the admin to read. */
 export const DeviceInfo = z.object({
@@ -67,8 +77,8 @@ export type DeviceInfo = z.infer<typeof DeviceInfo>;
  * account, and the server answers it like wrong credentials rather than explaining the rule.
  */
 export const LoginRequest = z.object({
-  username: z.string().trim().min(1, 'is required').max(64, 'is too long'),
-  password: z.string().min(1, 'is required').max(256, 'is too long'),
+  username: z.string().trim().min(1, USERNAME_REQUIRED_MESSAGE).max(64, 'is too long'),
+  password: z.string().min(1, PASSWORD_REQUIRED_MESSAGE).max(256, 'is too long'),
   deviceInfo: DeviceInfo.optional(),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
@@ -88,19 +98,3 @@ export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
 export const MessageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;
-
-/**
- * The code of a 401 that means "no valid session": the client then knows its user is signed out.
- * Other 401s (a wrong current password) carry their own code and sign no one out.
- */
-export const SESSION_REQUIRED_CODE = 'UNAUTHORIZED';
-
-/** Error body of every non-2xx API answer. */
-export const ApiError = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.string().optional(),
-  }),
-});
-export type ApiError = z.infer<typeof ApiError>;

@@ -6,3 +6,11 @@ export * from './run-code.js';
 export * from './gallery.js';
 export * from './tutorials.js';
 export * from './game-sdk.js';
+export * from './site.js';
+export {
+  CurrentUserResponseGuard,
+  guardedSchema,
+  isApiError,
+  isCurrentUser,
+  isCurrentUserResponse,
+} from './client.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { Role } from './auth.js';
+import { VISITOR_ID_PATTERN } from './client.js';
 
 /**
  * A page path as the browser reports it: starts with '/', printable characters only. \p{C} is
@@ -16,7 +17,7 @@ export const CurrentPage = z
 /** Guests send a random visitor id they keep in localStorage. */
 export const AnonymousVisitorId = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 URL-safe characters');
+  .regex(VISITOR_ID_PATTERN, 'must be 16 to 64 URL-safe characters');
 
 /**
  * A signed-in tab's heartbeat. The browser's visitor id, when sent, lets the server drop the

@@ -44,11 +44,12 @@ describe('RegisterRequest', () => {
 
 describe('LoginRequest', () => {
   it('requires both fields', () => {
-    expect(firstIssue(LoginRequest.safeParse({ username: '', password: 'x' }))).toBe(
-      'username: is required',
+    // whole sentences, also for a name of only spaces (trimmed to nothing)
+    expect(firstIssue(LoginRequest.safeParse({ username: '   ', password: 'x' }))).toBe(
+      'username: Please enter your username',
     );
     expect(firstIssue(LoginRequest.safeParse({ username: 'alice', password: '' }))).toBe(
-      'password: is required',
+      'password: Please enter your password',
     );
     expect(
       LoginRequest.safeParse({

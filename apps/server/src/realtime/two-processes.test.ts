@@ -1,6 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import {
+  currentUserOf,
+  signedInClient,
+  startTestApp,
+  type TestApp,
+  uniqueName,
+} from '../test/harness.js';
 import {
   openSocket,
   type RecordingSocket,
@@ -58,7 +64,7 @@ describe.skipIf(!isShared)('two server processes', () => {
 
     const member = await signedInClient(appB, 'admin');
     // process B now holds the session in memory
-    expect((await member.client.get('/api/auth/current-user')).status).toBe(200);
+    expect(await currentUserOf(member.client)).not.toBeNull();
     const memberSocket = openSocket(appB.url, { cookie: member.client.cookieHeader });
     try {
       await waitForConnect(memberSocket.socket);
@@ -70,7 +76,7 @@ describe.skipIf(!isShared)('two server processes', () => {
       expect((await admin.client.delete(`/api/users/${member.id}`)).status).toBe(200);
 
       await expect(dropped).resolves.toBe('io server disconnect');
-      expect((await member.client.get('/api/auth/current-user')).status).toBe(401);
+      expect(await currentUserOf(member.client)).toBeNull();
     } finally {
       memberSocket.close();
     }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
+import type { CurrentUser, CurrentUserResponse } from '@portfolio/types';
+
 import { loadConfig, type Config } from '../config.js';
 import type { BuildOptions } from '../container.js';
 import { type RunningServer, startServer } from '../server.js';
@@ -138,6 +140,18 @@ export class TestClient {
   delete<T = unknown>(path: string) {
     return this.request<T>('DELETE', path);
   }
+}
+
+/**
+ * Who the server says is signed in on this client: GET /api/auth/current-user answers 200 with
+ * the user, or with null for a guest.
+ */
+export async function currentUserOf(client: TestClient): Promise<CurrentUser | null> {
+  const response = await client.get<CurrentUserResponse>('/api/auth/current-user');
+  if (response.status !== 200) {
+    throw new Error(`current-user answered ${response.status}`);
+  }
+  return response.body.user;
 }
 
 /** A username no other test uses. */

@@ -27,8 +27,8 @@ export function ErrorPage() {
   }
   return (
     <section className="page error-page" aria-labelledby="error-title">
-      <h2 id="error-title">Unexpected Application Error!</h2>
-      <h3 className="error-page__detail">{describeError(error)}</h3>
+      <h1 id="error-title">Unexpected Application Error!</h1>
+      <h2 className="error-page__detail">{describeError(error)}</h2>
       <p>
         <Link to="/">Back to the home page</Link>
       </p>

@@ -2,11 +2,13 @@ import { Outlet, useNavigation } from 'react-router';
 
 import { useHeartbeat } from '../features/presence/use-heartbeat';
 import { Footer } from './footer';
+import { usePageMeta } from './page-meta';
 import { TopBar } from './top-bar';
 
 /** The shared frame around every page. */
 export function Layout() {
   useHeartbeat();
+  usePageMeta();
   const navigation = useNavigation();
   return (
     <div className="app">

@@ -1,6 +1,7 @@
 import { Navigate, Outlet, redirect, useLocation, type LoaderFunctionArgs } from 'react-router';
 
 import { ensureAuthLoaded, useAuthStore } from '../features/auth/auth-store';
+import { safeRedirect } from '../lib/safe-redirect';
 import { decideRouteAccess, type LoginState, type RouteRequirement } from './route-access';
 
 function pathOf(url: URL): string {
@@ -22,6 +23,20 @@ export function guardLoader(requirement: RouteRequirement) {
     );
     return access.kind === 'redirect' && access.returnTo === undefined ? redirect(access.to) : null;
   };
+}
+
+/**
+ * Route loader of /login and /register: a signed-in user has nothing to do there and is sent on,
+ * to the page named by the `redirect` query (a same-site path) or home. Not when an admin page
+ * asked for an admin sign-in (`admin=true`): a signed-in non-admin may sign in as an admin.
+ */
+export async function guestOnlyLoader({ request }: LoaderFunctionArgs) {
+  await ensureAuthLoaded();
+  const query = new URL(request.url).searchParams;
+  if (useAuthStore.getState().user === null || query.get('admin') === 'true') {
+    return null;
+  }
+  return redirect(safeRedirect(query.get('redirect')));
 }
 
 /** Guards the page while it is open too (for example after logging out). */

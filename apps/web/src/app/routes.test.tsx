@@ -53,6 +53,48 @@ describe('routes', () => {
     expect(screen.getByText('Guest')).toBeInTheDocument();
   });
 
+  it('gives the error page an h1', async () => {
+    stubApi();
+    renderApp('/no-such-page');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' }),
+    ).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/login', '/'],
+    ['/register', '/'],
+    ['/login?redirect=/games', '/games'],
+    ['/login?redirect=//elsewhere.example', '/'],
+  ])('sends a signed-in user who opens %s on to %s', async (path, destination) => {
+    stubApi(signedInAs('ann', 'user'));
+    const { router } = renderApp(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe(destination));
+    expect(screen.queryByRole('heading', { name: 'Login' })).not.toBeInTheDocument();
+  });
+
+  it('lets a signed-in non-admin sent to sign in as an admin see the login page', async () => {
+    stubApi(signedInAs('ann', 'user'));
+    renderApp('/login?admin=true');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it("sets each page's title and description", async () => {
+    stubApi();
+    const { router } = renderApp('/gallery');
+    await screen.findByRole('heading', { name: 'My Gallery' });
+    const description = document.createElement('meta');
+    description.name = 'description';
+    document.head.append(description);
+    await waitFor(() => expect(document.title).toBe('My Gallery | GameDev Portfolio'));
+    await router.navigate('/tutorials');
+    await waitFor(() => expect(document.title).toBe('Tutorials | GameDev Portfolio'));
+    expect(description.content).toBe(
+      'Learn C++ and Unreal Engine with runnable code samples and guides.',
+    );
+    description.remove();
+  });
+
   it('shows a loading state until the current-user call finishes', async () => {
     let answer: (response: Response) => void = () => undefined;
     stubApi({
@@ -64,7 +106,7 @@ describe('routes', () => {
     renderApp('/gallery');
     expect(await screen.findByText('Loading...')).toBeInTheDocument();
     expect(screen.queryByText('Guest')).not.toBeInTheDocument();
-    answer(new Response(null, { status: 401 }));
+    answer(jsonResponse({ user: null }));
     expect(await screen.findByRole('heading', { name: 'My Gallery' })).toBeInTheDocument();
   });
 
@@ -144,7 +186,7 @@ describe('routes', () => {
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/admin');
   });
 
-  it('sends a heartbeat for the current page, for guests with a visitor id', async () => {
+  it('sends a heartbeat for the current page, as the route spells it, for guests with a visitor id', async () => {
     const { calls } = stubApi();
     const { router } = renderApp('/gallery');
     await screen.findByRole('heading', { name: 'My Gallery' });
@@ -153,7 +195,7 @@ describe('routes', () => {
       expect(calls).toContainEqual({
         method: 'POST',
         url: '/api/anonymous-heartbeat',
-        body: { currentPage: '/gallery', visitorId },
+        body: { currentPage: '/Gallery', visitorId },
       });
     });
     await router.navigate('/games');

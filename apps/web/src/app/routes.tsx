@@ -5,7 +5,7 @@ import { ErrorPage } from './error-page';
 import { Layout } from './layout';
 import { lazyPage } from './lazy-page';
 import { LoadingScreen } from './loading-screen';
-import { guardLoader, RouteGuard } from './route-guard';
+import { guardLoader, guestOnlyLoader, RouteGuard } from './route-guard';
 
 function throwNotFound(): never {
   // React Router's convention: a thrown response becomes a route error with its status.
@@ -48,6 +48,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'login',
+            loader: guestOnlyLoader,
             lazy: lazyPage(
               () => import('../features/auth/login-page'),
               (m) => m.LoginPage,
@@ -55,6 +56,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'register',
+            loader: guestOnlyLoader,
             lazy: lazyPage(
               () => import('../features/auth/register-page'),
               (m) => m.RegisterPage,

@@ -1,11 +1,30 @@
-function readUrl(value: string | undefined, fallback: string): string {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : fallback;
+import {
+  DEFAULT_SITE_CONFIG,
+  isSiteConfig,
+  SITE_CONFIG_ELEMENT_ID,
+  SITE_NAME,
+  type SiteConfig,
+} from '@portfolio/types/site';
+
+/**
+ * The settings the server writes into the page (footer links, from its environment), checked;
+ * the defaults when the page has none (the Vite dev server) or they are unreadable.
+ */
+export function readSiteConfig(doc: Document = document): SiteConfig {
+  const text = doc.getElementById(SITE_CONFIG_ELEMENT_ID)?.textContent;
+  if (!text) {
+    return DEFAULT_SITE_CONFIG;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isSiteConfig(parsed) ? parsed : DEFAULT_SITE_CONFIG;
+  } catch {
+    return DEFAULT_SITE_CONFIG;
+  }
 }
 
-/** Site settings taken from the Vite environment at build time. */
+/** Site settings: the name, and the runtime settings the server gave this page. */
 export const siteConfig = {
-  siteName: 'GameDev Portfolio',
-  githubUrl: readUrl(import.meta.env.VITE_GITHUB_URL, 'https://github.com/'),
-  linkedinUrl: readUrl(import.meta.env.VITE_LINKEDIN_URL, 'https://www.linkedin.com/'),
+  siteName: SITE_NAME,
+  ...readSiteConfig(),
 } as const;

@@ -1,5 +1,4 @@
-import { ApiError, SESSION_REQUIRED_CODE } from '@portfolio/types';
-import type { z } from 'zod';
+import { isApiError, SESSION_REQUIRED_CODE } from '@portfolio/types/client';
 
 /** A non-2xx answer from the API, with the fields of the server's error body. */
 export class HttpError extends Error {
@@ -67,10 +66,18 @@ export function onForbidden(listener: () => void): () => void {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * What validates an answer: any zod schema, or a zod-free guard (`guardedSchema`) in code the
+ * entry chunk loads, so zod itself loads with the pages that need it.
+ */
+export interface Schema<T> {
+  parse(data: unknown): T;
+}
+
 interface RequestOptions<T> {
   body?: unknown;
   /** Validates the JSON answer; without it the body is ignored. */
-  schema?: z.ZodType<T>;
+  schema?: Schema<T>;
   signal?: AbortSignal;
 }
 
@@ -89,9 +96,9 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 async function toHttpError(response: Response): Promise<HttpError> {
-  const parsed = ApiError.safeParse(await readJson(response));
-  if (parsed.success) {
-    const { code, message, details } = parsed.data.error;
+  const body = await readJson(response);
+  if (isApiError(body)) {
+    const { code, message, details } = body.error;
     return new HttpError({ status: response.status, code, message, details });
   }
   return new HttpError({ status: response.status, code: `HTTP_${response.status}` });
@@ -143,13 +150,13 @@ export async function request<T = void>(
 }
 
 export const http = {
-  get<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+  get<T>(path: string, schema: Schema<T>, signal?: AbortSignal): Promise<T> {
     return request('GET', path, signal ? { schema, signal } : { schema });
   },
-  post<T = void>(path: string, body?: unknown, schema?: z.ZodType<T>): Promise<T> {
+  post<T = void>(path: string, body?: unknown, schema?: Schema<T>): Promise<T> {
     return request<T>('POST', path, schema ? { body, schema } : { body });
   },
-  delete<T = void>(path: string, schema?: z.ZodType<T>): Promise<T> {
+  delete<T = void>(path: string, schema?: Schema<T>): Promise<T> {
     return request<T>('DELETE', path, schema ? { schema } : {});
   },
 };

@@ -26,7 +26,7 @@ export interface RecordedCall {
 /**
  * Replaces fetch with a fake API: `handlers` answers 'METHOD /path?query' or, for any query,
  * 'METHOD /path'; heartbeats succeed;
- * current-user answers 401 (a guest) unless given; anything else is a 404. Calls are recorded.
+ * current-user answers { user: null } (a guest) unless given; anything else is a 404. Calls are recorded.
  */
 export function stubApi(handlers: Record<string, Handler> = {}) {
   const calls: RecordedCall[] = [];
@@ -45,7 +45,7 @@ export function stubApi(handlers: Record<string, Handler> = {}) {
       return Promise.resolve(jsonResponse({ ok: true }));
     }
     if (url === '/api/auth/current-user') {
-      return Promise.resolve(apiError(401, 'Not authenticated', 'UNAUTHENTICATED'));
+      return Promise.resolve(jsonResponse({ user: null }));
     }
     return Promise.resolve(apiError(404, 'Not found', 'NOT_FOUND'));
   });
@@ -56,7 +56,8 @@ export function stubApi(handlers: Record<string, Handler> = {}) {
 /** Stubs current-user to answer this user. */
 export function signedInAs(username: string, role: 'user' | 'subscriber' | 'admin') {
   return {
-    'GET /api/auth/current-user': () => jsonResponse({ id: `id-${username}`, username, role }),
+    'GET /api/auth/current-user': () =>
+      jsonResponse({ user: { id: `id-${username}`, username, role } }),
   };
 }
 

@@ -9,7 +9,7 @@ import type { LoginResponse } from '@portfolio/types';
 import { type Db, PGLITE_EXTENSIONS } from '../../db/client.js';
 import { schema } from '../../db/schema.js';
 import { openTestDatabase } from '../../test/database.js';
-import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 import { createUsersRepo } from '../users/repo.js';
 import { hashPassword } from './passwords.js';
 
@@ -51,7 +51,7 @@ describe('admin from ADMIN_USERNAME / ADMIN_PASSWORD at start', () => {
       const login = await client.post<LoginResponse>('/api/auth/login', admin);
       expect(login.status).toBe(200);
       expect(login.body.user).toMatchObject({ username: admin.username, role: 'admin' });
-      expect((await client.get('/api/auth/current-user')).body).toMatchObject({ role: 'admin' });
+      expect(await currentUserOf(client)).toMatchObject({ role: 'admin' });
     });
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -21,7 +21,10 @@ describe('register → login → current-user → logout', () => {
     });
     expect(registered.status).toBe(201);
 
-    expect((await client.get('/api/auth/current-user')).status).toBe(401);
+    // a guest is told so with a 200, not an error
+    const guest = await client.get('/api/auth/current-user');
+    expect(guest.status).toBe(200);
+    expect(guest.body).toEqual({ user: null });
 
     const login = await client.post('/api/auth/login', {
       username: username.toUpperCase(),
@@ -36,9 +39,9 @@ describe('register → login → current-user → logout', () => {
 
     const current = await client.get('/api/auth/current-user');
     expect(current.status).toBe(200);
-    expect(current.body).toMatchObject({ username, role: 'user' });
+    expect(current.body).toMatchObject({ user: { username, role: 'user' } });
 
     expect((await client.post('/api/auth/logout')).status).toBe(200);
-    expect((await client.get('/api/auth/current-user')).status).toBe(401);
+    expect(await currentUserOf(client)).toBeNull();
   });
 });

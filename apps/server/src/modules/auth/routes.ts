@@ -4,6 +4,7 @@ import { Strategy as LocalStrategy } from 'passport-local';
 
 import {
   type CurrentUser,
+  type CurrentUserResponse,
   LoginRequest,
   type LoginResponse,
   type MessageResponse,
@@ -13,7 +14,7 @@ import {
 } from '@portfolio/types';
 
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { HttpError, tooManyRequests } from '../../lib/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import type { AuthService } from './service.js';
@@ -102,11 +103,9 @@ export function createAuthRouter(deps: {
     next();
   });
 
+  // a guest is a normal answer, not an error: 200 with user null (no 401 in the browser console)
   router.get('/current-user', (req, res) => {
-    if (!req.auth) {
-      throw unauthorized('Not logged in');
-    }
-    res.json(req.auth.user satisfies CurrentUser);
+    res.json({ user: req.auth?.user ?? null } satisfies CurrentUserResponse);
   });
 
   router.post('/register', async (req, res) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ApiError, CurrentUser } from '@portfolio/types';
+import type { ApiError, CurrentUserResponse } from '@portfolio/types';
 import type {
   CreateSubscriptionResponse,
   PaymentsConfig,
@@ -11,10 +11,11 @@ import type {
 
 import { FAKE_PRICE_ID, type FakeStripe, startFakeStripe } from '../../test/fake-stripe.js';
 import {
+  currentUserOf,
   signedInClient,
   startTestApp,
-  TestClient,
   type TestApp,
+  TestClient,
   uniqueName,
 } from '../../test/harness.js';
 
@@ -50,8 +51,7 @@ afterAll(async () => {
   await fake.stop();
 });
 
-const role = async (client: TestClient) =>
-  (await client.get<CurrentUser>('/api/auth/current-user')).body.role;
+const role = async (client: TestClient) => (await currentUserOf(client))?.role;
 const state = async (client: TestClient) =>
   (await client.get<SubscriptionState>('/api/subscription')).body;
 
@@ -440,12 +440,17 @@ describe.skipIf(!isShared)('two server processes', () => {
     const appB = await startPaymentsApp(sharedFake, { redisPrefix });
     try {
       const { client } = await signedInClient(appB);
-      const onB = () =>
-        new TestClient(appB.url).request<CurrentUser>('GET', '/api/auth/current-user', undefined, {
-          cookie: client.cookieHeader,
-        });
+      const onB = async () =>
+        (
+          await new TestClient(appB.url).request<CurrentUserResponse>(
+            'GET',
+            '/api/auth/current-user',
+            undefined,
+            { cookie: client.cookieHeader },
+          )
+        ).body.user;
       // B holds the session in memory from here on
-      expect((await onB()).body.role).toBe('user');
+      expect((await onB())?.role).toBe('user');
       const eventsBefore = sharedFake.events.length;
       const created = await client.post<CreateSubscriptionResponse>('/api/create-subscription', {
         paymentMethodId: 'pm_card_visa',
@@ -456,10 +461,10 @@ describe.skipIf(!isShared)('two server processes', () => {
         expect(await sharedFake.deliver(event)).toBe(200);
       }
       const deadline = Date.now() + 2000;
-      let seen = (await onB()).body.role;
+      let seen = (await onB())?.role;
       while (seen !== 'subscriber' && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        seen = (await onB()).body.role;
+        seen = (await onB())?.role;
       }
       expect(seen).toBe('subscriber');
     } finally {

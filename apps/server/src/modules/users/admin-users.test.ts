@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   ActiveUsersResponse,
-  CurrentUser,
   TOTAL_COUNT_HEADER,
   UpdateRoleResponse,
   UserDetail,
@@ -15,6 +14,7 @@ import {
 import { users } from '../../db/schema.js';
 import { openSocket, waitForConnect } from '../../realtime/socket-test-client.js';
 import {
+  currentUserOf,
   SIGNED_IN_PASSWORD,
   signedInClient,
   startIsolatedTestApp,
@@ -225,9 +225,7 @@ describe('GET /api/users/{userId}', () => {
 describe('POST /api/update-role', () => {
   it('changes the role, answers it, applies it to the next request and audits it', async () => {
     const member = await signedInClient(app, 'user');
-    expect(CurrentUser.parse((await member.client.get('/api/auth/current-user')).body).role).toBe(
-      'user',
-    );
+    expect((await currentUserOf(member.client))?.role).toBe('user');
 
     const response = await admin.client.post('/api/update-role', {
       userId: member.id,
@@ -239,8 +237,7 @@ describe('POST /api/update-role', () => {
       user: { id: member.id, username: member.username, role: 'subscriber' },
     });
     // the member's cached session was dropped: their next request has the new role
-    const after = await member.client.get('/api/auth/current-user');
-    expect(CurrentUser.parse(after.body).role).toBe('subscriber');
+    expect((await currentUserOf(member.client))?.role).toBe('subscriber');
 
     const detail = UserDetail.parse((await admin.client.get(`/api/users/${member.id}`)).body);
     expect(detail.role).toBe('subscriber');
@@ -331,7 +328,7 @@ describe('DELETE /api/users/{userId}', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ message: 'User deleted successfully' });
 
-    expect((await member.client.get('/api/auth/current-user')).status).toBe(401);
+    expect(await currentUserOf(member.client)).toBeNull();
     const heartbeat = await member.client.post('/api/auth/heartbeat', { currentPage: page });
     expect(heartbeat.status).toBe(401);
     expect((await member.client.get('/api/user/profile')).status).toBe(401);
@@ -394,7 +391,7 @@ describe('DELETE /api/users/{userId}', () => {
     expect(self.body).toEqual({
       error: { code: 'CONFLICT', message: 'You cannot delete your own account' },
     });
-    expect((await admin.client.get('/api/auth/current-user')).status).toBe(200);
+    expect(await currentUserOf(admin.client)).not.toBeNull();
   });
 });
 

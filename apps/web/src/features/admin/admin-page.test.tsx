@@ -353,7 +353,7 @@ describe('AdminPage', () => {
       'GET /api/auth/current-user': () => {
         currentUserCalls += 1;
         const role = currentUserCalls === 1 ? 'admin' : 'user';
-        return jsonResponse({ id: 'id-root', username: 'root', role });
+        return jsonResponse({ user: { id: 'id-root', username: 'root', role } });
       },
       // The data calls still answer, so only the page's own check can send the user away.
       'GET /api/active-users': () => jsonResponse(activeUsers),

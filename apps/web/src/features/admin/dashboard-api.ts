@@ -1,4 +1,9 @@
-import { ActiveUsersResponse, CurrentUser, VisitorStatsResponse } from '@portfolio/types';
+import {
+  ActiveUsersResponse,
+  type CurrentUser,
+  CurrentUserResponse,
+  VisitorStatsResponse,
+} from '@portfolio/types';
 
 import { http } from '../../lib/http';
 
@@ -13,7 +18,10 @@ export function getVisitorStats(signal?: AbortSignal): Promise<VisitorStatsRespo
   return http.get('/api/visitor-stats', VisitorStatsResponse, signal);
 }
 
-/** Asks the server who is signed in now, rather than trusting the user loaded at start-up. */
-export function getCurrentUser(signal?: AbortSignal): Promise<CurrentUser> {
-  return http.get('/api/auth/current-user', CurrentUser, signal);
+/**
+ * Asks the server who is signed in now, rather than trusting the user loaded at start-up; null
+ * for a guest.
+ */
+export async function getCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
+  return (await http.get('/api/auth/current-user', CurrentUserResponse, signal)).user;
 }

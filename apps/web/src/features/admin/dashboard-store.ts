@@ -68,7 +68,8 @@ export const useDashboardStore = create<DashboardState>()((set, get) => ({
   verifyAdmin: async (signal) => {
     try {
       const user = await getCurrentUser(signal);
-      if (user.role !== 'admin') {
+      // a guest (the session ended) or a user who is no longer an admin
+      if (user?.role !== 'admin') {
         set({ isAccessDenied: true });
       }
     } catch (error) {

@@ -45,7 +45,9 @@ export function useAdminDashboard(): void {
 
   useEffect(() => {
     if (isAccessDenied) {
-      void navigate('/login', { replace: true });
+      // admin=true: the login page says an admin sign-in is needed, and lets a signed-in
+      // non-admin sign in as another account instead of sending them on
+      void navigate('/login?admin=true', { replace: true });
     }
   }, [isAccessDenied, navigate]);
 }

@@ -9,7 +9,8 @@ import { useAuthStore } from './auth-store';
 describe('auth store', () => {
   it('starts loading and sets the user from the current-user call', async () => {
     stubApi({
-      'GET /api/auth/current-user': () => jsonResponse({ id: '1', username: 'ann', role: 'user' }),
+      'GET /api/auth/current-user': () =>
+        jsonResponse({ user: { id: '1', username: 'ann', role: 'user' } }),
     });
     expect(useAuthStore.getState().isLoading).toBe(true);
     await useAuthStore.getState().init();
@@ -17,6 +18,16 @@ describe('auth store', () => {
       isLoading: false,
       user: { id: '1', username: 'ann', role: 'user' },
     });
+  });
+
+  it('continues as a guest, quietly, when the server says no one is signed in', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    stubApi({ 'GET /api/auth/current-user': () => jsonResponse({ user: null }) });
+    await useAuthStore.getState().init();
+    expect(useAuthStore.getState()).toMatchObject({ isLoading: false, user: null });
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
   });
 
   it('continues as a guest when the current-user call fails', async () => {
@@ -56,7 +67,7 @@ describe('auth store', () => {
     async function signIn() {
       stubApi({
         'GET /api/auth/current-user': () =>
-          jsonResponse({ id: '1', username: 'ann', role: 'user' }),
+          jsonResponse({ user: { id: '1', username: 'ann', role: 'user' } }),
         'GET /api/user/profile': () => apiError(401, 'Authentication required', 'UNAUTHORIZED'),
         'POST /api/user/change-password': () =>
           apiError(401, 'Current password is incorrect', 'INVALID_PASSWORD'),
@@ -85,7 +96,8 @@ describe('auth store', () => {
   it('asks again who is signed in after a 403, so a demoted admin loses the badge', async () => {
     let role = 'admin';
     stubApi({
-      'GET /api/auth/current-user': () => jsonResponse({ id: '1', username: 'ann', role }),
+      'GET /api/auth/current-user': () =>
+        jsonResponse({ user: { id: '1', username: 'ann', role } }),
       'GET /api/users': () => apiError(403, 'You do not have permission to do that', 'FORBIDDEN'),
     });
     await useAuthStore.getState().init();

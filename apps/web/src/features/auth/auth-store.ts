@@ -1,14 +1,15 @@
-import {
-  CurrentUser,
-  LoginResponse,
-  RegisterResponse,
-  type DeviceInfo,
-  type RegisterRequest,
-} from '@portfolio/types';
+import type { CurrentUser, DeviceInfo, RegisterRequest } from '@portfolio/types';
+import { CurrentUserResponseGuard } from '@portfolio/types/client';
 import { create } from 'zustand';
 
-import { http, isHttpError, isSessionEnded, onForbidden, onSessionEnded } from '../../lib/http';
+import { http, isSessionEnded, onForbidden, onSessionEnded } from '../../lib/http';
 import { toAuthError } from './auth-error';
+
+/**
+ * The login and register answers' schemas are classic zod: loaded with the first login or
+ * registration (those pages load them anyway), never with the home page.
+ */
+const loadAuthSchemas = () => import('@portfolio/types');
 
 interface AuthState {
   user: CurrentUser | null;
@@ -31,19 +32,18 @@ export const useAuthStore = create<AuthState>()((set) => ({
   init: async () => {
     set({ isLoading: true });
     try {
-      const user = await http.get('/api/auth/current-user', CurrentUser);
+      // a guest is { user: null }, not an error
+      const { user } = await http.get('/api/auth/current-user', CurrentUserResponseGuard);
       set({ user, isLoading: false });
     } catch (error) {
-      // 401 is the normal answer for a guest; anything else is worth a note in the console.
-      if (!isHttpError(error) || error.status !== 401) {
-        console.warn('Could not load the current user', toAuthError(error));
-      }
+      console.warn('Could not load the current user', toAuthError(error));
       set({ user: null, isLoading: false });
     }
   },
 
   login: async (username, password, deviceInfo) => {
     try {
+      const { LoginResponse } = await loadAuthSchemas();
       const { user } = await http.post(
         '/api/auth/login',
         { username, password, deviceInfo },
@@ -58,6 +58,7 @@ export const useAuthStore = create<AuthState>()((set) => ({
 
   register: async (input) => {
     try {
+      const { RegisterResponse } = await loadAuthSchemas();
       await http.post('/api/auth/register', input, RegisterResponse);
     } catch (error) {
       throw toAuthError(error);
@@ -96,9 +97,9 @@ onForbidden(() => {
     return;
   }
   refreshing = http
-    .get('/api/auth/current-user', CurrentUser)
+    .get('/api/auth/current-user', CurrentUserResponseGuard)
     .then(
-      (user) => {
+      ({ user }) => {
         if (useAuthStore.getState().user) {
           useAuthStore.setState({ user });
         }

@@ -28,6 +28,17 @@ describe('login page', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('answers a username of only spaces with a whole sentence and sends nothing', async () => {
+    const { calls } = stubApi();
+    renderApp('/login');
+    await fillAndSubmit('   ', 'secret-password');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Please enter your username');
+    expect(alert).not.toHaveTextContent('username:');
+    expect(calls.some((call) => call.url === '/api/auth/login')).toBe(false);
+  });
+
   it("shows 'An unexpected error occurred' when the network fails", async () => {
     stubApi({ 'POST /api/auth/login': () => Promise.reject(new TypeError('Failed to fetch')) });
     renderApp('/login');

@@ -1,3 +1,4 @@
+import { USERNAME_REQUIRED_MESSAGE } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
@@ -5,7 +6,7 @@ import { ErrorAlert } from '../../app/error-alert';
 import { readLoginState } from '../../app/route-access';
 import { FormField } from '../../app/form-field';
 import { safeRedirect } from '../../lib/safe-redirect';
-import { toAuthError, type AuthError } from './auth-error';
+import { AuthError, toAuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
 import { getDeviceInfo } from './device-info';
 
@@ -27,6 +28,11 @@ export function LoginPage() {
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
+    // a name of only spaces passes the field's `required`: say so in a sentence, send nothing
+    if (username.trim() === '') {
+      setError(new AuthError({ code: 'AUTH_400', message: USERNAME_REQUIRED_MESSAGE }));
+      return;
+    }
     setIsSubmitting(true);
     try {
       await login(username.trim(), password, getDeviceInfo());

@@ -1,4 +1,4 @@
-import { AnonymousVisitorId } from '@portfolio/types';
+import { VISITOR_ID_PATTERN } from '@portfolio/types/client';
 
 export const VISITOR_ID_KEY = 'visitorId';
 
@@ -18,7 +18,7 @@ export function createVisitorId(): string {
 export function getVisitorId(): string {
   try {
     const stored = window.localStorage.getItem(VISITOR_ID_KEY);
-    if (stored !== null && AnonymousVisitorId.safeParse(stored).success) {
+    if (stored !== null && VISITOR_ID_PATTERN.test(stored)) {
       return stored;
     }
     const created = createVisitorId();

@@ -1,0 +1,185 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { type Request, type Response, Router } from 'express';
+import expressStaticGzip from 'express-static-gzip';
+
+import type { SiteConfig } from '@portfolio/types';
+
+import { notFound } from '../../lib/errors.js';
+import { DEFAULT_WEB_DIST } from '../../lib/paths.js';
+import { createIndexHtmlCache } from './index-html.js';
+import { robotsTxt, sitemapXml } from './seo-files.js';
+
+export interface WebSiteOptions {
+  /** The built web app; unset = apps/web/dist. Without its index.html only robots.txt and the sitemap are served. */
+  webDistDir: string | undefined;
+  siteConfig: SiteConfig;
+  /** The site's public origin for absolute URLs; unset = the origin the request came in on. */
+  publicOrigin: string | undefined;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE_HOURLY = 'public, max-age=3600';
+
+type Manifest = Record<
+  string,
+  { file?: string; css?: string[]; assets?: string[]; imports?: string[]; isEntry?: boolean }
+>;
+
+function readManifest(webDist: string): Manifest {
+  const manifestFile = path.join(webDist, '.vite', 'manifest.json');
+  return existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest)
+    : {};
+}
+
+/** A manifest entry's file and those of everything it imports statically. */
+function staticClosure(manifest: Manifest, key: string, files = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk?.file || files.has(chunk.file)) {
+    return files;
+  }
+  files.add(chunk.file);
+  for (const imported of chunk.imports ?? []) {
+    staticClosure(manifest, imported, files);
+  }
+  return files;
+}
+
+/**
+ * The chunks a route module needs that the entry does not bring (index.html preloads those
+ * already): the page preloads them, so they download beside the entry rather than after it.
+ */
+function routeChunksOf(manifest: Manifest): (module: string) => string[] {
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  const entryFiles = entryKey ? staticClosure(manifest, entryKey) : new Set<string>();
+  return (module) => [...staticClosure(manifest, module)].filter((file) => !entryFiles.has(file));
+}
+
+/**
+ * The files Vite named by their content hash, from its build manifest (dist/.vite/manifest.json):
+ * they never change, so browsers may keep them for a year. Public files (/assets/*.jpg copied as
+ * they are) keep their names and are revalidated.
+ */
+function hashedFilesOf(manifest: Manifest): Set<string> {
+  const hashed = new Set<string>();
+  for (const chunk of Object.values(manifest)) {
+    for (const file of [chunk.file, ...(chunk.css ?? []), ...(chunk.assets ?? [])]) {
+      if (file && file !== 'index.html') {
+        hashed.add(file);
+      }
+    }
+  }
+  return hashed;
+}
+
+/** A path that names a file (under /assets/, or with an extension) rather than a page. */
+export function isFilePath(pathname: string): boolean {
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return pathname.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(lastSegment);
+}
+
+function originOf(req: Request, publicOrigin: string | undefined): string {
+  return publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/**
+ * The built web app: files compressed at build time (brotli and gzip beside each one, chosen by
+ * Accept-Encoding), robots.txt and sitemap.xml, and index.html for every page path (the app
+ * routes on the client). A missing file is a 404, never the app's page.
+ */
+export function createWebSite(options: WebSiteOptions): Router {
+  const { siteConfig, publicOrigin } = options;
+  const webDist = options.webDistDir ? path.resolve(options.webDistDir) : DEFAULT_WEB_DIST;
+  const router = Router();
+
+  router.get('/robots.txt', (req, res) => {
+    res
+      .type('text/plain')
+      .set('Cache-Control', REVALIDATE_HOURLY)
+      .send(robotsTxt(originOf(req, publicOrigin)));
+  });
+  router.get('/sitemap.xml', (req, res) => {
+    res
+      .type('application/xml')
+      .set('Cache-Control', REVALIDATE_HOURLY)
+      .send(sitemapXml(originOf(req, publicOrigin)));
+  });
+
+  const indexFile = path.join(webDist, 'index.html');
+  if (!existsSync(indexFile)) {
+    return router;
+  }
+  const manifest = readManifest(webDist);
+  const hashedFiles = hashedFilesOf(manifest);
+  const pageHtml = createIndexHtmlCache(
+    readFileSync(indexFile, 'utf8'),
+    siteConfig,
+    routeChunksOf(manifest),
+    (href) => {
+      const file = path.resolve(webDist, href);
+      return file.startsWith(webDist + path.sep) && existsSync(file)
+        ? readFileSync(file, 'utf8')
+        : undefined;
+    },
+  );
+
+  const sendPage = (req: Request, res: Response) => {
+    const variant = pageHtml(req.path);
+    const encoding = req.acceptsEncodings('br', 'gzip', 'identity') || 'identity';
+    const body =
+      encoding === 'br' ? variant.br : encoding === 'gzip' ? variant.gzip : variant.identity;
+    res.set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept-Encoding',
+      ETag: `"${variant.etag}-${encoding}"`,
+    });
+    if (encoding !== 'identity') {
+      res.set('Content-Encoding', encoding);
+    }
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.send(body);
+  };
+
+  // the template itself is never sent: its settings are filled in per request
+  router.get('/index.html', sendPage);
+  const serveFiles = expressStaticGzip(webDist, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
+      index: false,
+      setHeaders: (res, filePath) => {
+        const file = path.relative(webDist, filePath).replace(/\.(br|gz)$/, '');
+        res.setHeader(
+          'Cache-Control',
+          hashedFiles.has(file.split(path.sep).join('/')) ? IMMUTABLE : REVALIDATE_HOURLY,
+        );
+      },
+    },
+  });
+  router.use((req, res, next) => {
+    // a malformed address goes to the error handler (400 with the shared error body), not the
+    // library's own plain-text answer
+    try {
+      decodeURIComponent(req.path);
+    } catch (error) {
+      next(error instanceof URIError ? Object.assign(error, { status: 400 }) : error);
+      return;
+    }
+    serveFiles(req, res, next);
+  });
+  // every other GET is a client-side route: the app decides (and shows its own 404)
+  router.get('{/*splat}', (req, res) => {
+    if (isFilePath(req.path)) {
+      throw notFound(`No file at ${req.path}`);
+    }
+    sendPage(req, res);
+  });
+  return router;
+}

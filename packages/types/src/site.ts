@@ -1,0 +1,145 @@
+/**
+ * The site's public pages and its runtime settings, shared by the server (robots.txt,
+ * sitemap.xml, each page's title and description in the HTML it serves, the settings injected
+ * into index.html) and the web app (document titles on client-side navigation, the footer).
+ * No zod: the web app's entry imports this ('@portfolio/types/site').
+ */
+
+export const SITE_NAME = 'GameDev Portfolio';
+
+export interface SitePage {
+  /** The route's own spelling (/Gallery); paths match case-insensitively. */
+  path: string;
+  title: string;
+  description: string;
+  /** Listed in sitemap.xml. */
+  inSitemap: boolean;
+  /**
+   * The page's route module as Vite's build manifest names it: the server preloads its chunk in
+   * the page's HTML, so it downloads with the entry instead of after it.
+   */
+  module?: string;
+}
+
+export const DEFAULT_DESCRIPTION =
+  'Portfolio of a passionate game developer and designer: browser games, projects and tutorials.';
+
+export const SITE_PAGES: readonly SitePage[] = [
+  {
+    path: '/',
+    title: SITE_NAME,
+    description: DEFAULT_DESCRIPTION,
+    inSitemap: true,
+    module: 'src/features/home/home-page.tsx',
+  },
+  {
+    path: '/games',
+    title: `Games | ${SITE_NAME}`,
+    description:
+      'Play single-player and multiplayer browser games made with GameMaker, Godot and more.',
+    inSitemap: true,
+    module: 'src/features/games/games-page.tsx',
+  },
+  {
+    path: '/Gallery',
+    title: `My Gallery | ${SITE_NAME}`,
+    description: 'Browse projects, prototypes and visual effects with videos and screenshots.',
+    inSitemap: true,
+    module: 'src/features/gallery/gallery-page.tsx',
+  },
+  {
+    path: '/Tutorials',
+    title: `Tutorials | ${SITE_NAME}`,
+    description: 'Learn C++ and Unreal Engine with runnable code samples and guides.',
+    inSitemap: true,
+    module: 'src/features/tutorials/tutorials-page.tsx',
+  },
+  {
+    path: '/subscribe',
+    title: `Subscribe | ${SITE_NAME}`,
+    description: 'Subscribe for $10.00 per quarter to play the subscriber-only games.',
+    inSitemap: true,
+  },
+  {
+    path: '/login',
+    title: `Login | ${SITE_NAME}`,
+    description: 'Sign in to play multiplayer games and follow your progress.',
+    inSitemap: false,
+  },
+  {
+    path: '/register',
+    title: `Register | ${SITE_NAME}`,
+    description: 'Create a free account to play multiplayer games.',
+    inSitemap: false,
+  },
+  {
+    path: '/profile',
+    title: `Profile | ${SITE_NAME}`,
+    description: 'Your account, subscription and time on the site.',
+    inSitemap: false,
+  },
+  {
+    path: '/admin',
+    title: `Admin Dashboard | ${SITE_NAME}`,
+    description: 'Live activity, visitor analytics, game clicks and user management.',
+    inSitemap: false,
+  },
+];
+
+/** The page whose path this is, whatever its case and trailing slash; undefined if none. */
+export function findSitePage(pathname: string): SitePage | undefined {
+  const wanted = normalisePath(pathname).toLowerCase();
+  return SITE_PAGES.find((page) => page.path.toLowerCase() === wanted);
+}
+
+function normalisePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+/**
+ * The path as the site spells it, whatever the visitor typed: routes match case-insensitively,
+ * so /gallery and /GALLERY/ are /Gallery (and /gallery/x is /Gallery/x). Other paths are kept.
+ * Presence reports use it, so one page is listed once.
+ */
+export function canonicalPagePath(pathname: string): string {
+  const path = normalisePath(pathname);
+  const lower = path.toLowerCase();
+  let best: SitePage | undefined;
+  for (const page of SITE_PAGES) {
+    const prefix = page.path.toLowerCase();
+    const isPrefix = lower === prefix || (prefix !== '/' && lower.startsWith(`${prefix}/`));
+    if (isPrefix && (!best || page.path.length > best.path.length)) {
+      best = page;
+    }
+  }
+  return best ? best.path + path.slice(best.path.length) : path;
+}
+
+/** Footer links and other settings the server gives the app at run time (index.html). */
+export interface SiteConfig {
+  githubUrl: string;
+  linkedinUrl: string;
+}
+
+/** Whether a value read from the page is a SiteConfig with https links. */
+export function isSiteConfig(value: unknown): value is SiteConfig {
+  const isHttpsUrl = (url: unknown) => typeof url === 'string' && /^https:\/\/[^\s]+$/.test(url);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'githubUrl' in value &&
+    'linkedinUrl' in value &&
+    isHttpsUrl(value.githubUrl) &&
+    isHttpsUrl(value.linkedinUrl)
+  );
+}
+
+/** Used when the page carries no settings (the Vite dev server). */
+export const DEFAULT_SITE_CONFIG: SiteConfig = {
+  githubUrl: 'https://github.com/',
+  linkedinUrl: 'https://www.linkedin.com/',
+};
+
+/** The id of the `<script type="application/json">` element holding the SiteConfig. */
+export const SITE_CONFIG_ELEMENT_ID = 'site-config';
