@@ -70,6 +70,14 @@ test.describe('subscription', () => {
     const subscription = await page.request.get('/api/subscription');
     expect(await subscription.json()).toMatchObject({ status: 'active', canManage: true });
 
+    // the subscriber-only game opens now: its card is unlocked and its files are served
+    await page.goto('/games');
+    await page.getByRole('link', { name: 'Pong', exact: true }).click();
+    await expect(page).toHaveURL(/\/games\?play=Pong$/);
+    const pong = page.frameLocator('iframe[title="Pong (game)"]');
+    await expect(pong.locator('canvas')).toBeVisible();
+    expect((await page.request.get('/games/Pong/')).status()).toBe(200);
+
     // a subscriber sees that, and the way to manage it
     await page.goto('/subscribe');
     await expect(page.getByText(/You are subscribed/)).toBeVisible();
