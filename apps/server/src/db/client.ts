@@ -34,6 +34,28 @@ export interface DatabaseOptions {
   migrate?: boolean;
 }
 
+/** Any constant shared by every process that migrates this database. */
+const MIGRATION_LOCK_KEY = 727_100_001;
+
+/**
+ * Applies the migrations under a session advisory lock: replicas (or test workers) that start
+ * together take turns, and the later ones find nothing left to do, instead of racing to create
+ * the same schema.
+ */
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /** Opens PostgreSQL when a URL is given, else embedded PGlite, and applies migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const shouldMigrate = options.migrate ?? true;
@@ -57,7 +79,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (shouldMigrate) {
-      await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+      await migratePostgres(pool);
     }
     return { db, kind: 'postgres', close: () => pool.end() };
   }
