@@ -23,6 +23,11 @@ describe('describeSubscriptionStatus (spec section 4)', () => {
 
   it('shows any other status as it is, and none at all as Unknown, in gray', () => {
     expect(describeSubscriptionStatus('paused')).toEqual({ label: 'paused', tone: 'gray' });
+    // a name an object prototype has must not pick up a label from it
+    expect(describeSubscriptionStatus('constructor')).toEqual({
+      label: 'constructor',
+      tone: 'gray',
+    });
     expect(describeSubscriptionStatus(null)).toEqual({ label: 'Unknown', tone: 'gray' });
     expect(describeSubscriptionStatus(undefined)).toEqual({ label: 'Unknown', tone: 'gray' });
     expect(describeSubscriptionStatus('')).toEqual({ label: 'Unknown', tone: 'gray' });
