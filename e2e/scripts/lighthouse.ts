@@ -7,7 +7,7 @@
 // Build first (npm run build). LIGHTHOUSE_PORT picks the port (default 4351).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 
-const PAGES = ['/', '/games', '/Gallery'];
+const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/games,/Gallery').split(',');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
 const TARGETS: Record<Category, number> = {
@@ -38,6 +38,8 @@ const port = Number(process.env.LIGHTHOUSE_PORT ?? 4351);
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 const origin = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'lighthouse-data-'));
+// mkdtemp makes it 0700; the C++ runner's sandbox uids must pass through it (traverse only)
+chmodSync(dataDir, 0o711);
 
 function startSite() {
   const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
@@ -125,9 +127,15 @@ try {
       (categories[id]?.auditRefs ?? [])
         .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null)
         .filter((ref) => (audits[ref.id]?.score ?? 1) < 1)
-        .map(
-          (ref) => `${id}: ${ref.id} (${audits[ref.id]?.displayValue ?? audits[ref.id]?.score})`,
-        ),
+        .map((ref) => {
+          const audit = audits[ref.id];
+          // outside performance a miss is a fault to fix: say what Lighthouse found
+          const found =
+            id !== 'performance' && audit?.details && 'items' in audit.details
+              ? ` ${JSON.stringify(audit.details.items).slice(0, 400)}`
+              : '';
+          return `${id}: ${ref.id} (${audit?.displayValue ?? audit?.score})${found}`;
+        }),
     );
     rows.push({ page, scores, misses, metrics: audits });
   }

@@ -20,7 +20,7 @@ const GUEST_PAGES = [
 
 test.describe('a guest on every public page', () => {
   for (const { path, title, heading } of GUEST_PAGES) {
-    test(`${path}: no console error, its own title and description, no axe violation of any impact`, async ({
+    test(`${path}: no console error or inspector issue, its own title and description, no axe violation of any impact`, async ({
       page,
     }) => {
       const problems: string[] = [];
@@ -30,8 +30,17 @@ test.describe('a guest on every public page', () => {
         }
       });
       page.on('pageerror', (error) => problems.push(error.message));
+      // what DevTools' Issues panel (and Lighthouse's inspector-issues audit) would list, such as
+      // a script blocked by the Content-Security-Policy
+      const devtools = await page.context().newCDPSession(page);
+      devtools.on('Audits.issueAdded', ({ issue }) =>
+        problems.push(`${issue.code}: ${JSON.stringify(issue.details).slice(0, 300)}`),
+      );
+      await devtools.send('Audits.enable');
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      // a page's late work (the games' status check, schemas built by lazy chunks) has run
+      await page.waitForLoadState('networkidle');
       await expect(page).toHaveTitle(title);
       const description = await page.locator('meta[name="description"]').getAttribute('content');
       expect(description?.length ?? 0).toBeGreaterThan(20);

@@ -21,6 +21,12 @@ export function CppEditor({ value, label, onChange, onRun }: CppEditorProps) {
 
   const handleMount: OnMount = (editor) => {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current());
+    // Monaco's hidden IME text area has neither id nor name, which browsers report as an issue
+    for (const field of editor
+      .getContainerDomNode()
+      .querySelectorAll('textarea:not([id]):not([name])')) {
+      field.setAttribute('name', 'cpp-editor-ime');
+    }
   };
 
   return (

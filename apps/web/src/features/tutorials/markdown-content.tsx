@@ -24,7 +24,7 @@ const components: Components = {
   // A task list's box is read-only; its name says its state (the item's text follows it).
   input: ({ node: _node, ...rest }) =>
     rest.type === 'checkbox' ? (
-      <input {...rest} aria-label={rest.checked ? 'Done' : 'Not done'} />
+      <input {...rest} name="task" aria-label={rest.checked ? 'Done' : 'Not done'} />
     ) : (
       <input {...rest} />
     ),
