@@ -166,9 +166,7 @@ function GameCard(props: {
           />
           {!decision.allowed && (
             <span className="game-card__lock">
-              <span aria-hidden="true" className="game-card__lock-icon">
-                🔒
-              </span>
+              <LockIcon />
               {decision.notice}
             </span>
           )}
@@ -187,5 +185,21 @@ function GameCard(props: {
         </p>
       )}
     </li>
+  );
+}
+
+/** Drawn rather than the 🔒 emoji, which shows as an empty box where no emoji font is installed. */
+function LockIcon() {
+  return (
+    <svg className="game-card__lock-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M7 10V7a5 5 0 0 1 10 0v3"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.4"
+        strokeLinecap="round"
+      />
+      <rect x="4" y="10" width="16" height="12" rx="2.5" fill="currentColor" />
+    </svg>
   );
 }
