@@ -3,17 +3,24 @@ import './styles.css';
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 
-import { createAppRouter } from './app/router';
+import { App, preloadPage } from './app/routes';
+import { ensureAuthLoaded } from './features/auth/auth-store';
 
 const container = document.getElementById('root');
 if (!container) {
   throw new Error('Missing #root element');
 }
 
+// the current user and the open page's code download together, before the first render
+void ensureAuthLoaded();
+preloadPage(window.location.pathname);
+
 createRoot(container).render(
   <StrictMode>
-    <RouterProvider router={createAppRouter()} />
+    <BrowserRouter>
+      <App />
+    </BrowserRouter>
   </StrictMode>,
 );

@@ -1,37 +1,23 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 
-const STATUS_TEXTS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  500: 'Internal Server Error',
-};
+/** What an unknown address shows under the error page's heading. */
+export const NOT_FOUND = '404 Not Found';
 
-function describeError(error: unknown): string {
-  if (isRouteErrorResponse(error)) {
-    const statusText = error.statusText || STATUS_TEXTS[error.status] || '';
-    return `${error.status} ${statusText}`.trim();
-  }
-  if (error instanceof Error) {
-    return error.message;
-  }
-  return typeof error === 'string' ? error : 'Unknown error';
-}
-
-/** The router's error page: unknown URLs (404), failed loaders and render errors. */
-export function ErrorPage() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error)) {
-    console.error(error);
-  }
+/**
+ * The error page: unknown URLs (404), and (through `pageErrorFallback`) pages whose code failed
+ * to load or that failed to render.
+ */
+export function ErrorPage({ detail }: { detail: string }) {
   return (
     <section className="page error-page" aria-labelledby="error-title">
       <h1 id="error-title">Unexpected Application Error!</h1>
-      <h2 className="error-page__detail">{describeError(error)}</h2>
+      <h2 className="error-page__detail">{detail}</h2>
       <p>
         <Link to="/">Back to the home page</Link>
       </p>
     </section>
   );
 }
+
+/** An ErrorBoundary fallback: the error page with the error's message. */
+export const pageErrorFallback = (error: Error) => <ErrorPage detail={error.message} />;

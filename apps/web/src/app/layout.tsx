@@ -1,23 +1,31 @@
-import { Outlet, useNavigation } from 'react-router';
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
 
 import { useHeartbeat } from '../features/presence/use-heartbeat';
+import { ErrorBoundary } from '../ui/error-boundary';
+import { pageErrorFallback } from './error-page';
 import { Footer } from './footer';
+import { LoadingScreen } from './loading-screen';
 import { usePageMeta } from './page-meta';
 import { TopBar } from './top-bar';
 
-/** The shared frame around every page. */
+/** The shared frame around every page; a page's errors and loading show inside it. */
 export function Layout() {
   useHeartbeat();
   usePageMeta();
-  const navigation = useNavigation();
+  const { pathname } = useLocation();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <TopBar />
-      <main id="main" className="main" aria-busy={navigation.state === 'loading'}>
-        <Outlet />
+      <main id="main" className="main">
+        <ErrorBoundary resetKey={pathname} fallback={pageErrorFallback}>
+          <Suspense fallback={<LoadingScreen />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
     </div>

@@ -69,7 +69,7 @@ describe('routes', () => {
   ])('sends a signed-in user who opens %s on to %s', async (path, destination) => {
     stubApi(signedInAs('ann', 'user'));
     const { router } = renderApp(path);
-    await waitFor(() => expect(router.state.location.pathname).toBe(destination));
+    await waitFor(() => expect(router.location.pathname).toBe(destination));
     expect(screen.queryByRole('heading', { name: 'Login' })).not.toBeInTheDocument();
   });
 
@@ -114,8 +114,8 @@ describe('routes', () => {
     stubApi();
     const { router } = renderApp('/profile');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toBe('');
+    expect(router.location.pathname).toBe('/login');
+    expect(router.location.search).toBe('');
   });
 
   it('shows the profile to a signed-in user', async () => {
@@ -144,16 +144,14 @@ describe('routes', () => {
     stubApi();
     const { router } = renderApp('/admin/users/42');
     expect(await screen.findByText('Admin sign-in is required to view that page.')).toBeVisible();
-    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
-      '/login?admin=true',
-    );
+    expect(`${router.location.pathname}${router.location.search}`).toBe('/login?admin=true');
   });
 
   it('sends signed-in non-admins from /admin home', async () => {
     stubApi(signedInAs('sub', 'subscriber'));
     const { router } = renderApp('/admin');
     expect(await screen.findByText(/passionate game developer/)).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('lets admins open the dashboard and a user page', async () => {

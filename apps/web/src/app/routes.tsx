@@ -1,20 +1,59 @@
-import { data, type RouteObject } from 'react-router';
+import { useEffect } from 'react';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 
-import { ensureAuthLoaded } from '../features/auth/auth-store';
-import { ErrorPage } from './error-page';
+import { ensureAuthLoaded, useAuthStore } from '../features/auth/auth-store';
+import { HomePage } from '../features/home/home-page';
+import { StripeDocument } from '../features/subscribe/stripe-document';
+import { ErrorBoundary } from '../ui/error-boundary';
+import { ErrorPage, NOT_FOUND, pageErrorFallback } from './error-page';
 import { Layout } from './layout';
-import { lazyPage } from './lazy-page';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { LoadingScreen } from './loading-screen';
-import { guardLoader, guestOnlyLoader, RouteGuard } from './route-guard';
+import { GuestOnly, RouteGuard } from './route-guard';
 
-function throwNotFound(): never {
-  // React Router's convention: a thrown response becomes a route error with its status.
-  // eslint-disable-next-line @typescript-eslint/only-throw-error
-  throw data(null, { status: 404, statusText: 'Not Found' });
-}
+// Every page but the home page is its own chunk.
+const pages = {
+  login: lazyPage(
+    () => import('../features/auth/login-page'),
+    (m) => m.LoginPage,
+  ),
+  register: lazyPage(
+    () => import('../features/auth/register-page'),
+    (m) => m.RegisterPage,
+  ),
+  games: lazyPage(
+    () => import('../features/games/games-page'),
+    (m) => m.GamesPage,
+  ),
+  gallery: lazyPage(
+    () => import('../features/gallery/gallery-page'),
+    (m) => m.GalleryPage,
+  ),
+  tutorials: lazyPage(
+    () => import('../features/tutorials/tutorials-page'),
+    (m) => m.TutorialsPage,
+  ),
+  subscribe: lazyPage(
+    () => import('../features/subscribe/subscribe-page'),
+    (m) => m.SubscribePage,
+  ),
+  profile: lazyPage(
+    () => import('../features/profile/profile-page'),
+    (m) => m.ProfilePage,
+  ),
+  admin: lazyPage(
+    () => import('../features/admin/admin-page'),
+    (m) => m.AdminPage,
+  ),
+  adminUser: lazyPage(
+    () => import('../features/admin/admin-user-page'),
+    (m) => m.AdminUserPage,
+  ),
+} satisfies Record<string, LazyPage>;
 
-function NotFound() {
-  return null;
+/** A route showing a lazily loaded page; `handle` lets the start-up preload the page's code. */
+function page(path: string, { Page, preload }: LazyPage): RouteObject {
+  return { path, element: <Page />, handle: { preload } };
 }
 
 /**
@@ -23,115 +62,76 @@ function NotFound() {
  */
 export const routes: RouteObject[] = [
   {
-    id: 'root',
     path: '/',
-    Component: Layout,
-    ErrorBoundary: ErrorPage,
-    HydrateFallback: LoadingScreen,
-    // The app renders once the current-user call has finished.
-    loader: async () => {
-      await ensureAuthLoaded();
-      return null;
-    },
-    shouldRevalidate: () => false,
+    element: <Layout />,
     children: [
+      { index: true, element: <HomePage /> },
       {
-        // Errors below render inside the shared frame.
-        ErrorBoundary: ErrorPage,
-        children: [
-          {
-            index: true,
-            lazy: lazyPage(
-              () => import('../features/home/home-page'),
-              (m) => m.HomePage,
-            ),
-          },
-          {
-            path: 'login',
-            loader: guestOnlyLoader,
-            lazy: lazyPage(
-              () => import('../features/auth/login-page'),
-              (m) => m.LoginPage,
-            ),
-          },
-          {
-            path: 'register',
-            loader: guestOnlyLoader,
-            lazy: lazyPage(
-              () => import('../features/auth/register-page'),
-              (m) => m.RegisterPage,
-            ),
-          },
-          {
-            path: 'games',
-            lazy: lazyPage(
-              () => import('../features/games/games-page'),
-              (m) => m.GamesPage,
-            ),
-          },
-          {
-            path: 'Gallery',
-            lazy: lazyPage(
-              () => import('../features/gallery/gallery-page'),
-              (m) => m.GalleryPage,
-            ),
-          },
-          {
-            path: 'Tutorials',
-            lazy: lazyPage(
-              () => import('../features/tutorials/tutorials-page'),
-              (m) => m.TutorialsPage,
-            ),
-          },
-          {
-            path: 'subscribe',
-            lazy: async () => {
-              const page = await lazyPage(
-                () => import('../features/subscribe/subscribe-page'),
-                (m) => m.SubscribePage,
-              )();
-              // already loaded by now: the page's loader makes /subscribe a document of its own
-              const { loader } = await import('../features/subscribe/subscribe-page');
-              return { ...page, loader };
-            },
-          },
-          {
-            element: <RouteGuard requirement="user" />,
-            loader: guardLoader('user'),
-            children: [
-              {
-                path: 'profile',
-                lazy: lazyPage(
-                  () => import('../features/profile/profile-page'),
-                  (m) => m.ProfilePage,
-                ),
-              },
-            ],
-          },
-          {
-            element: <RouteGuard requirement="admin" />,
-            loader: guardLoader('admin'),
-            children: [
-              {
-                path: 'admin',
-                lazy: lazyPage(
-                  () => import('../features/admin/admin-page'),
-                  (m) => m.AdminPage,
-                ),
-              },
-              {
-                path: 'admin/users/:userId',
-                lazy: lazyPage(
-                  () => import('../features/admin/admin-user-page'),
-                  (m) => m.AdminUserPage,
-                ),
-              },
-            ],
-          },
-          // The loader always throws, so the error page renders instead of this component.
-          { path: '*', loader: throwNotFound, Component: NotFound },
-        ],
+        path: 'login',
+        element: (
+          <GuestOnly>
+            <pages.login.Page />
+          </GuestOnly>
+        ),
+        handle: { preload: pages.login.preload },
       },
+      {
+        path: 'register',
+        element: (
+          <GuestOnly>
+            <pages.register.Page />
+          </GuestOnly>
+        ),
+        handle: { preload: pages.register.preload },
+      },
+      page('games', pages.games),
+      page('Gallery', pages.gallery),
+      page('Tutorials', pages.tutorials),
+      {
+        path: 'subscribe',
+        element: (
+          <StripeDocument>
+            <pages.subscribe.Page />
+          </StripeDocument>
+        ),
+        handle: { preload: pages.subscribe.preload },
+      },
+      {
+        element: <RouteGuard requirement="user" />,
+        children: [page('profile', pages.profile)],
+      },
+      {
+        element: <RouteGuard requirement="admin" />,
+        children: [page('admin', pages.admin), page('admin/users/:userId', pages.adminUser)],
+      },
+      { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
     ],
   },
 ];
+
+/**
+ * Starts downloading the code of the page at `pathname` while the current user loads, so the two
+ * requests run side by side instead of one after the other.
+ */
+export function preloadPage(pathname: string): void {
+  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+    const handle = route.handle as { preload?: () => Promise<unknown> } | undefined;
+    // a failure is shown when the page renders
+    handle?.preload?.().catch(() => undefined);
+  }
+}
+
+/** The whole app: a loading screen until the current-user call has finished, then the routes. */
+export function App() {
+  const isLoading = useAuthStore((state) => state.isLoading);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    void ensureAuthLoaded();
+  }, []);
+  const element = useRoutes(routes);
+  return (
+    <ErrorBoundary resetKey={pathname} fallback={pageErrorFallback}>
+      {isLoading ? <LoadingScreen /> : element}
+    </ErrorBoundary>
+  );
+}

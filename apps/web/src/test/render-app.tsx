@@ -1,8 +1,8 @@
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, render } from '@testing-library/react';
+import { MemoryRouter, useLocation, useNavigate, type Location } from 'react-router';
 import { vi } from 'vitest';
 
-import { routes } from '../app/routes';
+import { App } from '../app/routes';
 
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -61,9 +61,40 @@ export function signedInAs(username: string, role: 'user' | 'subscriber' | 'admi
   };
 }
 
-/** Renders the real route table in memory at `path`. */
+/** Where the app in memory is, and a way to move it, as a test would click a link. */
+export interface TestRouter {
+  readonly location: Location;
+  navigate: (to: string | number) => Promise<void>;
+}
+
+/** Renders the real app (its route table in memory) at `path`. */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<RouterProvider router={router} />);
+  let location: Location | undefined;
+  let navigate: ReturnType<typeof useNavigate> | undefined;
+  function Probe() {
+    location = useLocation();
+    navigate = useNavigate();
+    return null;
+  }
+  const view = render(
+    <MemoryRouter initialEntries={[path]}>
+      <App />
+      <Probe />
+    </MemoryRouter>,
+  );
+  const router: TestRouter = {
+    get location() {
+      if (!location) {
+        throw new Error('the app has not rendered');
+      }
+      return location;
+    },
+    navigate: async (to) => {
+      await act(async () => {
+        // a number steps through the history as Back and Forward do (useNavigate's two overloads)
+        await Promise.resolve(typeof to === 'number' ? navigate?.(to) : navigate?.(to));
+      });
+    },
+  };
   return { router, ...view };
 }

@@ -362,7 +362,7 @@ describe('AdminPage', () => {
     const { router } = renderApp('/admin');
 
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
   });
 
   it('sends the user to /login when the API refuses the session', async () => {
@@ -370,7 +370,7 @@ describe('AdminPage', () => {
     adminApi({ 'GET /api/active-users': () => apiError(401, 'Not authenticated') });
     const { router } = renderApp('/admin');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login'));
   });
 
   it('disconnects the socket when the dashboard closes', async () => {
@@ -379,6 +379,8 @@ describe('AdminPage', () => {
     const socket = onlySocket();
 
     await act(() => router.navigate('/games'));
+    // the dashboard stays until the games page's code has arrived
+    expect(await screen.findByRole('heading', { level: 1, name: 'Games' })).toBeInTheDocument();
 
     expect(socket.isDisconnected).toBe(true);
   });

@@ -187,7 +187,7 @@ describe('AdminUserPage', () => {
         name: 'Delete',
       }),
     );
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin'));
     expect(await screen.findByText('User deleted successfully')).toBeVisible();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([
       `/api/users/${USER_ID}`,

@@ -1,7 +1,7 @@
 import type { UserSummary } from '@portfolio/types';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
 import { apiError, jsonResponse, stubApi, type RecordedCall } from '../../test/render-app';
@@ -38,10 +38,11 @@ function page(list: UserSummary[], total = list.length): Response {
 }
 
 function renderSection() {
-  const router = createMemoryRouter([{ path: '/admin', element: <UsersSection /> }], {
-    initialEntries: ['/admin'],
-  });
-  render(<RouterProvider router={router} />);
+  render(
+    <MemoryRouter initialEntries={['/admin']}>
+      <UsersSection />
+    </MemoryRouter>,
+  );
 }
 
 function listCalls(calls: RecordedCall[]) {

@@ -53,13 +53,11 @@ describe('login page', () => {
     stubApi({ 'POST /api/auth/login': loginOk });
     const { router } = renderApp('/profile?tab=1');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
-    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/login');
+    expect(`${router.location.pathname}${router.location.search}`).toBe('/login');
     await fillAndSubmit('ann', 'secret-password');
 
     expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
-    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
-      '/profile?tab=1',
-    );
+    expect(`${router.location.pathname}${router.location.search}`).toBe('/profile?tab=1');
   });
 
   it('sends the device info and goes to the redirect target', async () => {
@@ -68,7 +66,7 @@ describe('login page', () => {
     await fillAndSubmit('ann', 'secret-password');
 
     expect(await screen.findByRole('heading', { name: 'Subscribe' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/subscribe');
+    expect(router.location.pathname).toBe('/subscribe');
     expect(screen.getByRole('link', { name: 'ann' })).toBeInTheDocument();
     const login = calls.find((call) => call.url === '/api/auth/login');
     const anyTimezone: unknown = expect.any(String);
@@ -94,7 +92,7 @@ describe('login page', () => {
     await fillAndSubmit('ann', 'secret-password');
 
     expect(await screen.findByText(/passionate game developer/)).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('links to the register page and has no admin notice by default', async () => {

@@ -81,7 +81,7 @@ describe('register page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
 
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
     expect(registerCalls(calls)).toEqual([
       expect.objectContaining({
         body: { username: 'newbie', email: 'newbie@example.com', password: 'secret-password' },

@@ -18,7 +18,7 @@ describe('GalleryPage', () => {
     await user.click(await screen.findByRole('link', { name: 'Prototype Online View Details' }));
 
     expect(await screen.findByRole('heading', { name: 'Prototype Online' })).toHaveFocus();
-    expect(router.state.location.search).toBe('?project=item2&media=1');
+    expect(router.location.search).toBe('?project=item2&media=1');
     expect(screen.getByRole('link', { name: 'View Repository' })).toHaveAttribute(
       'target',
       '_blank',
@@ -27,7 +27,7 @@ describe('GalleryPage', () => {
     await user.click(screen.getByRole('button', { name: 'Previous Media' }));
     expect(currentThumbnail()).toEqual([screen.getByRole('button', { name: 'Thumbnail 3' })]);
     expect(screen.getByText('3 / 3')).toBeInTheDocument();
-    expect(router.state.location.search).toBe('?project=item2&media=3');
+    expect(router.location.search).toBe('?project=item2&media=3');
 
     await user.keyboard('{ArrowRight}');
     expect(screen.getByText('1 / 3')).toBeInTheDocument();
@@ -39,7 +39,7 @@ describe('GalleryPage', () => {
     expect(screen.getByText(/The lobby: players join/)).toBeInTheDocument();
 
     await user.keyboard('{Escape}');
-    expect(router.state.location.search).toBe('');
+    expect(router.location.search).toBe('');
     expect(
       await screen.findByRole('link', { name: 'Prototype Online View Details' }),
     ).toHaveFocus();

@@ -75,7 +75,7 @@ describe('/games access matrix (spec section 6)', () => {
     const { calls } = api('user');
     const { router } = renderApp('/games');
     await userEvent.click(await screen.findByRole('link', { name: /^Pong/ }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/subscribe'));
+    await waitFor(() => expect(router.location.pathname).toBe('/subscribe'));
     expect(calls.some((call) => call.url === '/api/track-game-click')).toBe(false);
   });
 
@@ -83,7 +83,7 @@ describe('/games access matrix (spec section 6)', () => {
     api('guest');
     const { router } = renderApp('/games?play=Pong');
     await waitFor(() =>
-      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      expect(`${router.location.pathname}${router.location.search}`).toBe(
         '/login?redirect=/subscribe',
       ),
     );
@@ -132,7 +132,7 @@ describe('the game viewer', () => {
       url: '/api/track-game-click',
       body: { gameId: 'CoopAdventure' },
     });
-    expect(router.state.location.search).toBe('?play=CoopAdventure');
+    expect(router.location.search).toBe('?play=CoopAdventure');
     const frame = await screen.findByTitle('Co-op Adventure (game)');
     expect(frame).toHaveAttribute('src', '/games/CoopAdventure/');
     expect(frame).toHaveAttribute('width', '100%');
@@ -154,7 +154,7 @@ describe('the game viewer', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     await screen.findByRole('heading', { name: 'Games', level: 1 });
-    expect(router.state.location.search).toBe('');
+    expect(router.location.search).toBe('');
   });
 
   it('opens from a link and Back returns to the list', async () => {

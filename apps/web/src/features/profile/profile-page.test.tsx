@@ -294,7 +294,7 @@ describe('ProfilePage', () => {
       'GET /api/user/profile': () => apiError(401, 'Authentication required', 'UNAUTHORIZED'),
     });
     const { router } = renderApp('/profile');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login'));
     expect(screen.getByRole('banner')).toHaveTextContent('Guest');
   });
 });

@@ -149,7 +149,7 @@ describe('/subscribe', () => {
       answerCreate(jsonResponse({ clientSecret: 'pi_1_secret_2', status: 'incomplete' }));
       await Promise.resolve();
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/games'));
+    await waitFor(() => expect(router.location.pathname).toBe('/games'));
     expect(screen.getByText('Sub')).toBeInTheDocument();
     expect(calls.find((call) => call.url === '/api/create-subscription')?.body).toEqual({
       paymentMethodId: 'pm_1',

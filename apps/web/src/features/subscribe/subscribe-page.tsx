@@ -12,8 +12,6 @@ import { useAuthStore } from '../auth/auth-store';
 import { ManageSubscription } from './manage-subscription';
 import { subscriptionApi } from './subscription-api';
 
-export { loadStripeDocument as loader } from './stripe-document';
-
 // Stripe.js and Elements load only when the card form is shown
 const CheckoutForm = lazy(() =>
   import('./checkout-form').then((module) => ({ default: module.CheckoutForm })),
