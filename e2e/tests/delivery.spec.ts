@@ -20,7 +20,7 @@ const GUEST_PAGES = [
 
 test.describe('a guest on every public page', () => {
   for (const { path, title, heading } of GUEST_PAGES) {
-    test(`${path}: no console error or inspector issue, its own title and description, no axe violation of any impact`, async ({
+    test(`${path}: no console error, inspector issue or layout shift, its own title and description, no axe violation of any impact`, async ({
       page,
     }) => {
       const problems: string[] = [];
@@ -44,6 +44,20 @@ test.describe('a guest on every public page', () => {
       await expect(page).toHaveTitle(title);
       const description = await page.locator('meta[name="description"]').getAttribute('content');
       expect(description?.length ?? 0).toBeGreaterThan(20);
+      // nothing on the page jumped as it loaded (Lighthouse's cumulative layout shift)
+      const layoutShift = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let total = 0;
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) {
+                total += entry.value;
+              }
+            }).observe({ type: 'layout-shift', buffered: true });
+            setTimeout(() => resolve(total), 200);
+          }),
+      );
+      expect(layoutShift).toBeLessThan(0.01);
       await expectNoA11yViolations(page);
       await expectFitsPhoneWidth(page);
       expect(problems).toEqual([]);

@@ -13,9 +13,9 @@ if (!container) {
   throw new Error('Missing #root element');
 }
 
-// the current user and the open page's code download together, before the first render
+// the current user and the open page's code start downloading together, before React starts
 void ensureAuthLoaded();
-preloadPage(window.location.pathname);
+void preloadPage(window.location.pathname);
 
 createRoot(container).render(
   <StrictMode>

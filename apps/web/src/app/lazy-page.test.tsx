@@ -37,12 +37,13 @@ describe('lazyPage', () => {
     expect(screen.getByText('Loading chunk failed')).toBeVisible();
   });
 
-  it('downloads once when preloaded before the page renders', async () => {
+  it('renders a preloaded page at once, without a loading state, and downloads it once', async () => {
     const load = vi.fn(() => Promise.resolve({ Hello }));
     const { Page, preload } = lazyPage(load, (module) => module.Hello);
     await preload();
     render(renderPage(Page));
-    expect(await screen.findByRole('heading', { name: 'Hello page' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Hello page' })).toBeVisible();
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 
 /** Spec section 9: script chunk load time-out. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
@@ -16,13 +16,20 @@ export interface LazyPage {
  */
 export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
   let loading: Promise<ComponentType> | undefined;
+  let loaded: ComponentType | undefined;
   const preload = () => {
-    loading ??= withTimeout(load()).then(pick, (error: unknown) => {
-      throw new Error('Loading chunk failed', { cause: error });
-    });
+    loading ??= withTimeout(load()).then(
+      (module) => (loaded = pick(module)),
+      (error: unknown) => {
+        throw new Error('Loading chunk failed', { cause: error });
+      },
+    );
     return loading;
   };
-  const Page = lazy(async () => ({ default: await preload() }));
+  const Suspending = lazy(async () => ({ default: await preload() }));
+  // React.lazy suspends on its first render even when the code is already here (the page would
+  // flash its loading state, and the footer jump): a preloaded page renders at once
+  const Page = () => createElement(loaded ?? Suspending);
   return { Page, preload };
 }
 

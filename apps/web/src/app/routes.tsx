@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 
-import { ensureAuthLoaded, useAuthStore } from '../features/auth/auth-store';
+import { ensureAuthLoaded } from '../features/auth/auth-store';
 import { HomePage } from '../features/home/home-page';
 import { StripeDocument } from '../features/subscribe/stripe-document';
 import { ErrorBoundary } from '../ui/error-boundary';
@@ -110,28 +110,42 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * Starts downloading the code of the page at `pathname` while the current user loads, so the two
- * requests run side by side instead of one after the other.
+ * Starts downloading the code of the page at `pathname`; resolves when it has arrived (or failed:
+ * the page shows the failure when it renders).
  */
-export function preloadPage(pathname: string): void {
-  for (const { route } of matchRoutes(routes, pathname) ?? []) {
-    const handle = route.handle as { preload?: () => Promise<unknown> } | undefined;
-    // a failure is shown when the page renders
-    handle?.preload?.().catch(() => undefined);
-  }
+export function preloadPage(pathname: string): Promise<unknown> {
+  return Promise.allSettled(
+    (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+      const handle = route.handle as { preload?: () => Promise<unknown> } | undefined;
+      return handle?.preload ? [handle.preload()] : [];
+    }),
+  );
 }
 
-/** The whole app: a loading screen until the current-user call has finished, then the routes. */
+/**
+ * The whole app. The loading screen stays until the current user is known and the first page's
+ * code has arrived (both requests run side by side), so the frame and the page appear together
+ * instead of the footer jumping down when the page arrives.
+ */
 export function App() {
-  const isLoading = useAuthStore((state) => state.isLoading);
+  const [isStarted, setStarted] = useState(false);
   const { pathname } = useLocation();
+  const [firstPathname] = useState(pathname);
   useEffect(() => {
-    void ensureAuthLoaded();
-  }, []);
+    let isMounted = true;
+    void Promise.all([ensureAuthLoaded(), preloadPage(firstPathname)]).then(() => {
+      if (isMounted) {
+        setStarted(true);
+      }
+    });
+    return () => {
+      isMounted = false;
+    };
+  }, [firstPathname]);
   const element = useRoutes(routes);
   return (
     <ErrorBoundary resetKey={pathname} fallback={pageErrorFallback}>
-      {isLoading ? <LoadingScreen /> : element}
+      {isStarted ? element : <LoadingScreen />}
     </ErrorBoundary>
   );
 }
