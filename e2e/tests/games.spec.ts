@@ -120,6 +120,16 @@ test.describe('locked cards and where blocked clicks go', () => {
     await page.getByRole('link', { name: 'Pong, Subscribe to Play' }).click();
     await expect(page).toHaveURL(/\/subscribe$/);
     expect(clicks).toEqual([]);
+    // /subscribe is a document of its own (the CSP lets Stripe.js run only there), and it took
+    // the place of the app's entry: one Back returns to the games
+    await expect(page.getByRole('heading', { level: 1, name: /subscri/i })).toBeVisible();
+    const documentUrl = await page.evaluate(
+      () => performance.getEntriesByType('navigation')[0]?.name ?? '',
+    );
+    expect(new URL(documentUrl).pathname).toBe('/subscribe');
+    await page.goBack();
+    await expect(page).toHaveURL(/\/games$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Games' })).toBeVisible();
     await page.context().close();
   });
 

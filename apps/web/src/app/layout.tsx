@@ -13,7 +13,8 @@ import { TopBar } from './top-bar';
 export function Layout() {
   useHeartbeat();
   usePageMeta();
-  const { pathname } = useLocation();
+  // every navigation (a new query string too, and Back) clears a page's error
+  const { key } = useLocation();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -21,7 +22,7 @@ export function Layout() {
       </a>
       <TopBar />
       <main id="main" className="main">
-        <ErrorBoundary resetKey={pathname} fallback={pageErrorFallback}>
+        <ErrorBoundary resetKey={key} fallback={pageErrorFallback}>
           <Suspense fallback={<LoadingScreen />}>
             <Outlet />
           </Suspense>

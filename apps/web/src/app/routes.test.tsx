@@ -79,6 +79,15 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
   });
 
+  it('decides again when a signed-in user moves from /login?admin=true to /register', async () => {
+    stubApi(signedInAs('ann', 'user'));
+    const { router } = renderApp('/login?admin=true');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    await router.navigate('/register');
+    await waitFor(() => expect(router.location.pathname).toBe('/'));
+    expect(screen.queryByRole('heading', { name: 'Register' })).not.toBeInTheDocument();
+  });
+
   it("sets each page's title and description", async () => {
     stubApi();
     const { router } = renderApp('/gallery');

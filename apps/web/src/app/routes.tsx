@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 
 import { ensureAuthLoaded } from '../features/auth/auth-store';
@@ -51,9 +51,16 @@ const pages = {
   ),
 } satisfies Record<string, LazyPage>;
 
-/** A route showing a lazily loaded page; `handle` lets the start-up preload the page's code. */
-function page(path: string, { Page, preload }: LazyPage): RouteObject {
-  return { path, element: <Page />, handle: { preload } };
+/**
+ * A route showing a lazily loaded page, inside `wrap` if given; `handle` lets the start-up preload
+ * the page's code.
+ */
+function page(
+  path: string,
+  { Page, preload }: LazyPage,
+  wrap: (page: ReactNode) => ReactNode = (element) => element,
+): RouteObject {
+  return { path, element: wrap(<Page />), handle: { preload } };
 }
 
 /**
@@ -66,36 +73,15 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { index: true, element: <HomePage /> },
-      {
-        path: 'login',
-        element: (
-          <GuestOnly>
-            <pages.login.Page />
-          </GuestOnly>
-        ),
-        handle: { preload: pages.login.preload },
-      },
-      {
-        path: 'register',
-        element: (
-          <GuestOnly>
-            <pages.register.Page />
-          </GuestOnly>
-        ),
-        handle: { preload: pages.register.preload },
-      },
+      // keyed: moving from one to the other decides again
+      page('login', pages.login, (element) => <GuestOnly key="login">{element}</GuestOnly>),
+      page('register', pages.register, (element) => (
+        <GuestOnly key="register">{element}</GuestOnly>
+      )),
       page('games', pages.games),
       page('Gallery', pages.gallery),
       page('Tutorials', pages.tutorials),
-      {
-        path: 'subscribe',
-        element: (
-          <StripeDocument>
-            <pages.subscribe.Page />
-          </StripeDocument>
-        ),
-        handle: { preload: pages.subscribe.preload },
-      },
+      page('subscribe', pages.subscribe, (element) => <StripeDocument>{element}</StripeDocument>),
       {
         element: <RouteGuard requirement="user" />,
         children: [page('profile', pages.profile)],
@@ -129,8 +115,8 @@ export function preloadPage(pathname: string): Promise<unknown> {
  */
 export function App() {
   const [isStarted, setStarted] = useState(false);
-  const { pathname } = useLocation();
-  const [firstPathname] = useState(pathname);
+  const location = useLocation();
+  const [firstPathname] = useState(location.pathname);
   useEffect(() => {
     let isMounted = true;
     void Promise.all([ensureAuthLoaded(), preloadPage(firstPathname)]).then(() => {
@@ -144,7 +130,7 @@ export function App() {
   }, [firstPathname]);
   const element = useRoutes(routes);
   return (
-    <ErrorBoundary resetKey={pathname} fallback={pageErrorFallback}>
+    <ErrorBoundary resetKey={location.key} fallback={pageErrorFallback}>
       {isStarted ? element : <LoadingScreen />}
     </ErrorBoundary>
   );

@@ -28,4 +28,28 @@ describe('ErrorBoundary', () => {
     );
     expect(screen.getByText('fine')).toBeInTheDocument();
   });
+
+  it('tries its children again when the reset key changes (the visitor went elsewhere)', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const view = render(
+      <ErrorBoundary resetKey="first">
+        <Broken />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong.');
+    view.rerender(
+      <ErrorBoundary resetKey="first">
+        <p>fine</p>
+      </ErrorBoundary>,
+    );
+    // the same key: the error stays
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    view.rerender(
+      <ErrorBoundary resetKey="second">
+        <p>fine</p>
+      </ErrorBoundary>,
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText('fine')).toBeInTheDocument();
+  });
 });

@@ -4,7 +4,7 @@ interface ErrorBoundaryProps {
   children: ReactNode;
   /** What shows instead of the children; by default 'Something went wrong.' and the message. */
   fallback?: (error: Error) => ReactNode;
-  /** A change of this value (the page's path, say) clears the error and tries the children again. */
+  /** A change of this value (the location's key, say) clears the error and tries the children again. */
   resetKey?: string;
 }
 

@@ -25,7 +25,9 @@ export function StripeDocument({ children }: { children: ReactNode }) {
   const isOwnDocument = loadedAt === undefined || normalise(loadedAt) === normalise(pathname);
   useLayoutEffect(() => {
     if (!isOwnDocument) {
-      window.location.assign(`${pathname}${search}`);
+      // replace: the router has already pushed /subscribe, and that entry becomes the new
+      // document (Back then leaves /subscribe in one step)
+      window.location.replace(`${pathname}${search}`);
     }
   }, [isOwnDocument, pathname, search]);
   return isOwnDocument ? children : <LoadingScreen />;
