@@ -120,6 +120,21 @@ test('the home page does not load the editor or the markdown code', async ({ pag
   expect(scripts.length).toBeGreaterThan(0);
 });
 
+test("the tutorial's layout holds once the editor's code and styles have loaded", async ({
+  page,
+}) => {
+  await page.goto('/Tutorials');
+  const heading = page.getByRole('heading', { level: 3, name: CPP_TITLE });
+  await expect(page.locator('.cpp-editor .monaco-editor')).toBeVisible({ timeout: 30_000 });
+  // the heading and the editor keep the card's 1rem gap: the site's shared stylesheet, already
+  // in the page, is not added again after the page's own (where it would undo the card's grid)
+  const headingBox = await heading.boundingBox();
+  const editor = await editorBox(page).boundingBox();
+  expect(Math.round((editor?.y ?? 0) - ((headingBox?.y ?? 0) + (headingBox?.height ?? 0)))).toBe(
+    16,
+  );
+});
+
 test('the editor is 20 px per line between 3 and 21 lines', async ({ page }) => {
   await page.goto('/Tutorials');
   await focusEditor(page);

@@ -52,6 +52,9 @@ export function renderIndexHtml(
 /**
  * The entry's stylesheet written into the page (a few KB compressed): the first paint then waits
  * for no second request. The CSP allows inline styles; route chunks' own CSS still loads as files.
+ * The link stays, disabled (never fetched or applied), to tell Vite's loader that the stylesheet
+ * is in the page: a route chunk that needs it would otherwise add it after the route's own CSS,
+ * and its rules would then win over the route's (a `.card` undoing a `.tutorial`'s grid).
  */
 function inlineStylesheets(
   template: string,
@@ -61,7 +64,11 @@ function inlineStylesheets(
     /<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)">/g,
     (link, href: string) => {
       const css = readStylesheet(href);
-      return css === undefined ? link : `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+      if (css === undefined) {
+        return link;
+      }
+      const marker = link.replace(/>$/, ' disabled>');
+      return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>${marker}`;
     },
   );
 }
