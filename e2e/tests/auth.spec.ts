@@ -29,6 +29,28 @@ test.describe('accounts', () => {
     expect(await (await page.request.get('/api/auth/current-user')).json()).toEqual({ user: null });
   });
 
+  test("while the next page's code downloads, its address shows the loading state, not the previous page", async ({
+    page,
+  }) => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/login-page-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/register');
+    await expect(page.getByRole('heading', { level: 1, name: 'Register' })).toBeVisible();
+    await page.getByRole('main').getByRole('link', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    // the register form is gone at once: nothing typed now could land in it
+    await expect(page.getByRole('heading', { name: 'Register' })).toHaveCount(0);
+    await expect(page.getByRole('main').getByRole('status')).toHaveText('Loading...');
+    release();
+    await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+  });
+
   test('a wrong password shows the server message in a closable box', async ({ page, account }) => {
     await signIn(page, { username: account.username, password: 'not-the-password' });
     const alert = page.getByRole('alert');

@@ -19,7 +19,9 @@ void preloadPage(window.location.pathname);
 
 createRoot(container).render(
   <StrictMode>
-    <BrowserRouter>
+    {/* no transitions: a new address shows its page, or the loading screen while the page's code
+        downloads, never the previous page (whose form could take typing meant for the new) */}
+    <BrowserRouter useTransitions={false}>
       <App />
     </BrowserRouter>
   </StrictMode>,

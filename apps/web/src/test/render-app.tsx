@@ -77,7 +77,7 @@ export function renderApp(path: string) {
     return null;
   }
   const view = render(
-    <MemoryRouter initialEntries={[path]}>
+    <MemoryRouter initialEntries={[path]} useTransitions={false}>
       <App />
       <Probe />
     </MemoryRouter>,

@@ -379,7 +379,6 @@ describe('AdminPage', () => {
     const socket = onlySocket();
 
     await act(() => router.navigate('/games'));
-    // the dashboard stays until the games page's code has arrived
     expect(await screen.findByRole('heading', { level: 1, name: 'Games' })).toBeInTheDocument();
 
     expect(socket.isDisconnected).toBe(true);
