@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { sessions as sessionsTable } from '../db/schema.js';
 import { createLocalInvalidationBus } from '../lib/invalidation-bus.js';
+import { createAnalyticsRepo } from '../modules/analytics/repo.js';
+import { dayOf } from '../modules/analytics/service.js';
 import { SERVER_ROOT } from '../lib/paths.js';
 import { verifyPassword } from '../modules/auth/passwords.js';
 import { createSessionService } from '../modules/auth/session-service.js';
@@ -75,6 +77,10 @@ describe('npm run admin:create', () => {
         const users = createUsersRepo(database.db);
         const row = await users.findByUsername(admin);
         expect(row?.role).toBe('admin');
+        // the admin dashboard's new and total users count the account, as for a registration
+        const today = dayOf(Date.now());
+        const [day] = await createAnalyticsRepo(database.db).listDays(today, today);
+        expect(day).toMatchObject({ newUsers: 1, totalUsers: 1 });
         expect(await verifyPassword(row?.passwordHash ?? '', 'first password')).toBe(true);
         const stranger = await users.insert({
           username: user,

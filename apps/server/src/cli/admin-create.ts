@@ -16,6 +16,8 @@ import { openDatabase } from '../db/client.js';
 import { createDomainEventBus } from '../lib/events.js';
 import { invalidationChannel } from '../lib/invalidation-bus.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
+import { createAnalyticsRepo } from '../modules/analytics/repo.js';
+import { dayOf } from '../modules/analytics/service.js';
 import { passwordProblem } from '../modules/auth/password-policy.js';
 import { createAuthService } from '../modules/auth/service.js';
 import { deleteUserSessions } from '../modules/auth/session-service.js';
@@ -149,6 +151,10 @@ async function main(args: string[]): Promise<void> {
       events: createDomainEventBus(),
     });
     const { user, created } = await auth.ensureAdmin(username, password, { resetPassword: true });
+    if (created) {
+      // the dashboard's new and total users count this account as they count a registration
+      await createAnalyticsRepo(database.db).recordUserCountChange(dayOf(Date.now()), 1);
+    }
     console.info(
       created ? `Admin '${user.username}' created.` : `User '${user.username}' is now an admin.`,
     );
