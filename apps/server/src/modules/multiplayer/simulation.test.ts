@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ROCKET_KEYS, WOLFSCAPE_MAP } from '@portfolio/types/multiplayer';
 
 import { createRocketRoom } from './rocket-game.js';
-import { findPath, generateMap, seededRandom } from './wolfscape.js';
+import { seededRandom } from '../../lib/seeded-random.js';
+import { findPath, generateMap } from './wolfscape.js';
 
 const user = (name: string) => ({ id: `id-${name}`, username: name, role: 'user' as const });
 const TICK = 1 / 30;

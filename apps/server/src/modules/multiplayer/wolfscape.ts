@@ -9,6 +9,7 @@ import {
   type WolfWelcome,
 } from '@portfolio/types/multiplayer';
 
+import { seededRandom } from '../../lib/seeded-random.js';
 import { colourOf } from './colour.js';
 import type { RoomSimulation } from './game-server.js';
 
@@ -16,18 +17,6 @@ export const WOLFSCAPE_TICK_RATE = 10;
 export const WOLFSCAPE_ROOM_CAPACITY = 16;
 
 const { width: W, height: H } = WOLFSCAPE_MAP;
-
-/** A small seeded generator (mulberry32), so a room's map is reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A wild map: forest clumps, rocks and ponds on grass. Grass that cannot be reached from the
