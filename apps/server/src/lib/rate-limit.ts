@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
+import { tooManyRequests } from './errors.js';
+
 export interface RateLimitRule {
   /** Requests allowed per window. */
   limit: number;
@@ -22,6 +24,22 @@ export interface RateLimiter {
    * nothing once the window has ended.
    */
   refund(key: string): Promise<void>;
+}
+
+/**
+ * Counts a request against `rule` under `key`; over the limit it throws 429 with `message` and
+ * the seconds until the window ends (Retry-After).
+ */
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  key: string,
+  rule: RateLimitRule,
+  message: string,
+): Promise<void> {
+  const result = await limiter.consume(key, rule);
+  if (!result.allowed) {
+    throw tooManyRequests(message, result.retryAfterSeconds);
+  }
 }
 
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {

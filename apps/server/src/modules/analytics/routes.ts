@@ -8,9 +8,9 @@ import {
   type VisitorStatsResponse,
 } from '@portfolio/types';
 
-import { badRequest, forbidden, tooManyRequests } from '../../lib/errors.js';
+import { badRequest, forbidden } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
-import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireAdmin } from '../auth/policies.js';
 import type { AnalyticsService } from './service.js';
@@ -26,13 +26,12 @@ export function createAnalyticsRouter(deps: {
   const router = Router();
 
   router.post('/track-game-click', async (req, res) => {
-    const limit = await rateLimiter.consume(
+    await enforceRateLimit(
+      rateLimiter,
       `game-click:ip:${rateLimitAddress(req.ip)}`,
       GAME_CLICK_LIMIT,
+      'Too many game clicks. Please slow down.',
     );
-    if (!limit.allowed) {
-      throw tooManyRequests('Too many game clicks. Please slow down.', limit.retryAfterSeconds);
-    }
     const { gameId } = parseInput(TrackGameClickRequest, req.body);
     const game = findGame(gameId);
     if (!game) {

@@ -14,8 +14,8 @@ import {
 } from '@portfolio/types';
 
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { HttpError, tooManyRequests } from '../../lib/errors.js';
-import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { HttpError } from '../../lib/errors.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import type { AuthService } from './service.js';
 import { type SessionCookies, readDeviceCookie } from './session-middleware.js';
@@ -90,12 +90,8 @@ export function createAuthRouter(deps: {
       handler(req, res, reject);
     });
 
-  async function limit(key: string, rule: RateLimitRule, message: string) {
-    const result = await rateLimiter.consume(key, rule);
-    if (!result.allowed) {
-      throw tooManyRequests(message, result.retryAfterSeconds);
-    }
-  }
+  const limit = (key: string, rule: RateLimitRule, message: string) =>
+    enforceRateLimit(rateLimiter, key, rule, message);
 
   // answers name who is signed in: no browser or proxy may keep a copy
   router.use((_req, res, next) => {

@@ -12,8 +12,8 @@ import {
   UnlockAchievementRequest,
 } from '@portfolio/types';
 
-import { forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
-import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
 import type { GamesService } from './service.js';
@@ -40,12 +40,13 @@ export function createGamesRouter(deps: { games: GamesService; rateLimiter: Rate
     return { userId: user.id, game };
   };
 
-  const limitWrites = async (userId: string) => {
-    const limit = await rateLimiter.consume(`game-sdk:user:${userId}`, GAME_SDK_WRITE_LIMIT);
-    if (!limit.allowed) {
-      throw tooManyRequests('Too many game updates. Please slow down.', limit.retryAfterSeconds);
-    }
-  };
+  const limitWrites = (userId: string) =>
+    enforceRateLimit(
+      rateLimiter,
+      `game-sdk:user:${userId}`,
+      GAME_SDK_WRITE_LIMIT,
+      'Too many game updates. Please slow down.',
+    );
 
   router.post('/games/:gameId/session', requireUser, async (req, res) => {
     const { userId, game } = playerAndGame(req);

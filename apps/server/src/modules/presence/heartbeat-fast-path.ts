@@ -12,12 +12,15 @@ import {
   errorBody,
   isClientGone,
   toHttpError,
-  tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
 import { createRequestOrigin } from '../../lib/proxy-trust.js';
-import { type RateLimitRule, createMemoryRateLimiter } from '../../lib/rate-limit.js';
+import {
+  createMemoryRateLimiter,
+  enforceRateLimit,
+  type RateLimitRule,
+} from '../../lib/rate-limit.js';
 import { checkSameOrigin } from '../../lib/security.js';
 import { createSessionCookies, readSessionToken } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
@@ -148,13 +151,12 @@ export function createHeartbeatFastPath(deps: {
         await presence.heartbeatUser(session.user, input.currentPage, input.visitorId);
       } else {
         const ip = requestOrigin.clientAddress(req);
-        const allowed = await guestLimiter.consume(rateLimitAddress(ip), deps.guestHeartbeatLimit);
-        if (!allowed.allowed) {
-          throw tooManyRequests(
-            'Too many heartbeats from this address. Please try again later.',
-            allowed.retryAfterSeconds,
-          );
-        }
+        await enforceRateLimit(
+          guestLimiter,
+          rateLimitAddress(ip),
+          deps.guestHeartbeatLimit,
+          'Too many heartbeats from this address. Please try again later.',
+        );
         await presence.heartbeatGuest({ ...input, ip, userAgent: req.headers['user-agent'] });
       }
     }

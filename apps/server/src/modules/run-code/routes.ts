@@ -3,8 +3,8 @@ import express, { type ErrorRequestHandler, Router } from 'express';
 import { RUN_CODE_MAX_SOURCE_BYTES, RunCodeRequest, type RunCodeResponse } from '@portfolio/types';
 
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { HttpError, tooManyRequests } from '../../lib/errors.js';
-import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { HttpError } from '../../lib/errors.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { sameOriginGuard } from '../../lib/security.js';
 import { parseInput } from '../../lib/validate.js';
 import type { CodeRunner } from './runner.js';
@@ -46,13 +46,12 @@ export function createRunCodeRouter(deps: {
   router.use(explainTooLarge);
 
   router.post('/', async (req, res) => {
-    const allowance = await rateLimiter.consume(`run-code:ip:${rateLimitAddress(req.ip)}`, limit);
-    if (!allowance.allowed) {
-      throw tooManyRequests(
-        'You are running code too often. Please wait a little and try again.',
-        allowance.retryAfterSeconds,
-      );
-    }
+    await enforceRateLimit(
+      rateLimiter,
+      `run-code:ip:${rateLimitAddress(req.ip)}`,
+      limit,
+      'You are running code too often. Please wait a little and try again.',
+    );
     const { code } = parseInput(RunCodeRequest, req.body);
     if (Buffer.byteLength(code, 'utf8') > RUN_CODE_MAX_SOURCE_BYTES) {
       throw sourceTooLarge();

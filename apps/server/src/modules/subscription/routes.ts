@@ -10,8 +10,8 @@ import {
 } from '@portfolio/types/subscription';
 
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { tooManyRequests, unauthorized } from '../../lib/errors.js';
-import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { unauthorized } from '../../lib/errors.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser } from '../auth/policies.js';
 import type { SubscriptionService } from './service.js';
@@ -59,12 +59,8 @@ export function createSubscriptionRouter(deps: {
   const { subscriptions, rateLimiter, limits } = deps;
   const router = Router();
 
-  async function limit(key: string, rule: RateLimitRule, message: string) {
-    const result = await rateLimiter.consume(key, rule);
-    if (!result.allowed) {
-      throw tooManyRequests(message, result.retryAfterSeconds);
-    }
-  }
+  const limit = (key: string, rule: RateLimitRule, message: string) =>
+    enforceRateLimit(rateLimiter, key, rule, message);
   const limitStripeCalls = (userId: string) =>
     limit(
       `stripe:user:${userId}`,
@@ -135,13 +131,12 @@ export function createStripeWebhookRouter(deps: {
   router.post(
     '/webhook',
     async (req, _res, next) => {
-      const result = await deps.rateLimiter.consume(
+      await enforceRateLimit(
+        deps.rateLimiter,
         `stripe-webhook:ip:${rateLimitAddress(req.ip)}`,
         deps.limits.webhookPerIp,
+        'Too many webhook deliveries.',
       );
-      if (!result.allowed) {
-        throw tooManyRequests('Too many webhook deliveries.', result.retryAfterSeconds);
-      }
       next();
     },
     express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),

@@ -7,8 +7,7 @@ import {
   UpdateEmailRequest,
 } from '@portfolio/types';
 
-import { tooManyRequests } from '../../lib/errors.js';
-import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
 import type { ProfileService } from './profile-service.js';
@@ -50,13 +49,12 @@ export function createProfileRouter(deps: {
     const input = parseInput(ChangePasswordRequest, req.body);
     // counted before checking, so parallel guesses cannot all pass; given back on success
     const limitKey = `change-password:user:${session.user.id}`;
-    const limit = await rateLimiter.consume(limitKey, changePasswordLimit);
-    if (!limit.allowed) {
-      throw tooManyRequests(
-        'Too many password change attempts. Please try again later.',
-        limit.retryAfterSeconds,
-      );
-    }
+    await enforceRateLimit(
+      rateLimiter,
+      limitKey,
+      changePasswordLimit,
+      'Too many password change attempts. Please try again later.',
+    );
     await profile.changePassword({ userId: session.user.id, idHash: session.sessionIdHash }, input);
     await rateLimiter.refund(limitKey);
     res.json({ message: 'Password changed successfully' } satisfies MessageResponse);
