@@ -27,31 +27,24 @@ export function applyConnectionLimits(
   server.requestTimeout = limits.requestTimeoutMs;
   server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
-  const open = new Map<string, number>();
+  const perAddress = createSocketLimiter(limits.connectionsPerAddress);
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined || trust(address, 0)) {
       return;
     }
-    const key = rateLimitAddress(address);
-    const count = (open.get(key) ?? 0) + 1;
-    if (count > limits.connectionsPerAddress) {
+    if (!perAddress.allows(address)) {
       socket.destroy();
       return;
     }
-    open.set(key, count);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left <= 0) {
-        open.delete(key);
-      } else {
-        open.set(key, left);
-      }
-    });
+    socket.once('close', perAddress.opened(address));
   });
 }
 
-/** Counts open Socket.IO connections per client address; `tryOpen` refuses past the limit. */
+/**
+ * Counts open connections (TCP, or Socket.IO at the handshake) per client address; `allows`
+ * refuses past the limit.
+ */
 export function createSocketLimiter(limit: number) {
   const open = new Map<string, number>();
   return {

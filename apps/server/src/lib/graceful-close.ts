@@ -17,7 +17,7 @@ const ACCEPT_DRAIN_MS = 500;
  *   own `close()` ends such connections at once, resetting a request already on its way);
  * - requests running after `hardLimitMs` are cut, so shutdown always ends.
  *
- * Call `track(server)` when the server is created, and `close()` at shutdown.
+ * Call `createGracefulClose(server)` when the server is created, and its `close()` at shutdown.
  */
 export function createGracefulClose(server: Server) {
   const busy = new Map<Socket, number>();
