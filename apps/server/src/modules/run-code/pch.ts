@@ -81,10 +81,11 @@ export const PREBUILT_INCLUDE_SETS: readonly (readonly string[])[] = [
 ];
 
 export interface PchStore {
-  /** The folder of a ready header for the source's leading includes, if there is one. */
-  find(source: string): string | undefined;
-  /** Notes a use; a set seen twice is built in the background (within the store's bounds). */
-  noteUse(source: string): void;
+  /**
+   * The folder of a ready header for the source's leading includes, if there is one; otherwise
+   * notes the use: a set seen twice is built in the background (within the store's bounds).
+   */
+  lookup(source: string): string | undefined;
   /** Builds the prebuilt sets (in order, one at a time). */
   prebuild(): Promise<void>;
   /** Finished, in-progress and failed builds, for logs and tests. */
@@ -202,18 +203,15 @@ export function createPchStore(options: {
   }
 
   return {
-    find(source) {
-      const headers = leadingStandardIncludes(source);
-      return headers.length === 0 ? undefined : ready.get(keyOf(headers));
-    },
-    noteUse(source) {
+    lookup(source) {
       const headers = leadingStandardIncludes(source);
       if (headers.length === 0) {
-        return;
+        return undefined;
       }
       const key = keyOf(headers);
-      if (ready.has(key) || failed.has(key) || ready.size + queued.size >= maxSets) {
-        return;
+      const folder = ready.get(key);
+      if (folder !== undefined || failed.has(key) || ready.size + queued.size >= maxSets) {
+        return folder;
       }
       if (uses.size >= 1000) {
         uses.clear();
@@ -224,6 +222,7 @@ export function createPchStore(options: {
         uses.delete(key);
         void enqueue(headers);
       }
+      return undefined;
     },
     async prebuild() {
       for (const headers of options.prebuilt ?? PREBUILT_INCLUDE_SETS) {

@@ -209,10 +209,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
       if (!sandbox || !pch) {
         throw unavailable('the sandbox is not ready.');
       }
-      const pchDir = pch.find(code);
-      if (!pchDir) {
-        pch.noteUse(code);
-      }
+      const pchDir = pch.lookup(code);
       const outcome = await launcher.sandbox(sandbox, { source: code, uid, pchDir });
       return {
         output: outcome.output,
