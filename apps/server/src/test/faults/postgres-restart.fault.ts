@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type AppProcess, Browser, sleep, startApp, startPostgres } from './services.js';
+import { type AppProcess, Browser, signIn, sleep, startApp, startPostgres } from './services.js';
 
 /** One server process on a private PostgreSQL, which is stopped for 6 s and started again. */
 let database: Awaited<ReturnType<typeof startPostgres>>;
@@ -27,12 +27,8 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number
 describe('PostgreSQL restarted', () => {
   it('fails requests within 2 s during the outage, recovers without a restart, and loses no heartbeat time', async () => {
     const server = app as AppProcess;
-    const user = new Browser();
     const credentials = { username: 'fault_pg_user', password: 'pg user password 1' };
-    expect((await user.call(server.url, 'POST', '/api/auth/register', credentials)).status).toBe(
-      201,
-    );
-    expect((await user.call(server.url, 'POST', '/api/auth/login', credentials)).status).toBe(200);
+    const user = await signIn(server, credentials.username, credentials.password);
 
     const accepted: number[] = [];
     const statuses: number[] = [];

@@ -7,6 +7,7 @@ import {
   type AppProcess,
   Browser,
   FAULT_ADMIN,
+  signIn,
   sleep,
   startApp,
   startPostgres,
@@ -35,19 +36,6 @@ afterAll(async () => {
   await redis?.stop();
   pg?.destroy();
 });
-
-async function signIn(app: AppProcess, username: string, password: string, register = true) {
-  const browser = new Browser();
-  if (register) {
-    expect(
-      (await browser.call(app.url, 'POST', '/api/auth/register', { username, password })).status,
-    ).toBe(201);
-  }
-  expect(
-    (await browser.call(app.url, 'POST', '/api/auth/login', { username, password })).status,
-  ).toBe(200);
-  return browser;
-}
 
 /** Resolves how long after `since` the admin socket saw a presence update that satisfies `accept`. */
 function waitForPresence(

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { expect } from 'vitest';
+
 /**
  * Real services for the fault tests, private to the test: a Redis and a PostgreSQL cluster on free
  * loopback ports, and the server as real processes (`src/main.ts` under tsx), so stopping and
@@ -189,6 +191,12 @@ export async function startApp(env: Record<string, string>, port?: number): Prom
 /** A browser's calls: same-origin JSON with a cookie jar (one per client). */
 export class Browser {
   cookies = new Map<string, string>();
+
+  /** The Cookie header this browser sends. */
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   async call<T = unknown>(
     baseUrl: string,
     method: string,
@@ -200,9 +208,7 @@ export class Browser {
       headers: {
         origin: baseUrl,
         'content-type': 'application/json',
-        ...(this.cookies.size
-          ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
-          : {}),
+        ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(10_000),
@@ -226,4 +232,18 @@ export class Browser {
     }
     return { status: response.status, body: parsed as T };
   }
+}
+
+/** A new browser signed in to `app` (registered first unless `register` is false). */
+export async function signIn(app: AppProcess, username: string, password: string, register = true) {
+  const browser = new Browser();
+  if (register) {
+    expect(
+      (await browser.call(app.url, 'POST', '/api/auth/register', { username, password })).status,
+    ).toBe(201);
+  }
+  expect(
+    (await browser.call(app.url, 'POST', '/api/auth/login', { username, password })).status,
+  ).toBe(200);
+  return browser;
 }

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type AppProcess, Browser, sleep, startApp, startPostgres } from './services.js';
+import { type AppProcess, signIn, sleep, startApp, startPostgres } from './services.js';
 
 /** SIGTERM to a server under load; a new process then starts on the same port. */
 let database: Awaited<ReturnType<typeof startPostgres>>;
@@ -90,13 +90,9 @@ function send(
 describe('SIGTERM under load', () => {
   it('finishes every in-flight request, exits within 10 s, and connected clients reconnect to the next process', async () => {
     const server = app as AppProcess;
-    const user = new Browser();
     const credentials = { username: 'fault_term_user', password: 'term user password 1' };
-    expect((await user.call(server.url, 'POST', '/api/auth/register', credentials)).status).toBe(
-      201,
-    );
-    expect((await user.call(server.url, 'POST', '/api/auth/login', credentials)).status).toBe(200);
-    const cookie = [...user.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const user = await signIn(server, credentials.username, credentials.password);
+    const cookie = user.cookieHeader;
 
     const tab = io(server.url, {
       transports: ['websocket'],
