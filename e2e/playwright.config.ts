@@ -1,21 +1,10 @@
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { defineConfig, devices } from '@playwright/test';
 
-import { E2E_ADMIN } from './fixtures/constants';
+import { CHROMIUM_FLAGS, E2E_ADMIN, makeDataDir } from './fixtures/constants';
 import { e2eStripeEnv } from './fixtures/stripe';
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
-function makeDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-data-'));
-  // mkdtemp makes it 0700; the C++ runner's sandbox starts as an unprivileged uid and must pass
-  // through it to reach its helper in run-code/bin (traverse only, no listing)
-  chmodSync(dir, 0o711);
-  return dir;
-}
-const dataDir = process.env.E2E_DATA_DIR ?? makeDataDir();
+const dataDir = process.env.E2E_DATA_DIR ?? makeDataDir('e2e-data-');
 process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
@@ -33,16 +22,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
-      ],
+      args: [...CHROMIUM_FLAGS, '--disable-quic'],
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],

@@ -7,13 +7,14 @@
 // Build first (npm run build). LIGHTHOUSE_PORT picks the port (default 4351).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
+
+import { CHROMIUM_FLAGS, makeDataDir } from '../fixtures/constants';
 
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/games,/Gallery').split(',');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -37,9 +38,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 4351);
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 const origin = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'lighthouse-data-'));
-// mkdtemp makes it 0700; the C++ runner's sandbox uids must pass through it (traverse only)
-chmodSync(dataDir, 0o711);
+const dataDir = makeDataDir('lighthouse-data-');
 
 function startSite() {
   const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
@@ -85,17 +84,7 @@ try {
   await waitForSite(server);
   chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // NOTES.md: no outside lookups, no background traffic
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
-    ],
+    chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
   });
   const rows = [];
   for (const page of PAGES) {

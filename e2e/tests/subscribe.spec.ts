@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
-import { expect, signIn, test } from '../fixtures';
+import { expect, expectNoSeriousA11yViolations, signIn, test } from '../fixtures';
 import { routeStripe } from '../fixtures/stripe';
 
 /** Fails the test on any Content-Security-Policy refusal in the page. */
@@ -13,14 +12,6 @@ function watchCsp(page: Page): string[] {
     }
   });
   return refused;
-}
-
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
 test.describe('subscription', () => {
@@ -44,7 +35,7 @@ test.describe('subscription', () => {
     await expect(page).toHaveURL(/\/subscribe$/);
     const card = page.getByLabel('Card number');
     await expect(card).toBeVisible();
-    await expectAccessible(page);
+    await expectNoSeriousA11yViolations(page);
 
     const eventsBefore = fakeStripe.events.length;
     await card.fill('4242 4242 4242 4242');
@@ -124,7 +115,7 @@ test.describe('subscription', () => {
     await expect(card).toBeVisible();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);
-    await expectAccessible(page);
+    await expectNoSeriousA11yViolations(page);
     // the card entry and the button are reached with Tab
     await card.focus();
     await page.keyboard.type('4242424242424242');

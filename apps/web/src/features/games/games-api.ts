@@ -1,9 +1,4 @@
-import {
-  GameSaveResponse,
-  type GameSessionRequest,
-  MyGamesResponse,
-  UnlockedAchievement,
-} from '@portfolio/types';
+import { GameSaveResponse, type GameSessionRequest, UnlockedAchievement } from '@portfolio/types';
 
 import { http, isHttpError, request } from '../../lib/http';
 
@@ -52,8 +47,4 @@ export async function loadGame(gameId: string): Promise<unknown> {
 
 export function unlockAchievement(gameId: string, name: string) {
   return http.post(`${gamePath(gameId)}/achievements`, { name }, UnlockedAchievement);
-}
-
-export function getMyGames(signal?: AbortSignal) {
-  return http.get('/api/me/games', MyGamesResponse, signal);
 }
