@@ -1,4 +1,20 @@
 /**
+ * Sets `key` in a Map kept to `maxEntries` in insertion order: the key moves to the newest place,
+ * and the oldest entries are dropped to make room.
+ */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: number): void {
+  map.delete(key);
+  while (map.size >= maxEntries) {
+    const oldest = map.keys().next();
+    if (oldest.done) {
+      break;
+    }
+    map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
+/**
  * Remembers the results of a pure string function, up to `maxEntries` (oldest dropped first).
  * Used for the HMACs on the heartbeat path: a tab sends the same token or visitor id every 30 s.
  */
@@ -13,13 +29,7 @@ export function memoizeBounded(
       return known;
     }
     const value = fn(input);
-    if (cache.size >= maxEntries) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) {
-        cache.delete(oldest.value);
-      }
-    }
-    cache.set(input, value);
+    setBounded(cache, input, value, maxEntries);
     return value;
   };
 }

@@ -7,7 +7,7 @@ import type { CurrentUser } from '@portfolio/types';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
-import { memoizeBounded } from '../../lib/memoize.js';
+import { memoizeBounded, setBounded } from '../../lib/memoize.js';
 import { type DeviceCookieSigner, createDeviceCookieSigner } from './device-cookie.js';
 
 export const SESSION_COOKIE = 'sid';
@@ -139,14 +139,7 @@ export function createSessionService(deps: {
   })();
 
   function rememberUnknown(idHash: string) {
-    unknown.delete(idHash);
-    if (unknown.size >= UNKNOWN_MAX_ENTRIES) {
-      const oldest = unknown.keys().next();
-      if (!oldest.done) {
-        unknown.delete(oldest.value);
-      }
-    }
-    unknown.set(idHash, now() + UNKNOWN_TTL_MS);
+    setBounded(unknown, idHash, now() + UNKNOWN_TTL_MS, UNKNOWN_MAX_ENTRIES);
   }
 
   function isKnownUnknown(idHash: string): boolean {
@@ -173,13 +166,7 @@ export function createSessionService(deps: {
   });
 
   function remember(entry: CacheEntry) {
-    if (cache.size >= CACHE_MAX_ENTRIES) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) {
-        cache.delete(oldest.value);
-      }
-    }
-    cache.set(entry.idHash, entry);
+    setBounded(cache, entry.idHash, entry, CACHE_MAX_ENTRIES);
   }
 
   async function load(idHash: string): Promise<CacheEntry | null> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { RunCodeResponse } from '@portfolio/types';
 
 import { HttpError } from '../../lib/errors.js';
+import { setBounded } from '../../lib/memoize.js';
 import { createPchStore, type PchStore } from './pch.js';
 import { buildHelper, findTools, type Sandbox, SandboxFailure } from './sandbox.js';
 import { createSpawnerLauncher, type ProcessLauncher } from './spawner.js';
@@ -86,15 +87,7 @@ class ResultCache {
   }
 
   set(key: string, value: RunCodeResponse): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    while (this.entries.size > this.max) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) {
-        break;
-      }
-      this.entries.delete(oldest);
-    }
+    setBounded(this.entries, key, value, this.max);
   }
 
   get size(): number {
