@@ -56,14 +56,21 @@ function isPgError(error: unknown): error is { code: string; constraint?: string
   );
 }
 
+/** The error and the errors behind it (`cause`, as drivers and drizzle wrap them), `depth` at most. */
+function* causes(error: unknown, depth: number): Generator<unknown> {
+  let current: unknown = error;
+  for (let level = 0; level < depth && current; level++) {
+    yield current;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+}
+
 /** Finds a Postgres error behind drizzle's wrapper (it keeps the driver error as `cause`). */
 function findPgError(error: unknown): { code: string; constraint?: string } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
+  for (const current of causes(error, 4)) {
     if (isPgError(current)) {
       return current;
     }
-    current = current instanceof Error ? current.cause : undefined;
   }
   return undefined;
 }
@@ -84,8 +91,7 @@ const UNREACHABLE_MESSAGES =
  * now). Answered 503 with Retry-After: the request may simply be made again.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
+  for (const current of causes(error, 5)) {
     if (typeof current === 'object' && current !== null) {
       const code = 'code' in current && typeof current.code === 'string' ? current.code : '';
       if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) {
@@ -95,7 +101,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
         return true;
       }
     }
-    current = current instanceof Error ? current.cause : undefined;
   }
   return false;
 }
