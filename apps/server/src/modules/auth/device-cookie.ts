@@ -1,4 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+
+import { createTruncatedMac } from '../../lib/truncated-mac.js';
 
 /**
  * Device cookies, as OWASP describes them for login throttling without lockouts
@@ -24,17 +26,14 @@ export function createDeviceCookieSigner(
   secret: string,
   now: () => number = Date.now,
 ): DeviceCookieSigner {
-  const key = `${secret}:device-cookie`;
-  const sign = (payload: string) =>
-    createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+  const mac = createTruncatedMac(secret, 'device-cookie', MAC_BYTES);
   const payloadOf = (username: string, deviceId: string, issuedAt: number) =>
     `${username.toLowerCase()}|${deviceId}|${issuedAt}`;
   return {
     issue(username) {
       const deviceId = randomBytes(12).toString('base64url');
       const issuedAt = Math.floor(now() / 1000);
-      const mac = sign(payloadOf(username, deviceId, issuedAt)).toString('base64url');
-      return `${deviceId}.${issuedAt}.${mac}`;
+      return `${deviceId}.${issuedAt}.${mac.sign(payloadOf(username, deviceId, issuedAt))}`;
     },
     verify(value, username) {
       if (!value || value.length > 200) {
@@ -48,11 +47,7 @@ export function createDeviceCookieSigner(
       if (!/^\d{1,12}$/.test(issuedText) || issuedAt * 1000 + DEVICE_COOKIE_MAX_AGE_MS < now()) {
         return undefined;
       }
-      const given = Buffer.from(macText, 'base64url');
-      const expected = sign(payloadOf(username, deviceId, issuedAt));
-      return given.length === expected.length && timingSafeEqual(given, expected)
-        ? deviceId
-        : undefined;
+      return mac.matches(payloadOf(username, deviceId, issuedAt), macText) ? deviceId : undefined;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 
@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { memoizeBounded, setBounded } from '../../lib/memoize.js';
+import { createTruncatedMac } from '../../lib/truncated-mac.js';
 import { type DeviceCookieSigner, createDeviceCookieSigner } from './device-cookie.js';
 
 export const SESSION_COOKIE = 'sid';
@@ -102,10 +103,7 @@ export function createSessionService(deps: {
     CACHE_MAX_ENTRIES,
   );
 
-  // a prepared key: a secret longer than SHA-256's block would otherwise be hashed on every call
-  const macKey = createSecretKey(Buffer.from(`${deps.secret}:session-token`));
-  const mac = (random: string) =>
-    createHmac('sha256', macKey).update(random).digest().subarray(0, TOKEN_MAC_BYTES);
+  const mac = createTruncatedMac(deps.secret, 'session-token', TOKEN_MAC_BYTES);
 
   /**
    * Tokens are `<32 random bytes>.<HMAC of them>` (base64url). A cookie whose signature does not
@@ -118,9 +116,7 @@ export function createSessionService(deps: {
     if (dot === -1) {
       return false;
     }
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = mac(token.slice(0, dot));
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return mac.matches(token.slice(0, dot), token.slice(dot + 1));
   }
 
   let legacy: Set<string> | undefined;
@@ -209,7 +205,7 @@ export function createSessionService(deps: {
   return {
     async create(userId) {
       const random = randomBytes(32).toString('base64url');
-      const token = `${random}.${mac(random).toString('base64url')}`;
+      const token = `${random}.${mac.sign(random)}`;
       const time = now();
       const absoluteExpiresAt = new Date(time + timeouts.absoluteMs);
       const expiresAt = new Date(Math.min(time + timeouts.idleMs, absoluteExpiresAt.getTime()));
