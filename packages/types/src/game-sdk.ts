@@ -69,35 +69,18 @@ export type MyGamesResponse = z.infer<typeof MyGamesResponse>;
  */
 export const GAME_SDK_PROTOCOL = 'portfolio-game-sdk';
 
+/** What every request from the SDK carries: the protocol's name and an id its answer repeats. */
+const sdkRequest = {
+  protocol: z.literal(GAME_SDK_PROTOCOL),
+  kind: z.literal('request'),
+  id: z.number().int(),
+};
+
 export const GameSdkRequestMessage = z.discriminatedUnion('type', [
-  z.object({
-    protocol: z.literal(GAME_SDK_PROTOCOL),
-    kind: z.literal('request'),
-    id: z.number().int(),
-    type: z.literal('session'),
-    payload: GameSessionRequest,
-  }),
-  z.object({
-    protocol: z.literal(GAME_SDK_PROTOCOL),
-    kind: z.literal('request'),
-    id: z.number().int(),
-    type: z.literal('save'),
-    payload: z.object({ data: z.unknown() }),
-  }),
-  z.object({
-    protocol: z.literal(GAME_SDK_PROTOCOL),
-    kind: z.literal('request'),
-    id: z.number().int(),
-    type: z.literal('load'),
-    payload: z.unknown(),
-  }),
-  z.object({
-    protocol: z.literal(GAME_SDK_PROTOCOL),
-    kind: z.literal('request'),
-    id: z.number().int(),
-    type: z.literal('unlock'),
-    payload: z.object({ name: z.string() }),
-  }),
+  z.object({ ...sdkRequest, type: z.literal('session'), payload: GameSessionRequest }),
+  z.object({ ...sdkRequest, type: z.literal('save'), payload: z.object({ data: z.unknown() }) }),
+  z.object({ ...sdkRequest, type: z.literal('load'), payload: z.unknown() }),
+  z.object({ ...sdkRequest, type: z.literal('unlock'), payload: z.object({ name: z.string() }) }),
 ]);
 export type GameSdkRequestMessage = z.infer<typeof GameSdkRequestMessage>;
 
