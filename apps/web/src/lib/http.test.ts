@@ -1,7 +1,7 @@
 import { CurrentUser } from '@portfolio/types';
 import { describe, expect, it, vi } from 'vitest';
 
-import { HttpError, http, onSessionEnded } from './http';
+import { HttpError, http, onSessionEnded, request } from './http';
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -26,6 +26,20 @@ describe('http client', () => {
       method: 'GET',
       credentials: 'same-origin',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    });
+  });
+
+  it('sends a keepalive request, which outlives the page, when asked', async () => {
+    const fetchMock = vi.fn(() => Promise.resolve(new Response(null, { status: 204 })));
+    vi.stubGlobal('fetch', fetchMock);
+
+    await request('POST', '/api/games/Pong/session', { body: { action: 'end' }, keepalive: true });
+    expect(fetchMock).toHaveBeenCalledWith('/api/games/Pong/session', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: '{"action":"end"}',
+      keepalive: true,
     });
   });
 

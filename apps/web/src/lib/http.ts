@@ -79,6 +79,8 @@ interface RequestOptions<T> {
   /** Validates the JSON answer; without it the body is ignored. */
   schema?: Schema<T>;
   signal?: AbortSignal;
+  /** Lets the request outlive the page (sent while it unloads). */
+  keepalive?: boolean;
 }
 
 const DEFAULT_HEADERS = { Accept: 'application/json', 'Content-Type': 'application/json' };
@@ -121,6 +123,9 @@ export async function requestWithHeaders<T = void>(
   }
   if (options.signal) {
     init.signal = options.signal;
+  }
+  if (options.keepalive) {
+    init.keepalive = true;
   }
   const response = await fetch(path, init);
   if (!response.ok) {

@@ -20,13 +20,8 @@ export function recordSession(gameId: string, action: GameSessionRequest['action
  * the document.
  */
 export function endSessionOnExit(gameId: string): void {
-  void fetch(`${gamePath(gameId)}/session`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    keepalive: true,
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-    body: JSON.stringify({ action: 'end' } satisfies GameSessionRequest),
-  }).catch(() => undefined);
+  const body: GameSessionRequest = { action: 'end' };
+  request('POST', `${gamePath(gameId)}/session`, { body, keepalive: true }).catch(() => undefined);
 }
 
 export function saveGame(gameId: string, data: unknown) {
