@@ -28,7 +28,14 @@ FROM node:20-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends g++ bubblewrap util-linux \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+# Production needs two settings the image cannot know: PUBLIC_ORIGIN (the site's address as
+# browsers see it; writes and sockets from any other origin are refused, and the server does not
+# start without it) and SESSION_SECRET (32+ characters), e.g.
+#   docker run -p 3000:3000 -v portfolio-data:/data -e PUBLIC_ORIGIN=https://example.com \
+#     -e SESSION_SECRET=… --security-opt seccomp=unconfined --security-opt apparmor=unconfined …
+# (PUBLIC_ORIGIN=http://localhost:3000 to try it on this machine). HOST is 0.0.0.0 here so the
+# published port reaches the server; outside a container the default is 127.0.0.1.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/packages/types ./packages/types
@@ -38,6 +45,7 @@ COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/web/dist ./apps/web/dist
 VOLUME /data
-EXPOSE 3000
+# 3000 the site, 3001 the games origin (GAMES_PORT; give it a host of its own: GAMES_ORIGIN)
+EXPOSE 3000 3001
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "--enable-source-maps", "apps/server/dist/main.js"]

@@ -43,6 +43,10 @@ export default defineConfig({
       REDIS_URL: '',
       // every test registers its own accounts, all from 127.0.0.1
       REGISTER_LIMIT_PER_HOUR: '1000',
+      // and signs in from it many times in 5 minutes
+      LOGIN_LIMIT_PER_5_MINUTES: '1000',
+      // and runs all their C++ from it: the fair-use budget is for many people, not one suite
+      RUN_CODE_SLOT_SECONDS_PER_MINUTE: '600',
       // the footer's profile links (delivery.spec.ts checks they reach the page)
       GITHUB_PROFILE_URL: 'https://github.com/e2e-owner',
       LINKEDIN_PROFILE_URL: 'https://www.linkedin.com/in/e2e-owner',

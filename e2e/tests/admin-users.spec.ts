@@ -105,3 +105,66 @@ test('the admin cannot delete their own account', async ({ page, admin }) => {
   await expect(page.getByRole('alert')).toHaveText('You cannot delete your own account');
   await expect(page).toHaveURL(/\/admin\/users\//);
 });
+
+test("an unknown or malformed user id says 'No such user' with a link back", async ({
+  page,
+  admin,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, admin, '/login?admin=true&redirect=/admin');
+  await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-user-id']) {
+    await page.goto(`/admin/users/${id}`);
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('No such user');
+    await expect(page.getByText(/must be a valid user id/)).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+    await alert.getByRole('link', { name: 'Back to User Management' }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  }
+});
+
+test('a subscription an admin grants shows as active, granted by an admin, with no end date', async ({
+  page,
+  admin,
+  browser,
+}) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const memberPage = await phone.newPage();
+    const member = await registerAccount(phone.request, 'granted');
+    await signIn(memberPage, member, '/login?redirect=/profile');
+    await expect(memberPage).toHaveURL(/\/profile$/);
+    const ownCard = memberPage.getByRole('region', { name: 'Subscription Details' });
+    await expect(ownCard).toContainText('None');
+
+    await signIn(page, admin, '/login?admin=true&redirect=/admin');
+    const users = page.getByRole('region', { name: 'User Management' }).first();
+    await users.getByLabel('Search users').fill(member.username);
+    const row = users.getByRole('row', { name: new RegExp(member.username) });
+    await row
+      .getByRole('combobox', { name: `Role of ${member.username}` })
+      .selectOption('Subscriber');
+    await expect(row.getByRole('combobox', { name: `Role of ${member.username}` })).toBeEnabled();
+    const today = await page.evaluate(() => new Date().toLocaleDateString());
+
+    await memberPage.reload();
+    await expect(ownCard.locator('.status-badge')).toHaveText('Active');
+    await expect(ownCard).toContainText('Granted by an admin');
+    await expect(ownCard).toContainText(today);
+    await expect(ownCard).toContainText('No end date');
+    await expect(ownCard).not.toContainText('Unknown');
+    await expectNoSeriousA11yViolations(memberPage);
+
+    await page.goto(`/admin/users/${member.id}`);
+    const detailCard = page.getByRole('region', { name: 'Subscription Details' });
+    await expect(detailCard.locator('.status-badge')).toHaveText('Active');
+    await expect(detailCard).toContainText('Granted by an admin');
+    await expect(detailCard).toContainText(today);
+    await expect(detailCard).toContainText('No end date');
+    await expectNoSeriousA11yViolations(page);
+  } finally {
+    await phone.close();
+  }
+});

@@ -1,4 +1,11 @@
-import { expect, registerAccount, signIn, test, uniqueName } from '../fixtures';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  registerAccount,
+  signIn,
+  test,
+  uniqueName,
+} from '../fixtures';
 
 test.describe('accounts', () => {
   test('register, log in, see the name in the top bar, log out', async ({ page }) => {
@@ -51,6 +58,24 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
   });
 
+  test('fixing the confirmation after a refused submit leaves only "Passwords match", on a phone too', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(uniqueName('fix'));
+    await page.getByLabel('Password', { exact: true }).fill('first-password');
+    await page.getByLabel(/confirm password/i).fill('second-password');
+    await page.getByRole('button', { name: /register/i }).click();
+    await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
+
+    await page.getByLabel(/confirm password/i).fill('first-password');
+    await expect(page.getByText('Passwords match', { exact: true })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.getByText('Passwords do not match')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test('a wrong password shows the server message in a closable box', async ({ page, account }) => {
     await signIn(page, { username: account.username, password: 'not-the-password' });
     const alert = page.getByRole('alert');
@@ -82,6 +107,22 @@ test.describe('accounts', () => {
   test('the login redirect query sends the user on after login', async ({ page, account }) => {
     await signIn(page, account, '/login?redirect=/games');
     await expect(page).toHaveURL(/\/games$/);
+  });
+
+  test('a redirect hiding another site behind a tab or a backslash sends the user home', async ({
+    page,
+    account,
+  }) => {
+    for (const target of ['/%09/evil.example', '/%5Cevil.example']) {
+      await signIn(page, account, `/login?redirect=${target}`);
+      // still this site (its top bar), on the home page
+      await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      await expect(page.getByRole('banner')).toContainText(account.username);
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /log ?out/i })
+        .click();
+    }
   });
 });
 

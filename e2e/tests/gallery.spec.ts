@@ -41,6 +41,10 @@ test('the grid shows the three projects with lazy, sized thumbnails and fits a p
 
   const pictures = page.locator('.gallery-card img');
   await expect(pictures).toHaveCount(3);
+  // each thumbnail is named by its project's title, as the viewer's pictures are
+  await expect(pictures.nth(0)).toHaveAttribute('alt', 'Visuals and VFX');
+  await expect(pictures.nth(1)).toHaveAttribute('alt', 'Prototype Online');
+  await expect(pictures.nth(2)).toHaveAttribute('alt', 'ProjectX');
   for (const picture of await pictures.all()) {
     await expect(picture).toHaveAttribute('loading', 'lazy');
     await expect(picture).toHaveAttribute('width', '320');

@@ -1,5 +1,7 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 
+import { engineExport, zipExport } from '../../apps/server/src/test/engine-exports';
 import { E2E_ADMIN } from '../fixtures/constants';
 import {
   type Account,
@@ -9,9 +11,24 @@ import {
   registerAccount,
   signIn,
   test,
+  uniqueName,
 } from '../fixtures';
 
 const SECTIONS = ['Multiplayer Browser Games', 'Made With GameMaker', 'Made With Godot'];
+
+/** The games origin of the site under test: the same host on the next port (issue 16). */
+const GAMES_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4300) + 1}`;
+
+/** Console messages that say the frame's permissions were given twice (issue 19.3). */
+function collectFullscreenWarnings(page: Page): string[] {
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (/allowfullscreen/i.test(message.text())) {
+      warnings.push(message.text());
+    }
+  });
+  return warnings;
+}
 
 /** A browser context signed in as a fresh account of the role (promoted by the admin). */
 async function signedInPage(
@@ -148,6 +165,7 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
   page,
 }) => {
   test.slow();
+  const fullscreenWarnings = collectFullscreenWarnings(page);
   await page.goto('/games');
   const click = page.waitForRequest(
     (req) => req.url().endsWith('/api/track-game-click') && req.method() === 'POST',
@@ -156,9 +174,17 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
   expect((await click).postDataJSON()).toEqual({ gameId: 'CoopAdventure' });
   await expect(page).toHaveURL(/\/games\?play=CoopAdventure$/);
 
+  // the live build on the games origin, fullscreen allowed by the allow attribute only
   const frame = page.locator('iframe[title="Co-op Adventure (game)"]');
-  await expect(frame).toHaveAttribute('src', '/games/CoopAdventure/');
-  await expect(frame).toHaveAttribute('allowfullscreen', '');
+  await expect(frame).toHaveAttribute(
+    'src',
+    new RegExp(`^${GAMES_ORIGIN.replace(/\./g, '\\.')}/CoopAdventure/\\d+/`),
+  );
+  await expect(frame).toHaveAttribute(
+    'allow',
+    'fullscreen; autoplay; gamepad; cross-origin-isolated',
+  );
+  expect(await frame.getAttribute('allowfullscreen')).toBeNull();
   const box = await frame.boundingBox();
   expect(box?.height).toBe(800);
   await expect
@@ -168,6 +194,14 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
     'data-device-class',
     'standard',
   );
+  expect(fullscreenWarnings).toEqual([]);
+
+  // fullscreen is one press away, and Escape leaves it
+  await page.getByRole('button', { name: 'Fullscreen' }).click();
+  await expect
+    .poll(() => page.evaluate(() => document.fullscreenElement?.tagName ?? null))
+    .toBe('IFRAME');
+  await page.evaluate(() => document.exitFullscreen());
 
   await expect(page.getByText(/Same-keyboard co-op/)).toBeVisible();
   await page.getByRole('button', { name: 'Hide Instructions' }).click();
@@ -258,4 +292,216 @@ test("Pong's files answer 403 to a user and a guest; missing game files and asse
   await page.goto('/games?play=Pong');
   await expect(page).toHaveURL(/\/subscribe$/);
   await page.context().close();
+});
+
+/**
+ * How much lighter the canvas is inside the JUMP touch button (bottom right, drawn as 40% white
+ * over the game once the screen has been touched) than just left of it: the sum of the colour
+ * channels' differences.
+ */
+async function jumpButtonContrast(page: Page, frameTitle: string): Promise<number> {
+  return page
+    .frameLocator(`iframe[title="${frameTitle}"]`)
+    .locator('canvas')
+    .evaluate((canvas: HTMLCanvasElement) => {
+      const context = canvas.getContext('2d');
+      if (!context) {
+        return 0;
+      }
+      const y = canvas.height - 95;
+      const sum = (x: number) => {
+        const [r = 0, g = 0, b = 0] = context.getImageData(x, y, 1, 1).data;
+        return r + g + b;
+      };
+      return sum(canvas.width - 125) - sum(canvas.width - 140);
+    });
+}
+
+for (const viewport of [
+  { name: 'upright', width: 390, height: 844 },
+  { name: 'landscape', width: 844, height: 390 },
+]) {
+  test(`a phone ${viewport.name} (${viewport.width}×${viewport.height}) shows the whole game and its touch controls without scrolling (19.1)`, async ({
+    browser,
+  }) => {
+    test.slow();
+    const context = await browser.newContext({
+      viewport: { width: viewport.width, height: viewport.height },
+      // the project's desktop screen (1920×1080) would say landscape to an upright phone
+      screen: { width: viewport.width, height: viewport.height },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    const page = await context.newPage();
+    const fullscreenWarnings = collectFullscreenWarnings(page);
+    await page.goto('/games');
+    await page.getByRole('link', { name: 'Android Mobile Game' }).tap();
+    await expect(
+      page.getByRole('heading', { name: 'Android Mobile Game', level: 1 }),
+    ).toBeVisible();
+    const title = 'Android Mobile Game (game)';
+    const frame = page.locator(`iframe[title="${title}"]`);
+    await expect.poll(() => canvasHasDrawn(page, title), { timeout: 10_000 }).toBe(true);
+    // the instructions start collapsed; the frame and the game's canvas are inside the screen
+    await expect(page.getByRole('button', { name: 'Show Instructions' })).toBeVisible();
+    const inView = (box: { x: number; y: number; width: number; height: number } | null) => {
+      expect(box).not.toBeNull();
+      if (box) {
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width + 0.5);
+        expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 0.5);
+      }
+    };
+    await expect(page.locator('[data-device-class]')).toHaveAttribute(
+      'data-device-class',
+      viewport.name === 'upright' ? 'mobile' : 'mobile-landscape',
+    );
+    const frameBox = await frame.boundingBox();
+    inView(frameBox);
+    const canvas = page.frameLocator(`iframe[title="${title}"]`).locator('canvas');
+    const canvasBox = await canvas.boundingBox();
+    inView(canvasBox);
+    // no band of empty frame above the game: the canvas starts where the frame starts, or is
+    // centred beside bands at its sides only
+    expect(Math.abs((canvasBox?.y ?? 0) - (frameBox?.y ?? 0))).toBeLessThanOrEqual(2);
+
+    // a touch on the game shows its touch controls, drawn along the canvas's bottom in view
+    await canvas.tap({ position: { x: 40, y: 40 } });
+    await expect
+      .poll(() => jumpButtonContrast(page, title), { timeout: 5_000 })
+      .toBeGreaterThan(25);
+
+    // fullscreen is one tap
+    await page.getByRole('button', { name: 'Fullscreen' }).tap();
+    await expect
+      .poll(() => page.evaluate(() => document.fullscreenElement?.tagName ?? null))
+      .toBe('IFRAME');
+    await page.evaluate(() => document.exitFullscreen());
+    expect(fullscreenWarnings).toEqual([]);
+
+    // the instructions open above the game and keep it in view
+    await page.getByRole('button', { name: 'Show Instructions' }).tap();
+    await expect(page.getByText(/use the touch controls on screen/)).toBeVisible();
+    inView(await frame.boundingBox());
+    await expectNoSeriousA11yViolations(page);
+    await context.close();
+  });
+}
+
+test('the isolated games page (isolated=1) is cross-origin isolated and still works; leaving it loads the next page normally', async ({
+  page,
+}) => {
+  const blocked: string[] = [];
+  page.on('requestfailed', (request) =>
+    blocked.push(`${request.url()} ${request.failure()?.errorText}`),
+  );
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      blocked.push(message.text());
+    }
+  });
+  const response = await page.goto('/games?isolated=1');
+  expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+  expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
+  expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  // the page's own scripts, styles, images and API calls all load under COEP
+  await expect(page.getByRole('link', { name: 'Co-op Adventure' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+  await expect
+    .poll(() =>
+      page
+        .locator('img')
+        .evaluateAll((images: HTMLImageElement[]) =>
+          images.filter((image) => !image.complete || image.naturalWidth === 0).map((i) => i.src),
+        ),
+    )
+    .toEqual([]);
+  expect(blocked).toEqual([]);
+
+  // a link to another page leaves the isolated document: the gallery's video frames load again
+  await page.getByRole('link', { name: 'Gallery' }).first().click();
+  await expect(page).toHaveURL(/\/Gallery$/i);
+  // the isolated document may render the gallery a moment before its reload replaces it: wait
+  // for the new document (an evaluate during the reload fails, and is asked again)
+  await expect
+    .poll(() => page.evaluate(() => window.crossOriginIsolated).catch(() => 'reloading'))
+    .toBe(false);
+  await expect(page.getByRole('heading', { name: 'My Gallery', level: 1 })).toBeVisible();
+  // other pages are never isolated
+  const games = await page.request.get('/games');
+  expect(games.headers()['cross-origin-embedder-policy']).toBeUndefined();
+});
+
+test('a game whose build uses threads opens cross-origin isolated, in the page and in its frame', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  // the admin publishes a Godot 4 threaded export through the API (the admin UI is tested on its own)
+  const id = uniqueName('Threads');
+  expect((await request.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
+  const created = await request.post('/api/admin/games', {
+    data: {
+      id,
+      title: `Threads ${id}`,
+      description: 'A Godot 4 export with threads.',
+      instructions: 'It runs by itself.',
+      section: 'html5',
+      access: 'public',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const threaded = engineExport('godot4-threads');
+  const uploaded = await request.put(`/api/admin/games/${id}/build`, {
+    headers: { 'Content-Type': 'application/zip' },
+    data: await zipExport(threaded.files),
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  expect(((await uploaded.json()) as { build: { needsThreads: boolean } }).build.needsThreads).toBe(
+    true,
+  );
+  const published = await request.patch(`/api/admin/games/${id}`, { data: { published: true } });
+  expect(published.status(), await published.text()).toBe(200);
+
+  // a guest opens it from the list: the viewer is a page load of its own, isolated
+  await page.goto('/games');
+  await expect(page.getByRole('button', { name: 'Other HTML5 Games' })).toBeVisible();
+  await page.getByRole('link', { name: `Threads ${id}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/games\\?play=${id}&isolated=1$`));
+  const title = `Threads ${id} (game)`;
+  await expect(page.locator(`iframe[title="${title}"]`)).toHaveAttribute(
+    'src',
+    new RegExp(`^${GAMES_ORIGIN.replace(/\./g, '\\.')}/${id}/1/`),
+  );
+  expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  const frame = page.frameLocator(`iframe[title="${title}"]`);
+  await expect
+    .poll(() => frame.locator('body').evaluate(() => document.title), { timeout: 15_000 })
+    .toMatch(/done=1/);
+  expect(await frame.locator('body').evaluate(() => window.crossOriginIsolated)).toBe(true);
+  expect(await frame.locator('body').evaluate(() => document.title)).toMatch(/sab=ok/);
+  // the site's side of the viewer passes axe (the fixture game's own page is not the site's)
+  const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id),
+  ).toEqual([]);
+
+  // Close returns to the list, a page that is not isolated
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/games$/);
+  await expect(page.getByRole('heading', { name: 'Games', level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+
+  // a link without isolated=1 gets there too
+  await page.goto(`/games?play=${id}`);
+  await expect(page).toHaveURL(new RegExp(`/games\\?play=${id}&isolated=1$`));
+  await expect
+    .poll(() => frame.locator('body').evaluate(() => window.crossOriginIsolated), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 });

@@ -35,7 +35,8 @@ async function signedInContext(browser: Browser, prefix: string) {
 
 test('two signed-in players in Rocket Game see each other fly', async ({ browser }) => {
   test.setTimeout(90_000);
-  // Alice plays through the site's viewer, Bob opens the game file directly
+  // Alice plays through the site's viewer (the game on the games origin, joined with a play
+  // ticket), Bob opens the site's own copy of the game file directly (his session cookie)
   const alice = await signedInContext(browser, 'alice');
   const bob = await signedInContext(browser, 'bob');
   try {
@@ -68,7 +69,7 @@ test('two signed-in players in Rocket Game see each other fly', async ({ browser
     await alice.page.keyboard.up('KeyW');
 
     // Bob's rocket is on Alice's screen too, on a canvas that is not blank
-    const frame = alice.page.frame({ url: /\/games\/RocketGame\// });
+    const frame = alice.page.frame({ url: /\/RocketGame\/\d+\// });
     if (!frame) {
       throw new Error('the game frame is missing');
     }

@@ -26,9 +26,9 @@ test('a user adds an email, changes the password and signs in with the new one',
     await expect(accountCard).toContainText(account.username);
     await expect(accountCard).toContainText('Not set');
     await expect(page.getByRole('region', { name: 'Usage Statistics' })).toContainText('0m');
-    await expect(page.getByRole('region', { name: 'Subscription Details' })).toContainText(
-      'Unknown',
-    );
+    const subscription = page.getByRole('region', { name: 'Subscription Details' });
+    await expect(subscription).toContainText('None');
+    await expect(subscription).not.toContainText('Unknown');
     await expectNoSeriousA11yViolations(page);
     await expectFitsPhoneWidth(page);
 
@@ -55,8 +55,14 @@ test('a user adds an email, changes the password and signs in with the new one',
     await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
     await page.getByLabel('Confirm New Password').fill(newPassword);
     await expectNoSeriousA11yViolations(page);
+    const sessionCookie = async () =>
+      (await page.context().cookies()).find((cookie) => cookie.name === 'sid')?.value;
+    const tokenBefore = await sessionCookie();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Password changed successfully')).toBeVisible();
+    // the session token is renewed, as at login
+    expect(await sessionCookie()).toBeTruthy();
+    expect(await sessionCookie()).not.toBe(tokenBefore);
 
     // this browser stays signed in; the other one is a guest on its next request
     await page.reload();

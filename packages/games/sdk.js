@@ -1,16 +1,28 @@
 /*
- * The game SDK. A game page includes <script src="/games/sdk.js"></script> and gets window.GameSDK:
+ * The game SDK, served by the games origin at /sdk.js. A game page includes
+ * <script src="/sdk.js"></script> and gets window.GameSDK:
  *
  *   GameSDK.start(): void                      begins a play session; pings every 30 s, ends on pagehide
  *   GameSDK.save(data: unknown): Promise<void>
  *   GameSDK.load(): Promise<unknown | null>
  *   GameSDK.unlock(name: string): Promise<void>
+ *   GameSDK.playTicket(): Promise<{ ticket, siteOrigin, expiresAt } | null>
+ *                                              a short-lived ticket to join the open multiplayer
+ *                                              game's server (null for guests)
+ *   GameSDK.connect(namespace): Promise<Socket>
+ *                                              loads Socket.IO from the site and joins `namespace`
+ *                                              (e.g. '/play/RocketGame') with a fresh ticket on
+ *                                              every (re)connection; rejects like a Socket.IO
+ *                                              connect_error ({ data: { code, message } })
+ *   GameSDK.hostOrigin: string | null          the site's origin when embedded by it
  *
- * The SDK never calls the API itself: it posts messages to the hosting page (the site's game
- * viewer), which knows which game is open and records it for a signed-in player. Messages go only
- * to a parent on this page's own origin, and only answers from that parent window on this origin
- * are read. Every promise resolves quietly (nothing / null) for guests, when the page is not
- * embedded in the site, or when the host does not answer; nothing here throws into the game.
+ * The SDK never calls the site's API itself (this origin has no session): it posts messages to
+ * the page that embeds it (the site's game viewer), which knows which game is open and records it
+ * for a signed-in player. Messages go only to the parent window, addressed to the embedder's
+ * origin (location.ancestorOrigins, else document.referrer's origin: only the site may embed this
+ * origin's pages, by its frame-ancestors policy), and only messages from that window and origin
+ * are read. Every promise but connect's resolves quietly (nothing / null) for guests, when the page
+ * is not embedded, or when the host does not answer; nothing here throws into the game.
  */
 (function () {
   'use strict';
@@ -19,22 +31,36 @@
   var ANSWER_TIMEOUT_MS = 10000;
   var PROTOCOL = 'portfolio-game-sdk';
 
-  var origin = window.location.origin;
-  var host = null;
-  try {
-    // only a same-origin parent is the site's viewer
-    if (window.parent !== window && window.parent.location.origin === origin) {
-      host = window.parent;
+  function originOf(url) {
+    try {
+      var origin = new URL(url).origin;
+      return origin && origin !== 'null' ? origin : null;
+    } catch (_error) {
+      return null;
     }
-  } catch (_error) {
-    host = null; // a cross-origin parent: play without recording
   }
+
+  /** The origin of the page that embeds this one, or null when it is not embedded. */
+  function embedderOrigin() {
+    if (window.parent === window) {
+      return null;
+    }
+    var ancestors = window.location.ancestorOrigins;
+    if (ancestors && ancestors.length > 0) {
+      return originOf(ancestors[0]);
+    }
+    // browsers without ancestorOrigins: the viewer's frame sends its origin as the referrer
+    return document.referrer ? originOf(document.referrer) : null;
+  }
+
+  var hostOrigin = embedderOrigin();
+  var host = hostOrigin ? window.parent : null;
 
   var nextId = 1;
   var pending = {};
 
   window.addEventListener('message', function (event) {
-    if (event.origin !== origin || event.source !== host || !host) {
+    if (!host || event.source !== host || event.origin !== hostOrigin) {
       return;
     }
     var message = event.data;
@@ -67,7 +93,7 @@
       try {
         host.postMessage(
           { protocol: PROTOCOL, kind: 'request', id: id, type: type, payload: payload },
-          origin,
+          hostOrigin,
         );
       } catch (_error) {
         // data that cannot be cloned, or a host that went away
@@ -117,7 +143,88 @@
     }
   });
 
+  function playTicket() {
+    return ask('ticket', {}).then(function (result) {
+      if (
+        !result ||
+        typeof result.ticket !== 'string' ||
+        typeof result.siteOrigin !== 'string' ||
+        !originOf(result.siteOrigin)
+      ) {
+        return null;
+      }
+      return {
+        ticket: result.ticket,
+        siteOrigin: originOf(result.siteOrigin),
+        expiresAt: String(result.expiresAt),
+      };
+    });
+  }
+
+  /** An error shaped like Socket.IO's connect_error for a refused handshake. */
+  function refusal(code, message) {
+    var error = new Error(message);
+    error.data = { code: code, message: message };
+    return error;
+  }
+
+  var loadingClient = null;
+
+  /** Loads the Socket.IO client from `origin` once (the site serves it beside its server). */
+  function loadSocketClient(origin) {
+    if (typeof window.io === 'function') {
+      return Promise.resolve();
+    }
+    loadingClient =
+      loadingClient ||
+      new Promise(function (resolve, reject) {
+        var script = document.createElement('script');
+        script.src = origin + '/socket.io/socket.io.js';
+        script.onload = function () {
+          resolve();
+        };
+        script.onerror = function () {
+          loadingClient = null;
+          reject(refusal('UNREACHABLE', 'The game server is not reachable.'));
+        };
+        document.head.appendChild(script);
+      });
+    return loadingClient;
+  }
+
+  function connect(namespace) {
+    if (!host) {
+      // not embedded: a page the site serves itself, whose session cookie identifies the player
+      return loadSocketClient('').then(function () {
+        return window.io(namespace, { transports: ['websocket'] });
+      });
+    }
+    return playTicket().then(function (first) {
+      if (!first) {
+        throw refusal('UNAUTHORIZED', 'Sign in to play');
+      }
+      var unused = first.ticket;
+      return loadSocketClient(first.siteOrigin).then(function () {
+        return window.io(first.siteOrigin + namespace, {
+          transports: ['websocket'],
+          // asked for on every (re)connection: a ticket lives a minute
+          auth: function (send) {
+            if (unused) {
+              send({ ticket: unused });
+              unused = null;
+              return;
+            }
+            playTicket().then(function (next) {
+              send({ ticket: next ? next.ticket : '' });
+            });
+          },
+        });
+      });
+    });
+  }
+
   window.GameSDK = Object.freeze({
+    hostOrigin: hostOrigin,
     start: function () {
       try {
         start();
@@ -140,5 +247,7 @@
         return undefined;
       });
     },
+    playTicket: playTicket,
+    connect: connect,
   });
 })();

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
-import { int } from './lib.js';
+import { int, startBenchServer } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = 3;
@@ -64,20 +64,9 @@ async function serveBare() {
 }
 
 async function serveReal(dataDir: string) {
-  const { loadConfig } = await import('../src/config.js');
-  const { startServer } = await import('../src/server.js');
   const { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } = await import('../src/test/relaxed-limits.js');
-  const running = await startServer(
-    loadConfig({
-      ...process.env,
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      WEB_DIST_DIR: '/nonexistent',
-    }),
+  const running = await startBenchServer(
+    { DATA_DIR: dataDir },
     {
       authRateLimits: RELAXED_AUTH_LIMITS,
       // the load comes from one address

@@ -1,4 +1,10 @@
-/** Small helpers shared by the benchmarks: percentiles, formatting, signing in over HTTP. */
+/**
+ * Small helpers shared by the benchmarks: percentiles, formatting, signing in over HTTP, the real
+ * server for a child process.
+ */
+import { randomBytes } from 'node:crypto';
+
+import type { startServer as StartServer } from '../src/server.js';
 
 export interface Summary {
   count: number;
@@ -80,3 +86,30 @@ export async function login(baseUrl: string, username: string, password: string)
 }
 
 export { type ScratchDatabase, createScratchDatabase } from '../src/test/scratch-database.js';
+
+/**
+ * The real server for a benchmark's child process, configured as the tests run it: NODE_ENV test
+ * (production needs PUBLIC_ORIGIN, unknown before listening on port 0, and differs only by its
+ * HSTS header), a random secret, port 0 on loopback, no web build, no logs. `env` adds to that.
+ * The server's modules load here, not where lib.ts is imported.
+ */
+export async function startBenchServer(
+  env: Record<string, string>,
+  options?: Parameters<typeof StartServer>[1],
+) {
+  const { loadConfig } = await import('../src/config.js');
+  const { startServer } = await import('../src/server.js');
+  return startServer(
+    loadConfig({
+      ...process.env,
+      NODE_ENV: 'test',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      WEB_DIST_DIR: '/nonexistent',
+      ...env,
+    }),
+    options,
+  );
+}

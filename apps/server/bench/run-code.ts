@@ -1,7 +1,8 @@
 /**
- * C++ runner benchmark (issue: gallery, tutorials and the sandboxed runner).
+ * C++ runner benchmark, both backends in one run (issue 17).
  * Run: npm run bench:run-code -w @portfolio/server
  *
+ * Native sandbox (skipped, with the reason, where it cannot run):
  * 1. Hello world through POST /run-code (sandbox, precompiled <iostream>, a new source each time
  *    so the cache never answers) against bare `g++ <same flags> && ./a.out` of the same source,
  *    alternating in rounds (the machine's speed drifts); the median ratio is the figure.
@@ -10,19 +11,26 @@
  * 3. Heartbeat latency (POST /api/anonymous-heartbeat, 50/s) while the runner's queue is kept full
  *    of CPU-bound programs, against the same with the runner idle. Goal: p99 ≤ 25 ms.
  *
- * The server runs in a child process (so the load generator does not share its event loop), as
- * root with bubblewrap and g++ installed (it exits with the reason when the sandbox is missing).
+ *
+ * Clang in WebAssembly (RUN_CODE_BACKEND=wasm), on any machine:
+ * 4. Warm hello world compile+run through POST /run-code (a new source each time), against the
+ *    native figure of 1. Goal: ≤ 3× native.
+ * 5. A cached rerun. Goal: ≤ 20 ms.
+ * 6. Peak memory per concurrent compile: the server process's peak RSS above its warm idle RSS
+ *    while 1, then 2 compiles run at once (the pool holds one worker per slot).
+ *
+ * Each server runs in a child process (so the load generator does not share its event loop).
  * Its data folder (helper, precompiled headers, PGlite) is kept in the system's temp folder.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ms, printTable, summarize } from './lib.js';
+import { ms, printTable, startBenchServer, summarize } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const CACHED_RUNS = 50;
@@ -42,28 +50,24 @@ type LoopDelay = { p50: number; p99: number; max: number };
 type ChildMessage =
   | { type: 'ready'; url: string }
   | { type: 'unavailable'; reason: string }
-  | { type: 'loop'; delay: LoopDelay };
+  | { type: 'loop'; delay: LoopDelay }
+  | { type: 'rss'; idle: number; peak: number };
+
+const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 10);
 
 // ---------------------------------------------------------------- child: the real server
-async function serve() {
-  const { loadConfig } = await import('../src/config.js');
-  const { startServer } = await import('../src/server.js');
+async function serve(backend: 'native' | 'wasm') {
   const { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } = await import('../src/test/relaxed-limits.js');
   const { createCodeRunner } = await import('../src/modules/run-code/runner.js');
   // a throwaway database; the runner's folder (helper, precompiled headers) is kept between runs
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-run-code-'));
   mkdirSync(RUNNER_DIR, { recursive: true });
-  const running = await startServer(
-    loadConfig({
-      ...process.env,
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      PORT: '0',
-      HOST: '127.0.0.1',
+  const running = await startBenchServer(
+    {
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      WEB_DIST_DIR: '/nonexistent',
-    }),
+      // the load generator speaks for many addresses (X-Forwarded-For from loopback)
+      TRUST_PROXY: 'loopback',
+    },
     {
       authRateLimits: RELAXED_AUTH_LIMITS,
       // all the load comes from one address
@@ -71,6 +75,9 @@ async function serve() {
       runCodeRateLimit: RELAXED_LIMIT,
       codeRunner: createCodeRunner({
         dir: RUNNER_DIR,
+        backend,
+        // the load comes from one address: the fairness budget would refuse it
+        slotSecondsPerMinute: 600,
         log: (message) => console.log(`[run-code] ${message}`),
       }),
     },
@@ -85,8 +92,19 @@ async function serve() {
   // the server's own event-loop delay, apart from how busy the machine is
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  // the process's resident memory, sampled every 10 ms while asked (WebAssembly compiles)
+  let rss = { idle: 0, peak: 0 };
+  let rssTimer: NodeJS.Timeout | undefined;
   process.on('message', (message: string) => {
-    if (message === 'loop-reset') {
+    if (message === 'rss-start') {
+      rss = { idle: process.memoryUsage.rss(), peak: 0 };
+      rssTimer = setInterval(() => {
+        rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
+      }, 10);
+    } else if (message === 'rss-stop') {
+      clearInterval(rssTimer);
+      process.send?.({ type: 'rss', ...rss } satisfies ChildMessage);
+    } else if (message === 'loop-reset') {
       loop.reset();
     } else if (message === 'loop-read') {
       const toMs = (nanoseconds: number) => nanoseconds / 1e6;
@@ -124,8 +142,23 @@ function readLoopDelay(child: ChildProcess): Promise<LoopDelay> {
   });
 }
 
-function startServerChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve'], {
+function readRss(child: ChildProcess): Promise<{ idle: number; peak: number }> {
+  return new Promise((resolve) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type === 'rss') {
+        child.off('message', onMessage);
+        resolve({ idle: message.idle, peak: message.peak });
+      }
+    };
+    child.on('message', onMessage);
+    child.send('rss-stop');
+  });
+}
+
+function startServerChild(
+  backend: 'native' | 'wasm',
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(fileURLToPath(import.meta.url), ['serve', backend], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -144,18 +177,22 @@ function startServerChild(): Promise<{ child: ChildProcess; url: string }> {
 
 const unique = (source: string) => `${source}// ${randomBytes(8).toString('hex')}\n`;
 
-async function postRunCode(url: string, code: string) {
+async function postRunCode(url: string, code: string, address = '127.0.0.1') {
   const response = await fetch(`${url}/run-code`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
     body: JSON.stringify({ code }),
   });
   return { status: response.status, body: (await response.json()) as { output?: string } };
 }
 
 async function timeEndpoint(url: string): Promise<number> {
+  return timeSource(url, unique(HELLO));
+}
+
+async function timeSource(url: string, source: string): Promise<number> {
   const started = performance.now();
-  const { status, body } = await postRunCode(url, unique(HELLO));
+  const { status, body } = await postRunCode(url, source);
   const elapsed = performance.now() - started;
   if (status !== 200 || body.output !== 'Hello, World!\n') {
     throw new Error(`unexpected answer ${status} ${JSON.stringify(body)}`);
@@ -230,10 +267,11 @@ int main() {
   process.once('message', () => {
     isStopped = true;
   });
-  // the queue holds cores + 4 × cores; two more senders keep it full and exercise the 429
-  const senders = Array.from({ length: availableParallelism() * 5 + 2 }, async () => {
+  // the queue holds cores + 4 × cores; two more senders keep it full and exercise the 429; each
+  // sender is an address of its own (one address may have one run going and one waiting)
+  const senders = Array.from({ length: availableParallelism() * 5 + 2 }, async (_, index) => {
     while (!isStopped) {
-      const { status } = await postRunCode(url, unique(busy));
+      const { status } = await postRunCode(url, unique(busy), `10.0.0.${index + 1}`);
       if (status === 200) {
         counts.ran += 1;
       } else if (status === 429) {
@@ -264,10 +302,126 @@ function startSaturating(url: string) {
   };
 }
 
+/** Cached rerun latencies of one source (after its first run). */
+async function timeCached(url: string): Promise<number[]> {
+  const cachedSource = unique(HELLO);
+  await postRunCode(url, cachedSource);
+  const cached: number[] = [];
+  for (let i = 0; i < CACHED_RUNS; i++) {
+    const started = performance.now();
+    const { status } = await postRunCode(url, cachedSource);
+    cached.push(performance.now() - started);
+    if (status !== 200) {
+      throw new Error(`cached rerun answered ${status}`);
+    }
+  }
+  return cached;
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const MiB = 1024 * 1024;
+
+async function wasmBench(nativeHelloP50: number | undefined) {
+  console.log('');
+  console.log('--- Clang in WebAssembly (RUN_CODE_BACKEND=wasm)');
+  const { child, url } = await startServerChild('wasm');
+  try {
+    // the warm-up (six compiles and the <iostream> header) ran before ready; one more to settle
+    await timeEndpoint(url);
+    const hello: number[] = [];
+    for (let round = 0; round < WASM_ROUNDS; round++) {
+      hello.push(await timeEndpoint(url));
+    }
+    const cached = await timeCached(url);
+    // peak memory with 1, then 2 compiles at once (a larger program than hello, so the compile
+    // dominates; every source is new, so each is compiled)
+    const heavy = `#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+int main() { std::map<std::string, std::vector<int>> m; m["a"].push_back(1); std::cout << m.size() << std::endl; }
+`;
+    const memory: Array<{ concurrent: number; perCompile: number; peak: number; idle: number }> =
+      [];
+    for (const concurrent of [1, 2]) {
+      child.send('rss-start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await Promise.all(
+        Array.from({ length: concurrent }, () =>
+          postRunCode(url, unique(heavy)).then(({ status, body }) => {
+            if (status !== 200 || body.output !== '1\n') {
+              throw new Error(`unexpected answer ${status} ${JSON.stringify(body)}`);
+            }
+          }),
+        ),
+      );
+      const { idle, peak } = await readRss(child);
+      memory.push({ concurrent, idle, peak, perCompile: (peak - idle) / concurrent });
+    }
+    const h = summarize(hello);
+    const c = summarize(cached);
+    console.log('');
+    printTable([
+      ['measure (wasm)', 'p50', 'p95', 'p99', 'max', 'n'],
+      [
+        'hello world via POST /run-code',
+        ms(h.p50),
+        ms(h.p95),
+        ms(h.p99),
+        ms(h.max),
+        String(h.count),
+      ],
+      ['cached rerun', ms(c.p50), ms(c.p95), ms(c.p99), ms(c.max), String(c.count)],
+    ]);
+    console.log('');
+    printTable([
+      ['concurrent compiles', 'idle RSS', 'peak RSS', 'peak above idle per compile'],
+      ...memory.map((row) => [
+        String(row.concurrent),
+        `${(row.idle / MiB).toFixed(0)} MB`,
+        `${(row.peak / MiB).toFixed(0)} MB`,
+        `${(row.perCompile / MiB).toFixed(0)} MB`,
+      ]),
+    ]);
+    console.log('');
+    if (nativeHelloP50 !== undefined) {
+      const ratio = h.p50 / nativeHelloP50;
+      console.log(
+        `goal wasm warm compile+run ≤ 3× native: ${verdict(ratio <= 3)} (${ratio.toFixed(2)}×: ${ms(h.p50)} vs ${ms(nativeHelloP50)})`,
+      );
+    }
+    console.log(`goal wasm cached rerun ≤ 20 ms: ${verdict(c.p99 <= 20)} (p99 ${ms(c.p99)})`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 async function main() {
+  console.log(
+    `C++ runner benchmark: ${availableParallelism()} cores, ${ROUNDS} rounds native, ${WASM_ROUNDS} WebAssembly; load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}`,
+  );
+  let nativeHelloP50: number | undefined;
+  try {
+    nativeHelloP50 = await nativeBench();
+  } catch (error) {
+    console.log(
+      `native backend skipped: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  await wasmBench(nativeHelloP50);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}`,
+  );
+}
+
+async function nativeBench(): Promise<number> {
   const { COMPILE_FLAGS } = await import('../src/modules/run-code/sandbox.js');
-  console.log(`C++ runner benchmark: ${availableParallelism()} cores, ${ROUNDS} rounds`);
-  const { child, url } = await startServerChild();
+  console.log('--- native sandbox (RUN_CODE_BACKEND=native)');
+  const { child, url } = await startServerChild('native');
   try {
     // warm both paths once (page cache, the endpoint's first connection)
     await timeBareGpp(COMPILE_FLAGS);
@@ -291,17 +445,7 @@ async function main() {
       ratios.push(endpointTime / bareTime);
     }
 
-    const cachedSource = unique(HELLO);
-    await postRunCode(url, cachedSource);
-    const cached: number[] = [];
-    for (let i = 0; i < CACHED_RUNS; i++) {
-      const started = performance.now();
-      const { status } = await postRunCode(url, cachedSource);
-      cached.push(performance.now() - started);
-      if (status !== 200) {
-        throw new Error(`cached rerun answered ${status}`);
-      }
-    }
+    const cached = await timeCached(url);
 
     child.send('loop-reset');
     const idleHeartbeats = await heartbeatLatencies(url, HEARTBEAT_SECONDS / 2);
@@ -363,19 +507,19 @@ async function main() {
       `under load: ${loadCounts.ran} programs ran, ${loadCounts.refused} submissions got 429`,
     );
     console.log('');
-    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     console.log(`goal ≤ 0.8× bare g++: ${verdict(r.p50 <= 0.8)} (${r.p50.toFixed(2)}×)`);
     console.log(`goal cached rerun ≤ 20 ms: ${verdict(c.p99 <= 20)} (p99 ${ms(c.p99)})`);
     console.log(
       `goal heartbeat p99 ≤ 25 ms with the queue full: ${verdict(busy.p99 <= 25)} (${ms(busy.p99)})`,
     );
+    return e.p50;
   } finally {
     child.kill('SIGTERM');
   }
 }
 
 if (process.argv[2] === 'serve') {
-  void serve();
+  void serve(process.argv[3] === 'wasm' ? 'wasm' : 'native');
 } else if (process.argv[2] === 'saturate') {
   void saturate(process.argv[3] ?? '');
 } else {

@@ -134,7 +134,9 @@ process.on('SIGINT', () => {
 
 try {
   const config = loadConfig({
-    NODE_ENV: 'production',
+    // not production, which needs PUBLIC_ORIGIN (unknown before listening on port 0) and
+    // differs only by its HSTS header
+    NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,

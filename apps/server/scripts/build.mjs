@@ -12,6 +12,9 @@ const entries = {
   'cli/seed-demo': 'src/cli/seed-demo.ts',
   // the child that starts the C++ sandboxes (src/modules/run-code/spawner.ts)
   'run-code-spawner': 'src/modules/run-code/spawner.ts',
+  // the WebAssembly backend's worker threads (src/modules/run-code/wasm-backend.ts)
+  'run-code-wasm-compile-worker': 'src/modules/run-code/wasm-compile-worker.ts',
+  'run-code-wasm-run-worker': 'src/modules/run-code/wasm-run-worker.ts',
 };
 await build({
   entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),

@@ -1,17 +1,22 @@
 import express, { type Express } from 'express';
 
 import type { Deps } from './container.js';
-import { errorHandler, notFound } from './lib/errors.js';
+import { errorHandler, notFound, unmatchedRoute } from './lib/errors.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import { apiCompression } from './lib/api-compression.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
+import { createSiteAnalyticsRouter } from './modules/analytics/site-routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
+import { gamesOriginFor } from './modules/game-host/origin.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
+import { findPlayableGame } from './modules/game-host/catalogue.js';
+import { createGameHostRouter, createGameUploadRouter } from './modules/game-host/routes.js';
 import { createGamesRouter } from './modules/games/routes.js';
-import { createGamesStaticRouter } from './modules/games/static-routes.js';
+import { createGamesStaticRouter, serveGameSdk } from './modules/games/static-routes.js';
+import { createPlayTicketRouter } from './modules/multiplayer/play-ticket-routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
 import {
   createStripeWebhookRouter,
@@ -19,7 +24,12 @@ import {
 } from './modules/subscription/routes.js';
 import { createAdminUsersRouter } from './modules/users/admin-routes.js';
 import { createProfileRouter } from './modules/users/profile-routes.js';
-import { createRunCodeRouter } from './modules/run-code/routes.js';
+import {
+  codeBodyParser,
+  createRunCodeInfoRouter,
+  createRunCodeRouter,
+} from './modules/run-code/routes.js';
+import { createSnippetsRouter } from './modules/run-code/snippet-routes.js';
 import { createWebSite } from './modules/web/static-site.js';
 
 /** Builds the Express app (API + built web app) without listening. */
@@ -30,7 +40,12 @@ export function createApp(deps: Deps): Express {
   if (config.trustProxy) {
     app.set('trust proxy', parseTrustProxy(config.trustProxy));
   }
-  app.use(securityHeaders({ isProduction: config.env === 'production' }));
+  app.use(
+    securityHeaders({
+      isProduction: config.env === 'production',
+      gamesOrigin: (req) => gamesOriginFor(req, config),
+    }),
+  );
 
   // Stripe posts from its servers and signs the raw bytes: ahead of the guard and the JSON parser
   app.use(
@@ -44,16 +59,48 @@ export function createApp(deps: Deps): Express {
 
   const api = express.Router();
   api.use(apiCompression());
-  // refuse cross-site writes before reading their bodies
-  api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : []));
-  api.use(express.json({ limit: '100kb' }));
   const sessionCookies = createSessionCookies({ publicOrigin: config.publicOrigin });
+  // game builds and thumbnails: binary bodies with their own same-origin check, the zip
+  // streamed to disk (ahead of the JSON-only guard and parser)
+  api.use(
+    createGameUploadRouter({
+      host: deps.gameHost,
+      config,
+      resolveSession: sessionMiddleware(deps.sessions, sessionCookies),
+    }),
+  );
+  // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
+  // games origin must not read the API as the visitor)
+  api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : [], { guardReads: true }));
+  // a shared snippet carries a source and its input (64 KB each, escaped): its own body limit
+  api.use('/snippets', codeBodyParser());
+  api.use(express.json({ limit: '100kb' }));
   api.use(sessionMiddleware(deps.sessions, sessionCookies));
   // heartbeats never reach Express: server.ts serves them first (heartbeat-fast-path.ts)
   api.use(createPresenceRouter(deps.presence));
-  api.use(createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter }));
+  // the SDK's records and game clicks follow the database catalogue (published games)
+  const findGame = (gameId: string) => findPlayableGame(deps.gameHost.catalogue, gameId);
+  api.use(
+    createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter, findGame }),
+  );
+  api.use(
+    createSiteAnalyticsRouter({
+      collector: deps.collector,
+      queries: deps.siteAnalytics,
+      presence: deps.presence,
+      rateLimiter: deps.rateLimiter,
+    }),
+  );
   api.use(createGameStatusRouter(deps.gameStatus));
-  api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter }));
+  api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter, findGame }));
+  api.use(createGameHostRouter({ host: deps.gameHost, config }));
+  api.use(
+    createPlayTicketRouter({
+      playTickets: deps.playTickets,
+      rateLimiter: deps.rateLimiter,
+      publicOrigin: config.publicOrigin,
+    }),
+  );
   api.use(
     createSubscriptionRouter({
       subscriptions: deps.subscriptions,
@@ -73,7 +120,22 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
-  api.use('/user', createProfileRouter({ profile: deps.profile, rateLimiter: deps.rateLimiter }));
+  api.use(createRunCodeInfoRouter({ runner: deps.codeRunner }));
+  api.use(
+    createSnippetsRouter({
+      snippets: deps.snippets,
+      rateLimiter: deps.rateLimiter,
+      limit: deps.snippetShareLimit,
+    }),
+  );
+  api.use(
+    '/user',
+    createProfileRouter({
+      profile: deps.profile,
+      cookies: sessionCookies,
+      rateLimiter: deps.rateLimiter,
+    }),
+  );
   api.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
@@ -90,9 +152,13 @@ export function createApp(deps: Deps): Express {
       rateLimiter: deps.rateLimiter,
       limit: deps.runCodeRateLimit,
       allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+      resolveSession: sessionMiddleware(deps.sessions, sessionCookies),
     }),
   );
 
+  // games include the SDK as /sdk.js (the games origin's address): the same file here, for the
+  // game folders this origin serves itself
+  app.get('/sdk.js', serveGameSdk(DEFAULT_GAMES_DIR));
   // the game folders and the game SDK; /games itself falls through to the web app
   app.use(
     '/games',
@@ -109,7 +175,15 @@ export function createApp(deps: Deps): Express {
     });
   }
   // the built web app: precompressed files, robots.txt, sitemap.xml and every page's HTML
-  app.use(createWebSite(config));
+  app.use(
+    createWebSite({
+      ...config,
+      // a page's document: a bot hit unless its script sends the page view (site analytics)
+      onPage: (req) =>
+        deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),
+    }),
+  );
+  app.use(unmatchedRoute);
   app.use(errorHandler);
   return app;
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
 const SECRET = 'a'.repeat(32);
+const ORIGIN = 'https://portfolio.example';
 const tempDirs: string[] = [];
 function tempDir() {
   const dir = mkdtempSync(path.join(tmpdir(), 'config-test-'));
@@ -33,7 +34,8 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });
     expect(config).toMatchObject({
       env: 'development',
-      host: '0.0.0.0',
+      // only this machine reaches a development server unless HOST says otherwise
+      host: '127.0.0.1',
       port: 3000,
       dataDir,
       databaseUrl: undefined,
@@ -57,7 +59,7 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       env: 'development',
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
@@ -83,9 +85,30 @@ describe('loadConfig', () => {
     expect(configError({ NODE_ENV: 'production', SESSION_SECRET: 'too short' })).toMatch(
       /SESSION_SECRET: must be at least 32 characters/,
     );
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET }).sessionSecret).toBe(
-      SECRET,
+    expect(
+      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: ORIGIN })
+        .sessionSecret,
+    ).toBe(SECRET);
+  });
+
+  it('requires PUBLIC_ORIGIN in production: without it the Host header would decide what is same-origin', () => {
+    expect(configError({ NODE_ENV: 'production', SESSION_SECRET: SECRET })).toMatch(
+      /^\s+PUBLIC_ORIGIN: is required when NODE_ENV=production \(the site's address/m,
     );
+    expect(
+      configError({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: '' }),
+    ).toMatch(/PUBLIC_ORIGIN: is required/);
+    expect(
+      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: `${ORIGIN}/` })
+        .publicOrigin,
+    ).toBe(ORIGIN);
+    // development and tests run without it (then only loopback host names count as the site)
+    expect(loadConfig({ NODE_ENV: 'test', SESSION_SECRET: SECRET }).publicOrigin).toBeUndefined();
+  });
+
+  it('listens on HOST when it is set (the Docker image sets 0.0.0.0)', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', SESSION_SECRET: SECRET }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '::1', SESSION_SECRET: SECRET }).host).toBe('::1');
   });
 
   it('makes a session secret in DATA_DIR when none is set, and keeps it across restarts', () => {

@@ -15,7 +15,8 @@ const optionalString = unsetIfEmpty(z.string().optional());
 const EnvSchema = z
   .object({
     NODE_ENV: unsetIfEmpty(z.enum(['development', 'production', 'test']).default('development')),
-    HOST: unsetIfEmpty(z.string().default('0.0.0.0')),
+    // this machine only, unless set: the Docker image and compose set 0.0.0.0 themselves
+    HOST: unsetIfEmpty(z.string().default('127.0.0.1')),
     PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(3000)),
     DATA_DIR: unsetIfEmpty(z.string().default('./data')),
     DATABASE_URL: unsetIfEmpty(z.url().optional()),
@@ -67,8 +68,49 @@ const EnvSchema = z
     WEB_DIST_DIR: optionalString,
     // accounts one address may register per hour (a school or office shares one address)
     REGISTER_LIMIT_PER_HOUR: unsetIfEmpty(z.coerce.number().int().min(1).default(10)),
+    // login attempts one client address may make per 5 minutes
+    LOGIN_LIMIT_PER_5_MINUTES: unsetIfEmpty(z.coerce.number().int().min(1).default(30)),
     // C++ runs one client address may start per minute (POST /run-code)
     RUN_CODE_LIMIT_PER_MINUTE: unsetIfEmpty(z.coerce.number().int().min(1).default(30)),
+    // which C++ backend runs programs: auto = the native sandbox when its self-test passes here,
+    // else Clang in WebAssembly
+    RUN_CODE_BACKEND: unsetIfEmpty(z.enum(['auto', 'native', 'wasm']).default('auto')),
+    // seconds of runner slot time one address (or user) may hold per minute
+    // site analytics (issue 20): days of events kept; older days' partitions are dropped whole
+    ANALYTICS_RETENTION_DAYS: unsetIfEmpty(z.coerce.number().int().min(1).max(3650).default(400)),
+    RUN_CODE_SLOT_SECONDS_PER_MINUTE: unsetIfEmpty(
+      z.coerce.number().int().min(5).max(600).default(30),
+    ),
+    // the games origin (issue 16): where uploaded builds are served, apart from the site. Set it in
+    // production to a host of its own (https://games.example.com) and route it to GAMES_PORT;
+    // unset, the same process serves it on http://<HOST>:<GAMES_PORT>
+    GAMES_ORIGIN: unsetIfEmpty(
+      z
+        .url({ protocol: /^https?$/ })
+        .transform((url) => new URL(url).origin)
+        .optional(),
+    ),
+    // the games origin's port on this process; default PORT + 1 (0 with PORT=0: any free port)
+    GAMES_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
+    // where builds are stored (default DATA_DIR/games): back it up with the database
+    GAMES_DIR: optionalString,
+    // the largest build upload (bytes, default 500 MB) and the zip limits that guard against bombs
+    GAME_UPLOAD_MAX_BYTES: unsetIfEmpty(
+      z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(500 * 1024 * 1024),
+    ),
+    GAME_ZIP_MAX_FILES: unsetIfEmpty(z.coerce.number().int().min(1).default(20_000)),
+    GAME_ZIP_MAX_UNPACKED_BYTES: unsetIfEmpty(
+      z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(2 * 1024 * 1024 * 1024),
+    ),
+    GAME_ZIP_MAX_RATIO: unsetIfEmpty(z.coerce.number().min(2).default(200)),
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
     LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
@@ -97,6 +139,15 @@ const EnvSchema = z
         code: 'custom',
         path: ['SESSION_SECRET'],
         message: 'is required when NODE_ENV=production',
+      });
+    }
+    // without it the Host header decides what is same-origin, which a DNS-rebinding page controls
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          "is required when NODE_ENV=production (the site's address as browsers see it, e.g. https://example.com)",
       });
     }
     const stripeKeys = [
@@ -153,7 +204,10 @@ export interface Config {
   /** Prefix of the keys and channels presence and Socket.IO use in Redis; processes that share a view share it. */
   redisPrefix: string;
   sessionSecret: string;
-  /** Origins allowed to make state-changing requests and open sockets; empty = same host only. */
+  /**
+   * The origin allowed to make state-changing requests and open sockets (required in production);
+   * unset = the request's own origin, on a loopback host name only.
+   */
   publicOrigin: string | undefined;
   trustProxy: string | undefined;
   admin: { username: string; password: string } | undefined;
@@ -162,8 +216,18 @@ export interface Config {
   webDistDir: string | undefined;
   /** Registrations allowed per client address per hour. */
   registerLimitPerHour: number;
+  /** Login attempts allowed per client address per 5 minutes. */
+  loginLimitPer5Minutes: number;
   /** C++ runs (POST /run-code) allowed per client address per minute. */
   runCodeLimitPerMinute: number;
+  /** The C++ backend: the native sandbox, Clang in WebAssembly, or auto (native if it works). */
+  runCodeBackend: 'auto' | 'native' | 'wasm';
+  /** Runner slot-seconds one address or user may hold per minute. */
+  runCodeSlotSecondsPerMinute: number;
+  /** Days of site analytics events kept (ANALYTICS_RETENTION_DAYS). */
+  analyticsRetentionDays: number;
+  /** The games origin (issue 16) and where builds live. */
+  gamesHost: GamesHostConfig;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
@@ -173,6 +237,20 @@ export interface Config {
   connections: ConnectionLimits;
   /** Whether the web app's source maps are served (default: not in production). */
   serveSourceMaps: boolean;
+}
+
+export interface GamesHostConfig {
+  /** GAMES_ORIGIN: the public origin of the games host; unset = http://<HOST>:<port>, this process. */
+  origin: string | undefined;
+  /** The port this process serves the games origin on. */
+  port: number;
+  /** Where builds are stored: <dir>/<gameId>/<version>/… */
+  dir: string;
+  uploadMaxBytes: number;
+  zipMaxFiles: number;
+  zipMaxUnpackedBytes: number;
+  /** The largest unpacked/compressed ratio an upload may have (zip bombs). */
+  zipMaxRatio: number;
 }
 
 export interface ConnectionLimits {
@@ -275,7 +353,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     webDistDir: env.WEB_DIST_DIR,
     registerLimitPerHour: env.REGISTER_LIMIT_PER_HOUR,
+    loginLimitPer5Minutes: env.LOGIN_LIMIT_PER_5_MINUTES,
     runCodeLimitPerMinute: env.RUN_CODE_LIMIT_PER_MINUTE,
+    runCodeBackend: env.RUN_CODE_BACKEND,
+    runCodeSlotSecondsPerMinute: env.RUN_CODE_SLOT_SECONDS_PER_MINUTE,
+    analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
+    gamesHost: {
+      origin: env.GAMES_ORIGIN,
+      port: env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1),
+      dir: path.resolve(env.GAMES_DIR ?? path.join(dataDir, 'games')),
+      uploadMaxBytes: env.GAME_UPLOAD_MAX_BYTES,
+      zipMaxFiles: env.GAME_ZIP_MAX_FILES,
+      zipMaxUnpackedBytes: env.GAME_ZIP_MAX_UNPACKED_BYTES,
+      zipMaxRatio: env.GAME_ZIP_MAX_RATIO,
+    },
     gameServerHealthUrls: {
       wolfscape: env.GAME_SERVER_WOLFSCAPE_URL,
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,

@@ -15,7 +15,24 @@ import {
   createRedisRateLimiter,
 } from './lib/rate-limit.js';
 import { connectRedis, waitForRedis } from './lib/redis.js';
+import { DEFAULT_GAMES_DIR } from './lib/paths.js';
+import type { GameHostCatalogue } from './modules/game-host/layout.js';
+import {
+  CATALOGUE_REFRESH_INTERVAL_MS,
+  createGameHost,
+  type GameHost,
+} from './modules/game-host/service.js';
 import { createAnalyticsRepo } from './modules/analytics/repo.js';
+import {
+  type Collector,
+  createCollector,
+  EVENT_FLUSH_INTERVAL_MS,
+} from './modules/analytics/collector.js';
+import { createEventsRepo } from './modules/analytics/events-repo.js';
+import {
+  type AnalyticsQueryService,
+  createAnalyticsQueryService,
+} from './modules/analytics/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
@@ -23,6 +40,7 @@ import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { type SessionService, createSessionService } from './modules/auth/session-service.js';
 import { type GameServerMonitor, createGameServerMonitor } from './modules/game-status/monitor.js';
 import { type MultiplayerHub, createMultiplayerHub } from './modules/multiplayer/hub.js';
+import { type PlayTickets, createPlayTickets } from './modules/multiplayer/play-tickets.js';
 import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
@@ -43,6 +61,9 @@ import { type ProfileService, createProfileService } from './modules/users/profi
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
 import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifier.js';
 import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js';
+import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
+import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
+import type { GameGrants } from './modules/game-host/grants.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -73,9 +94,14 @@ export interface Deps {
   notifier: AdminNotifier;
   presence: PresenceService;
   analytics: AnalyticsService;
+  /** Site analytics (issue 20): page views in batches, and the admin's queries over them. */
+  collector: Collector;
+  siteAnalytics: AnalyticsQueryService;
   gameStatus: GameServerMonitor;
   /** The in-process WolfScape and Rocket Game servers (attached with Socket.IO). */
   multiplayer: MultiplayerHub;
+  /** Tickets that let a game on the games origin join a multiplayer namespace (issue 16). */
+  playTickets: PlayTickets;
   /** The game SDK's records: play sessions, saves, achievements. */
   games: GamesService;
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
@@ -85,6 +111,16 @@ export interface Deps {
   codeRunner: CodeRunner;
   /** C++ runs per client address. */
   runCodeRateLimit: RateLimitRule;
+  /** Shared code-box snippets (POST/GET /api/snippets). */
+  snippets: SnippetsService;
+  /** Snippet shares per client address. */
+  snippetShareLimit: RateLimitRule;
+  /** The game host (issue 16): database catalogue, builds, admin API, tokens, grants. */
+  gameHost: GameHost;
+  /** Signs and checks the games origin's access grants for subscriber games (issue 16). */
+  gameGrants: GameGrants;
+  /** What the games origin's file server asks about a game (cached, refreshed on change). */
+  gameHostCatalogue: GameHostCatalogue;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
   timers: NodeJS.Timeout[];
   close(): Promise<void>;
@@ -98,6 +134,8 @@ export interface BuildOptions {
   guestHeartbeatLimit?: RateLimitRule;
   /** Clock for presence and analytics (tests). */
   now?: () => number;
+  /** How often site analytics events are written (tests use a long one and flush). */
+  eventFlushIntervalMs?: number;
   /** How often presence time and visitor rollups are flushed (tests use a long one). */
   analyticsFlushIntervalMs?: number;
   /** An already open database instead of opening one (tests that inspect it after shutdown). */
@@ -105,6 +143,9 @@ export interface BuildOptions {
   /** Another C++ runner (tests inject one whose sandbox check fails). */
   codeRunner?: CodeRunner;
   runCodeRateLimit?: RateLimitRule;
+  snippetShareLimit?: RateLimitRule;
+  /** Another catalogue for the games origin (tests serve fixture builds from a folder). */
+  gameHostCatalogue?: GameHostCatalogue;
 }
 
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
@@ -170,7 +211,26 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     secret: config.sessionSecret,
     now,
   });
+  const eventsRepo = createEventsRepo(database.db);
+  const collector = createCollector({ db: database.db, repo: eventsRepo, now });
+  const siteAnalytics = createAnalyticsQueryService({
+    db: database.db,
+    repo: eventsRepo,
+    playingNow: () => presence.countPlaying(),
+    now,
+  });
+  /** Whole days are rolled up and old partitions dropped at start and every 10 minutes. */
+  const maintainAnalytics = async () => {
+    try {
+      await siteAnalytics.applyRetention(config.analyticsRetentionDays);
+      await siteAnalytics.rollUp();
+    } catch (error) {
+      console.error('[analytics] maintenance failed', error);
+    }
+  };
+  const maintenance = maintainAnalytics();
   const multiplayer = createMultiplayerHub();
+  const playTickets = createPlayTickets(config.sessionSecret);
   const gameStatus = createGameServerMonitor({
     healthUrls: config.gameServerHealthUrls,
     notifier,
@@ -183,6 +243,8 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     repo: createSubscriptionRepo(database.db),
     events,
   });
+  // the built-in catalogue and demo builds are seeded here, before the app takes requests
+  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
   const flushAnalytics = async () => {
     await presence
       .flush()
@@ -192,6 +254,15 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       .catch((error: unknown) => console.error('[analytics] flush failed', error));
   };
   const timers: NodeJS.Timeout[] = [];
+  const flushEvents = () =>
+    collector.flush().catch((error: unknown) => console.error('[analytics] flush failed', error));
+  timers.push(
+    setInterval(
+      () => void flushEvents(),
+      options.eventFlushIntervalMs ?? EVENT_FLUSH_INTERVAL_MS,
+    ).unref(),
+    setInterval(() => void maintainAnalytics(), 10 * 60_000).unref(),
+  );
   timers.push(
     setInterval(
       () => void flushAnalytics(),
@@ -207,6 +278,15 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       10_000,
     ).unref(),
   );
+  timers.push(
+    setInterval(
+      () =>
+        void gameHost.catalogue
+          .refresh()
+          .catch((error: unknown) => console.error('[game-host] catalogue refresh failed', error)),
+      CATALOGUE_REFRESH_INTERVAL_MS,
+    ).unref(),
+  );
 
   const deps: Deps = {
     config,
@@ -217,6 +297,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     rateLimiter,
     authRateLimits: options.authRateLimits ?? {
       ...DEFAULT_AUTH_RATE_LIMITS,
+      loginPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.loginPerIp, limit: config.loginLimitPer5Minutes },
       registerPerIp: {
         ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp,
         limit: config.registerLimitPerHour,
@@ -231,8 +312,11 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     notifier,
     presence,
     analytics,
+    collector,
+    siteAnalytics,
     gameStatus,
     multiplayer,
+    playTickets,
     games: createGamesService({ db: database.db }),
     subscriptions,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
@@ -241,12 +325,20 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       options.codeRunner ??
       createCodeRunner({
         dir: `${config.dataDir}/run-code`,
+        backend: config.runCodeBackend,
+        slotSecondsPerMinute: config.runCodeSlotSecondsPerMinute,
         log: (message) => console.warn(`[run-code] ${message}`),
       }),
     runCodeRateLimit: options.runCodeRateLimit ?? {
       limit: config.runCodeLimitPerMinute,
       windowMs: 60_000,
     },
+    snippets: createSnippetsService({ db: database.db }),
+    snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
+    gameHost,
+    gameGrants: gameHost.grants,
+    // tests may serve fixture builds from a catalogue of their own
+    gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
     timers,
     async close() {
       timers.forEach(clearInterval);
@@ -254,6 +346,8 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       gameStatus.stop();
       // time on site and rollups gathered since the last flush are written before the database closes
       await flushAnalytics();
+      await maintenance;
+      await flushEvents();
       await sessions
         .flush()
         .catch((error: unknown) => console.error('[sessions] final flush failed', error));

@@ -18,11 +18,12 @@ async function main() {
     `[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`,
   );
   console.info(`[server] listening on ${running.url}`);
-  // the C++ sandbox check and the common precompiled headers run after start, off its path
+  // the C++ backend check and its warm-up (precompiled headers, the WebAssembly compiler) run
+  // after start, off its path
   void running.deps.codeRunner.warmUp({ prebuild: true }).then((availability) => {
     console.info(
       availability.ok
-        ? '[run-code] sandbox ready'
+        ? `[run-code] backend ${availability.backend} (${availability.compiler}): ${availability.reason}`
         : `[run-code] unavailable (POST /run-code answers 503): ${availability.reason}`,
     );
   });

@@ -1,9 +1,13 @@
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.js';
 import { applyConnectionLimits } from './lib/connection-limits.js';
 import { createGracefulClose } from './lib/graceful-close.js';
+import { DEFAULT_GAMES_DIR } from './lib/paths.js';
+import { type GamesServer, createGamesServer } from './modules/game-host/games-server.js';
+import { isBuildUpload } from './modules/game-host/routes.js';
 import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
@@ -14,6 +18,10 @@ export interface RunningServer {
   server: Server;
   realtime: Realtime;
   url: string;
+  /** The games origin's server (issue 16), on config.gamesHost.port. */
+  games: GamesServer;
+  /** Where this process serves the games origin (http://<host>:<games port>). */
+  gamesUrl: string;
   /** Stops accepting, lets in-flight requests finish, flushes and closes the database. */
   stop(): Promise<void>;
 }
@@ -40,7 +48,10 @@ export async function startServer(
     }),
   );
   server.keepAliveTimeout = 65_000;
-  applyConnectionLimits(server, config.connections, config.trustProxy);
+  // a game build may take minutes to upload: cut only when it stalls
+  applyConnectionLimits(server, config.connections, config.trustProxy, {
+    isLongUpload: isBuildUpload,
+  });
   const graceful = createGracefulClose(server);
   const realtime = await createRealtime(server, {
     config,
@@ -48,6 +59,7 @@ export async function startServer(
     bus: deps.bus,
     notifier: deps.notifier,
     multiplayer: deps.multiplayer,
+    playTickets: deps.playTickets,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -57,6 +69,23 @@ export async function startServer(
     });
   });
   const address = server.address() as AddressInfo;
+  // PORT=0 (tests): the site's origins on the games origin (frame-ancestors) need the real port
+  config.port = address.port;
+  // the games origin (issue 16) beside the site, with the same limits
+  const games = createGamesServer({
+    config,
+    catalogue: deps.gameHostCatalogue,
+    grants: deps.gameGrants,
+    sdkPath: path.join(DEFAULT_GAMES_DIR, 'sdk.js'),
+  });
+  try {
+    await games.listen(config.host);
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    await realtime.close();
+    await deps.close();
+    throw error;
+  }
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   let stopping: Promise<void> | undefined;
   return {
@@ -64,13 +93,17 @@ export async function startServer(
     server,
     realtime,
     url: `http://${host}:${address.port}`,
+    games,
+    gamesUrl: `http://${host.includes(':') ? `[${host}]` : host}:${config.gamesHost.port}`,
     stop() {
       stopping ??= (async () => {
         // no new connections; running requests finish (cut after 8 s, so the exit stays within 10 s)
         const closed = graceful.close(8000);
+        const gamesClosed = games.close(8000);
         // sockets hold the server open: disconnect them, then wait for in-flight requests
         await realtime.close();
         await closed;
+        await gamesClosed;
         // deps.close flushes time on site and rollups, then closes the database
         await deps.close();
       })();

@@ -39,29 +39,49 @@
 
   // ---- connection -------------------------------------------------------------------------------
 
-  if (typeof window.io !== 'function') {
-    showMessage('<p>The game server is not reachable.</p>');
-    return;
-  }
-  var socket = window.io('/play/RocketGame', { transports: ['websocket'] });
+  // the site's pages (log in) live on the site's origin, which is not this page's on the games origin
+  var site = window.GameSDK.hostOrigin || '';
 
-  socket.on('connect_error', function (error) {
-    if (error && error.data && error.data.code === 'UNAUTHORIZED') {
+  function showRefusal(error) {
+    var data = (error && error.data) || {};
+    if (data.code === 'UNAUTHORIZED') {
       showMessage(
         '<p><strong>Sign in to play Rocket Game.</strong><br />' +
-          'It is a live multiplayer game: <a href="/login" target="_top">log in</a> and open it again.</p>',
+          'It is a live multiplayer game: <a href="' +
+          site +
+          '/login" target="_top">log in</a> and open it again.</p>',
       );
       return;
     }
+    if (data.code === 'UNREACHABLE') {
+      showMessage('<p>The game server is not reachable.</p>');
+      return;
+    }
+    if (data.code === 'INVALID_TICKET') {
+      showMessage('<p>' + data.message + '</p>');
+      return;
+    }
     showMessage('<p>Cannot reach the game server. Retrying…</p>');
-  });
-  socket.on('disconnect', function (reason) {
-    showMessage(
-      reason === 'io server disconnect'
-        ? '<p>Disconnected: your session ended. <a href="/login" target="_top">Log in</a> to play again.</p>'
-        : '<p>Connection lost. Reconnecting…</p>',
-    );
-  });
+  }
+
+  // a ticket from the site's viewer when embedded on the games origin; the session cookie when the
+  // site serves this page itself
+  var socket = null;
+  window.GameSDK.connect('/play/RocketGame').then(function (connected) {
+    socket = connected;
+    socket.on('connect_error', showRefusal);
+    socket.on('disconnect', function (reason) {
+      showMessage(
+        reason === 'io server disconnect'
+          ? '<p>Disconnected: your session ended. <a href="' +
+              site +
+              '/login" target="_top">Log in</a> to play again.</p>'
+          : '<p>Connection lost. Reconnecting…</p>',
+      );
+    });
+    socket.on('welcome', onWelcome);
+    socket.on('u', onUpdate);
+  }, showRefusal);
 
   function toRocket(entry) {
     var state = { x: entry[2], y: entry[3], angle: entry[4] };
@@ -76,7 +96,7 @@
     };
   }
 
-  socket.on('welcome', function (welcome) {
+  function onWelcome(welcome) {
     world = welcome.world;
     me = welcome.you;
     rockets.clear();
@@ -90,9 +110,9 @@
     canvas.focus();
     window.GameSDK.start();
     renderHud();
-  });
+  }
 
-  socket.on('u', function (update) {
+  function onUpdate(update) {
     var now = performance.now();
     (update.j || []).forEach(function (entry) {
       if (!rockets.has(entry[0])) {
@@ -145,7 +165,7 @@
     if (h.length > 0 || (update.j || []).length > 0 || (update.l || []).length > 0) {
       renderHud();
     }
-  });
+  }
 
   // ---- input ------------------------------------------------------------------------------------
 
@@ -160,7 +180,7 @@
   };
 
   function sendKeys() {
-    if (held !== sentKeys && socket.connected) {
+    if (held !== sentKeys && socket && socket.connected) {
       sentKeys = held;
       socket.emit('input', held);
       if (held & KEYS.forward) {

@@ -42,29 +42,49 @@
 
   // ---- connection -------------------------------------------------------------------------------
 
-  if (typeof window.io !== 'function') {
-    showMessage('<p>The game server is not reachable.</p>');
-    return;
-  }
-  var socket = window.io('/play/WolfScape', { transports: ['websocket'] });
+  // the site's pages (log in) live on the site's origin, which is not this page's on the games origin
+  var site = window.GameSDK.hostOrigin || '';
 
-  socket.on('connect_error', function (error) {
-    if (error && error.data && error.data.code === 'UNAUTHORIZED') {
+  function showRefusal(error) {
+    var data = (error && error.data) || {};
+    if (data.code === 'UNAUTHORIZED') {
       showMessage(
         '<p><strong>Sign in to play WolfScape.</strong><br />' +
-          'It is a live multiplayer game: <a href="/login" target="_top">log in</a> and open it again.</p>',
+          'It is a live multiplayer game: <a href="' +
+          site +
+          '/login" target="_top">log in</a> and open it again.</p>',
       );
       return;
     }
+    if (data.code === 'UNREACHABLE') {
+      showMessage('<p>The game server is not reachable.</p>');
+      return;
+    }
+    if (data.code === 'INVALID_TICKET') {
+      showMessage('<p>' + data.message + '</p>');
+      return;
+    }
     showMessage('<p>Cannot reach the game server. Retrying…</p>');
-  });
-  socket.on('disconnect', function (reason) {
-    showMessage(
-      reason === 'io server disconnect'
-        ? '<p>Disconnected: your session ended. <a href="/login" target="_top">Log in</a> to play again.</p>'
-        : '<p>Connection lost. Reconnecting…</p>',
-    );
-  });
+  }
+
+  // a ticket from the site's viewer when embedded on the games origin; the session cookie when the
+  // site serves this page itself
+  var socket = null;
+  window.GameSDK.connect('/play/WolfScape').then(function (connected) {
+    socket = connected;
+    socket.on('connect_error', showRefusal);
+    socket.on('disconnect', function (reason) {
+      showMessage(
+        reason === 'io server disconnect'
+          ? '<p>Disconnected: your session ended. <a href="' +
+              site +
+              '/login" target="_top">Log in</a> to play again.</p>'
+          : '<p>Connection lost. Reconnecting…</p>',
+      );
+    });
+    socket.on('welcome', onWelcome);
+    socket.on('u', onUpdate);
+  }, showRefusal);
 
   function addWolf(entry) {
     wolves.set(entry[0], {
@@ -90,7 +110,7 @@
     }
   }
 
-  socket.on('welcome', function (welcome) {
+  function onWelcome(welcome) {
     me = welcome.you;
     room = welcome.room;
     map = buildMap(welcome.map, 48, 32);
@@ -101,9 +121,9 @@
     canvas.focus();
     window.GameSDK.start();
     renderHud();
-  });
+  }
 
-  socket.on('u', function (update) {
+  function onUpdate(update) {
     (update.j || []).forEach(function (entry) {
       if (!wolves.has(entry[0])) {
         addWolf(entry);
@@ -116,7 +136,7 @@
     if ((update.j || []).length > 0 || (update.l || []).length > 0) {
       renderHud();
     }
-  });
+  }
 
   // ---- input ------------------------------------------------------------------------------------
 
@@ -125,7 +145,9 @@
       return;
     }
     marker = { x: x, y: y, born: performance.now() };
-    socket.emit('move', { x: x, y: y });
+    if (socket) {
+      socket.emit('move', { x: x, y: y });
+    }
   }
 
   canvas.addEventListener('pointerdown', function (event) {

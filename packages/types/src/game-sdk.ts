@@ -63,9 +63,37 @@ export type MyGameRecord = z.infer<typeof MyGameRecord>;
 export const MyGamesResponse = z.object({ games: z.array(MyGameRecord) });
 export type MyGamesResponse = z.infer<typeof MyGamesResponse>;
 
+/** How long a play ticket is valid, in seconds: long enough to connect, too short to keep. */
+export const PLAY_TICKET_TTL_SECONDS = 60;
+
 /**
- * The messages between the SDK script (/games/sdk.js, inside the game's frame) and the page that
- * hosts the game. Both sides check the other's origin and window.
+ * POST /api/play-tickets: a signed-in player asks for a ticket to join a multiplayer game from a
+ * page on the games origin, which has no session cookie (issue 16).
+ */
+export const PlayTicketRequest = z.object({
+  gameId: z
+    .string({ error: 'is required' })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a game id'),
+});
+export type PlayTicketRequest = z.infer<typeof PlayTicketRequest>;
+
+/**
+ * The answer: an opaque ticket for the game's Socket.IO namespace (`auth: { ticket }`) and the
+ * site's origin, where that namespace and /socket.io/socket.io.js are.
+ */
+export const PlayTicketResponse = z.object({
+  ticket: z.string(),
+  siteOrigin: z.string(),
+  /** When the ticket stops being accepted (ISO time): ask for a new one to reconnect. */
+  expiresAt: z.string(),
+});
+export type PlayTicketResponse = z.infer<typeof PlayTicketResponse>;
+
+/**
+ * The messages between the SDK script (sdk.js, inside the game's frame on the games origin) and
+ * the page that hosts the game (the site's viewer). Both sides check the other's origin and
+ * window: the SDK talks only to its parent on the embedder's origin, the viewer only to its own
+ * frame on the games origin.
  */
 export const GAME_SDK_PROTOCOL = 'portfolio-game-sdk';
 
@@ -81,6 +109,8 @@ export const GameSdkRequestMessage = z.discriminatedUnion('type', [
   z.object({ ...sdkRequest, type: z.literal('save'), payload: z.object({ data: z.unknown() }) }),
   z.object({ ...sdkRequest, type: z.literal('load'), payload: z.unknown() }),
   z.object({ ...sdkRequest, type: z.literal('unlock'), payload: z.object({ name: z.string() }) }),
+  /** A play ticket for the open game (multiplayer); answered with a PlayTicketResponse. */
+  z.object({ ...sdkRequest, type: z.literal('ticket'), payload: z.unknown() }),
 ]);
 export type GameSdkRequestMessage = z.infer<typeof GameSdkRequestMessage>;
 

@@ -6,7 +6,11 @@ import { z } from 'zod';
  * quantised integers in flat arrays, and only what changed since the last broadcast.
  */
 
-/** Why a handshake was refused (the `data` of the `connect_error`). */
+/**
+ * Why a handshake was refused (the `data` of the `connect_error`): `UNAUTHORIZED` (no session, or
+ * a page on the games origin without a play ticket) or `INVALID_TICKET` (forged, expired, or for
+ * another game).
+ */
 export const PlayRefusal = z.object({ code: z.string(), message: z.string() });
 export type PlayRefusal = z.infer<typeof PlayRefusal>;
 

@@ -23,15 +23,49 @@ export const AnonymousVisitorId = z
  * A signed-in tab's heartbeat. The browser's visitor id, when sent, lets the server drop the
  * guest entry this browser had before signing in, so one person is not counted twice.
  */
+/**
+ * Site analytics (issue 20): the visit a page view belongs to, as the browser keeps it (a visit
+ * starts after 30 minutes without activity in this browser). Sent with every page view and leave.
+ */
+const UtmValue = z.string().max(128, 'is too long');
+export const VisitInfo = z.object({
+  /** The visit's entry page. */
+  landing: CurrentPage.optional(),
+  /** The referring site's host name, at landing; absent for direct visits. */
+  referrer: z.string().max(253, 'is too long').optional(),
+  utm_source: UtmValue.optional(),
+  utm_medium: UtmValue.optional(),
+  utm_campaign: UtmValue.optional(),
+});
+export type VisitInfo = z.infer<typeof VisitInfo>;
+
+/** A heartbeat that starts a page view of `currentPage` (a route change or a load) carries this. */
+export const PageViewInfo = VisitInfo.extend({
+  /** This view starts a visit. */
+  entry: z.boolean().optional(),
+});
+export type PageViewInfo = z.infer<typeof PageViewInfo>;
+
+/** Optional analytics fields of both heartbeats (additive: older clients send none). */
+const HeartbeatAnalytics = {
+  view: PageViewInfo.optional(),
+  /** The page just left and the seconds spent on it (a route change). */
+  left: z.object({ path: CurrentPage, seconds: z.number().min(0).max(86_400) }).optional(),
+  /** The game open in the viewer, for "playing now". */
+  game: z.string().max(64, 'is too long').optional(),
+};
+
 export const HeartbeatRequest = z.object({
   currentPage: CurrentPage,
   visitorId: AnonymousVisitorId.optional(),
+  ...HeartbeatAnalytics,
 });
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 
 export const AnonymousHeartbeatRequest = z.object({
   currentPage: CurrentPage,
   visitorId: AnonymousVisitorId.optional(),
+  ...HeartbeatAnalytics,
 });
 export type AnonymousHeartbeatRequest = z.infer<typeof AnonymousHeartbeatRequest>;
 
@@ -83,6 +117,11 @@ export const VisitorStatsResponse = z.object({
     averageTotal: z.number(),
     averageAuthenticated: z.number(),
     averageAnonymous: z.number(),
+    /**
+     * How many days the averages are taken over: the newest days of dailyStats, from the first
+     * day with data in the window to today (the Daily Breakdown shows the same days).
+     */
+    averageDays: z.number().int().nonnegative().optional(),
     newUsers: z.number().int(),
     totalUsers: z.number().int(),
     peakConcurrent: z.number().int(),

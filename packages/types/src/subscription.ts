@@ -33,7 +33,7 @@ export type SubscriptionStatusTone = 'orange' | 'red' | 'green' | 'gray';
 
 /**
  * The spec's status badge (section 4): label and colour for a stored subscription status.
- * Unknown statuses are shown as they are; none at all is 'Unknown'.
+ * Unknown statuses are shown as they are; none at all (a user who never subscribed) is 'None'.
  */
 export function describeSubscriptionStatus(status: string | null | undefined): {
   label: string;
@@ -55,8 +55,48 @@ export function describeSubscriptionStatus(status: string | null | undefined): {
     case 'unpaid':
       return { label: 'Unpaid', tone: 'red' };
     default:
-      return { label: status ? status : 'Unknown', tone: 'gray' };
+      return { label: status ? status : 'None', tone: 'gray' };
   }
+}
+
+/** A subscription an admin granted, as the profile and the admin's user detail carry it. */
+export interface GrantedSubscription {
+  granted_at: string;
+  /** Null for a grant without an end. */
+  ends_at: string | null;
+}
+
+/** What a Subscription Details card shows: Stripe's subscription, else an admin's grant. */
+export interface SubscriptionView {
+  status: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  isGrantedByAdmin: boolean;
+}
+
+/**
+ * The subscription to show: Stripe's while the user holds one there (active, trialing or past
+ * due), else an admin's grant as an active subscription from the day it was granted, else
+ * Stripe's last state (canceled, incomplete, …) or none.
+ */
+export function viewSubscription(input: {
+  status: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  grant?: GrantedSubscription | null | undefined;
+}): SubscriptionView {
+  const { status, startDate, endDate, grant } = input;
+  const isStripeHeld =
+    status !== null && (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+  if (grant && !isStripeHeld) {
+    return {
+      status: 'active',
+      startDate: grant.granted_at,
+      endDate: grant.ends_at,
+      isGrantedByAdmin: true,
+    };
+  }
+  return { status, startDate, endDate, isGrantedByAdmin: false };
 }
 
 /** A Stripe PaymentMethod id as Stripe.js returns it ('pm_…'). */

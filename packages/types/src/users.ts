@@ -39,6 +39,17 @@ export const Achievement = z.object({
 });
 export type Achievement = z.infer<typeof Achievement>;
 
+/**
+ * A subscription an admin granted by setting the role to subscriber, kept apart from Stripe's
+ * status (a Stripe event does not undo it). Absent or null when there is none.
+ */
+export const SubscriptionGrant = z.object({
+  granted_at: z.string(),
+  /** Null for a grant without an end. */
+  ends_at: z.string().nullable(),
+});
+export type SubscriptionGrant = z.infer<typeof SubscriptionGrant>;
+
 /** A row of the admin's user table (spec section 3, User, without the per-game records). */
 export const UserSummary = z.object({
   id: z.string(),
@@ -50,6 +61,7 @@ export const UserSummary = z.object({
   total_time_spent: z.number().int().nonnegative(),
   subscription_status: z.string().nullable(),
   subscription_end_date: z.string().nullable(),
+  subscription_grant: SubscriptionGrant.nullable().optional(),
 });
 export type UserSummary = z.infer<typeof UserSummary>;
 
@@ -152,6 +164,7 @@ export const Profile = z.object({
   subscription_status: z.string().nullable(),
   subscription_start_date: z.string().nullable(),
   subscription_end_date: z.string().nullable(),
+  subscription_grant: SubscriptionGrant.nullable().optional(),
   total_time_spent: z.number().int().nonnegative(),
   games: z.array(GameStat.omit({ save_data: true })),
   achievements: z.array(Achievement),

@@ -17,6 +17,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /**
+   * Runs `work` holding a PostgreSQL session advisory lock `key` (on a connection of its own, so
+   * `work` may use the pool), so processes sharing the database take turns. PGlite is one
+   * process: callers take turns in memory.
+   */
+  withLock<T>(key: number, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -81,7 +87,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (shouldMigrate) {
       await migratePostgres(pool);
     }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db,
+      kind: 'postgres',
+      async withLock(key, work) {
+        const client = await pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1)', [key]);
+          try {
+            return await work();
+          } finally {
+            await client.query('SELECT pg_advisory_unlock($1)', [key]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) {
@@ -95,5 +118,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (shouldMigrate) {
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
   }
-  return { db, kind: 'pglite', close: () => client.close() };
+  // one process: the lock is a queue in memory
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    db,
+    kind: 'pglite',
+    withLock(_key, work) {
+      const run = queue.catch(() => undefined).then(work);
+      queue = run;
+      return run;
+    },
+    close: () => client.close(),
+  };
 }

@@ -15,7 +15,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-import type { AuditAction, Role } from '@portfolio/types';
+import type { AuditAction, GameAccess, Role } from '@portfolio/types';
+import type { BuildEngine, GameAuditAction, GameSection } from '@portfolio/types/game-host';
 
 export interface StoredDeviceInfo {
   type: string;
@@ -54,6 +55,15 @@ export const users = pgTable(
      * so an older webhook delivered late never overwrites a newer state.
      */
     subscriptionStateAt: timestamp('subscription_state_at', { withTimezone: true }),
+    /**
+     * A subscription an admin granted (by setting the role to subscriber), kept apart from
+     * Stripe's fields above so no Stripe event undoes it. Null when there is no grant.
+     */
+    subscriptionGrantedAt: timestamp('subscription_granted_at', { withTimezone: true }),
+    /** The admin who granted it (no foreign key: the grant outlives that admin's account). */
+    subscriptionGrantedBy: uuid('subscription_granted_by'),
+    /** When the grant ends; null for a grant without an end. */
+    subscriptionGrantEndsAt: timestamp('subscription_grant_ends_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`),
@@ -194,6 +204,116 @@ export const gameAchievements = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.gameId, table.name] })],
 );
 
+/**
+ * Shared code-box snippets (`POST /api/snippets`): content-addressed, so the id is a prefix of
+ * the hash of the normalised content and sharing the same snippet twice keeps one row.
+ */
+export const codeSnippets = pgTable('code_snippets', {
+  id: text('id').primaryKey(),
+  code: text('code').notNull(),
+  stdin: text('stdin').notNull().default(''),
+  standard: text('standard').notNull(),
+  optimization: text('optimization').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The game catalogue (issue 16): the spec's built-in games and the ones the admin adds. Which
+ * build is live is `live_version`; swapping it is one update.
+ */
+export const games = pgTable(
+  'games',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    instructions: text('instructions').notNull().default(''),
+    section: text('section').$type<GameSection>().notNull(),
+    access: text('access').$type<GameAccess>().notNull().default('public'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    published: boolean('published').notNull().default(false),
+    isBuiltIn: boolean('is_built_in').notNull().default(false),
+    isMultiplayer: boolean('is_multiplayer').notNull().default(false),
+    serverType: text('server_type'),
+    /** A site path (`/assets/games/x.svg`, built-in cards) or `thumbnail.<ext>` on the games origin. */
+    thumbnail: text('thumbnail'),
+    liveVersion: integer('live_version'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      'games_section_check',
+      sql`${table.section} in ('multiplayer', 'gamemaker', 'godot', 'html5')`,
+    ),
+    check('games_access_check', sql`${table.access} in ('public', 'subscriber')`),
+  ],
+);
+
+/** Every uploaded build of a game (one folder per version under GAMES_DIR, never changed). */
+export const gameBuilds = pgTable(
+  'game_builds',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    engine: text('engine').$type<BuildEngine>().notNull(),
+    entry: text('entry').notNull(),
+    needsThreads: boolean('needs_threads').notNull().default(false),
+    files: integer('files').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    compressedBytes: bigint('compressed_bytes', { mode: 'number' }).notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The uploader's username (copied: the entry outlives the user), 'system' for demo imports. */
+    uploadedBy: text('uploaded_by').notNull(),
+    /** When it last became live; null if it never was. */
+    wentLiveAt: timestamp('went_live_at', { withTimezone: true }),
+    /** When it last stopped being live (its files still serve for a while after). */
+    replacedAt: timestamp('replaced_at', { withTimezone: true }),
+    /** Demo imports: a hash of the packaged folder, so a changed demo game is imported again. */
+    sourceHash: text('source_hash'),
+  },
+  (table) => [primaryKey({ columns: [table.gameId, table.version] })],
+);
+
+/** API tokens for build scripts (`Authorization: Bearer …`); only a hash of each is stored. */
+export const adminTokens = pgTable(
+  'admin_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The admin who made it: the token acts as them, and ends with them (or their admin role). */
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('admin_tokens_token_hash_idx').on(table.tokenHash)],
+);
+
+/**
+ * Changes to the game catalogue, its builds and the admin tokens: who did what, and when. Kept
+ * apart from `audit_log` (whose entries are about users) so each keeps its own shape.
+ */
+export const gameAuditLog = pgTable(
+  'game_audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').$type<GameAuditAction>().notNull(),
+    actorId: uuid('actor_id'),
+    actorUsername: text('actor_username').notNull(),
+    /** The game concerned; null for token changes. */
+    gameId: text('game_id'),
+    /** A short readable description of the change (fields, version, token name). */
+    detail: text('detail').notNull().default(''),
+  },
+  (table) => [index('game_audit_log_game_idx').on(table.gameId, table.at)],
+);
+
 export const schema = {
   users,
   sessions,
@@ -204,4 +324,53 @@ export const schema = {
   stripeEvents,
   gameStats,
   gameAchievements,
+  codeSnippets,
+  games,
+  gameBuilds,
+  adminTokens,
+  gameAuditLog,
 };
+
+/**
+ * Site analytics (issue 20). The events themselves are in `analytics_events`, a table partitioned
+ * by day that drizzle cannot describe: it is created by hand in the migration (0005) and read
+ * and written with SQL in modules/analytics/events-repo.ts.
+ */
+
+/** The day's salt of the cookieless visitor hash; older days' salts are deleted. */
+export const analyticsSalts = pgTable('analytics_salts', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  salt: text('salt').notNull(),
+});
+
+/**
+ * Daily rollups of the events, one row per day, dimension and value (`total` with value '' for
+ * the day's totals; `play` and `locked` per game), unfiltered (filter '') and again under each
+ * value of each filter. The dashboard reads these for whole days, with no filter or one.
+ */
+export const analyticsDaily = pgTable(
+  'analytics_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    /** '' for the unfiltered figures, else the filter that narrows them (FILTER_COLUMNS). */
+    filter: text('filter').notNull(),
+    filterValue: text('filter_value').notNull(),
+    dimension: text('dimension').notNull(),
+    value: text('value').notNull(),
+    visitors: integer('visitors').notNull().default(0),
+    pageviews: integer('pageviews').notNull().default(0),
+    visits: integer('visits').notNull().default(0),
+    bounces: integer('bounces').notNull().default(0),
+    /** Seconds on page (pages, totals) or of play (games). */
+    seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
+    /** Page views whose time is known (the `seconds` above are over these). */
+    timed: integer('timed').notNull().default(0),
+    bots: integer('bots').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({
+      columns: [table.filter, table.filterValue, table.dimension, table.day, table.value],
+    }),
+    index('analytics_daily_day_idx').on(table.day),
+  ],
+);

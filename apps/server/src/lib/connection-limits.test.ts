@@ -7,7 +7,8 @@ import {
   openSocket,
   waitForConnect,
 } from '../realtime/socket-test-client.js';
-import { startTestApp, type TestApp } from '../test/harness.js';
+import { makeZip, someScript } from '../modules/game-host/test-zips.js';
+import { signedInClient, startTestApp, type TestApp } from '../test/harness.js';
 
 let app: TestApp;
 let port: number;
@@ -104,5 +105,51 @@ describe('connection limits', () => {
     const closed = await untilClosed(socket);
     clearInterval(drip);
     expect(closed.ms).toBeLessThan(5000);
+  });
+
+  it('lets a game build upload take longer than REQUEST_TIMEOUT_MS while bytes keep coming', async () => {
+    const { client } = await signedInClient(app, 'admin');
+    const gameId = `Slow${Date.now().toString(36)}`;
+    const created = await client.post('/api/admin/games', {
+      id: gameId,
+      title: 'Slow upload',
+      description: '',
+      instructions: '',
+      section: 'html5',
+      access: 'public',
+    });
+    expect(created.status).toBe(201);
+    const zip = await makeZip(
+      { 'index.html': '<!DOCTYPE html><title>x</title>', 'game.js': someScript('slow', 8) },
+      { compress: false },
+    );
+    const socket = await rawConnection('127.0.0.6');
+    socket.write(
+      `PUT /api/admin/games/${gameId}/build HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Cookie: ${client.cookieHeader}\r\nContent-Type: application/zip\r\n` +
+        `Content-Length: ${zip.length}\r\nConnection: close\r\n\r\n`,
+    );
+    const closed = untilClosed(socket);
+    // about 3.5 s in all (REQUEST_TIMEOUT_MS is 2 s here), a piece every 250 ms
+    const pieces = 14;
+    const size = Math.ceil(zip.length / pieces);
+    for (let piece = 0; piece < pieces; piece++) {
+      socket.write(zip.subarray(piece * size, (piece + 1) * size));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect((await closed).text).toMatch(/^HTTP\/1\.1 201/);
+  });
+
+  it('cuts a game build upload that stalls for REQUEST_TIMEOUT_MS', async () => {
+    const { client } = await signedInClient(app, 'admin');
+    const socket = await rawConnection('127.0.0.7');
+    socket.write(
+      `PUT /api/admin/games/Pong/build HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Cookie: ${client.cookieHeader}\r\nContent-Type: application/zip\r\n` +
+        'Content-Length: 100000\r\n\r\nPK',
+    );
+    const closed = await untilClosed(socket);
+    expect(closed.text).toMatch(/^HTTP\/1\.1 408/);
+    expect(closed.ms).toBeLessThan(6000);
   });
 });

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 import type { ConnectionLimits } from '../config.js';
@@ -14,6 +14,10 @@ import { compileTrust, parseTrustProxy } from './proxy-trust.js';
  *   per-client Socket.IO limit apply instead).
  * - headers must arrive within `headersTimeoutMs`, a whole request within `requestTimeoutMs`
  *   (Node checks both every second here, not every 30 s): a slow body is cut after seconds.
+ *   Requests that `isLongUpload` names (a game build: hundreds of MB from a home connection)
+ *   may take as long as they need while bytes keep coming: they are cut only after
+ *   `requestTimeoutMs` without a byte. Node's own request timeout cannot make that exception,
+ *   so with `isLongUpload` the body deadlines are kept here instead.
  *
  * The per-address Socket.IO limit is `createSocketLimiter`, applied at the handshake.
  */
@@ -21,10 +25,20 @@ export function applyConnectionLimits(
   server: Server,
   limits: ConnectionLimits,
   trustProxy: string | undefined,
+  options: { isLongUpload?: (req: IncomingMessage) => boolean } = {},
 ): void {
   server.maxConnections = limits.maxConnections;
   server.headersTimeout = limits.headersTimeoutMs;
-  server.requestTimeout = limits.requestTimeoutMs;
+  const { isLongUpload } = options;
+  if (isLongUpload) {
+    server.requestTimeout = 0;
+    // ahead of the app, which rewrites req.url as it routes
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      watchBody(req, res, limits.requestTimeoutMs, isLongUpload(req) ? 'idle' : 'total');
+    });
+  } else {
+    server.requestTimeout = limits.requestTimeoutMs;
+  }
   server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
   const perAddress = createSocketLimiter(limits.connectionsPerAddress);
@@ -39,6 +53,63 @@ export function applyConnectionLimits(
     }
     socket.once('close', perAddress.opened(address));
   });
+}
+
+/**
+ * Cuts a request whose body has not arrived `limitMs` after its headers ('total'), or that sent
+ * no byte for `limitMs` ('idle'), with the 408 Node would send. Only timers and the socket's
+ * byte count are used: the body stream itself is left to the handler.
+ */
+function watchBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limitMs: number,
+  mode: 'total' | 'idle',
+): void {
+  const expire = () => {
+    if (req.complete || req.socket.destroyed) {
+      return;
+    }
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    const body = JSON.stringify({
+      error: { code: 'REQUEST_TIMEOUT', message: CLIENT_ERROR_MESSAGE[408] },
+    });
+    res.writeHead(408, {
+      Connection: 'close',
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Length': Buffer.byteLength(body),
+    });
+    res.end(body, () => req.socket.destroy());
+  };
+  if (mode === 'total') {
+    const timer = setTimeout(expire, limitMs).unref();
+    res.once('close', () => clearTimeout(timer));
+    return;
+  }
+  let lastBytes = req.socket.bytesRead;
+  let lastProgress = Date.now();
+  const timer = setInterval(
+    () => {
+      if (req.complete || req.socket.destroyed) {
+        clearInterval(timer);
+        return;
+      }
+      const bytes = req.socket.bytesRead;
+      if (bytes !== lastBytes) {
+        lastBytes = bytes;
+        lastProgress = Date.now();
+      } else if (Date.now() - lastProgress >= limitMs) {
+        clearInterval(timer);
+        expire();
+      }
+    },
+    Math.min(1000, Math.max(50, limitMs / 4)),
+  ).unref();
+  res.once('close', () => clearInterval(timer));
 }
 
 /**

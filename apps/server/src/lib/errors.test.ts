@@ -94,6 +94,55 @@ describe('API error answers of the real app', () => {
     }
   });
 
+  it('answers any method on a path no route serves with a 404 JSON error, HEAD without a body', async () => {
+    const { request } = await import('node:http');
+    const send = (method: string, target: string) =>
+      new Promise<{
+        status: number;
+        type: string | undefined;
+        length: string | undefined;
+        body: string;
+      }>((resolve, reject) => {
+        const req = request(`${app.url}${target}`, { method }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              type: res.headers['content-type'],
+              length: res.headers['content-length'],
+              body,
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const [method, target] of [
+      ['GET', '/no-such-page'],
+      ['DELETE', '/run-code'],
+      ['TRACE', '/run-code'],
+      ['PROPFIND', '/run-code'],
+      ['OPTIONS', '/no-such-page'],
+      ['PATCH', '/games'],
+    ] as const) {
+      const response = await send(method, target);
+      expect(response.status, `${method} ${target}`).toBe(404);
+      expect(response.type, `${method} ${target}`).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(response.body), `${method} ${target}`).toEqual({
+        error: { code: 'NOT_FOUND', message: `No route for ${method} ${target}` },
+      });
+    }
+    for (const target of ['/run-code', '/no-such-page', '/api/no-such-route']) {
+      const head = await send('HEAD', target);
+      expect(head.status, target).toBe(404);
+      expect(head.type, target).toBe('application/json; charset=utf-8');
+      expect(Number(head.length), target).toBeGreaterThan(0);
+      expect(head.body, target).toBe('');
+    }
+  });
+
   it('answers malformed JSON with 400', async () => {
     const response = await app.client().post<ApiError>('/api/auth/login', '{"username": "a", ');
     expect(response.status).toBe(400);

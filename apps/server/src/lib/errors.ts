@@ -1,6 +1,6 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 
 import { type ApiError, SESSION_REQUIRED_CODE, WHOLE_MESSAGES } from '@portfolio/types';
@@ -229,6 +229,14 @@ export function isClientGone(error: unknown, req?: IncomingMessage): boolean {
   }
   return req !== undefined && (req.destroyed || req.socket.destroyed) && !req.complete;
 }
+
+/**
+ * The last handler: a request no route served (any method, TRACE and PROPFIND included) gets the
+ * API's 404 body instead of Express's HTML page; a HEAD gets the same headers and no body.
+ */
+export const unmatchedRoute: RequestHandler = (req) => {
+  throw notFound(`No route for ${req.method} ${req.path}`);
+};
 
 /** The one error middleware: known errors become their status, the rest a logged 500. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -7,6 +8,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '@portfolio/types';
 
 import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+
+/** A request with exactly these headers, Host included (fetch sets its own Host). */
+function rawRequest(
+  baseUrl: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(target, baseUrl),
+      {
+        method,
+        headers: {
+          ...headers,
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 let app: TestApp;
 beforeAll(async () => {
@@ -90,14 +124,51 @@ describe('same-origin guard on state-changing API calls', () => {
     }
   });
 
-  it('does not guard reads', async () => {
+  it('without PUBLIC_ORIGIN, counts only loopback host names as the site (DNS rebinding)', async () => {
+    const plain = await startTestApp();
+    try {
+      const port = new URL(plain.url).port;
+      const password = 'correct horse battery';
+      /** A browser's request as a page at http://<host> would send it: Host and Origin agree. */
+      const asPageAt = (host: string, method: string, target: string, body?: unknown) =>
+        rawRequest(plain.url, method, target, { host, origin: `http://${host}` }, body);
+      const answers = async (host: string) => [
+        (await asPageAt(host, 'POST', '/api/auth/register', { username: uniqueName(), password }))
+          .status,
+        (
+          await asPageAt(host, 'POST', '/api/anonymous-heartbeat', {
+            currentPage: '/',
+            visitorId: 'rebinding_visitor_0123456789',
+          })
+        ).status,
+        // the Socket.IO handshake (long-polling's first request)
+        (await asPageAt(host, 'GET', '/socket.io/?EIO=4&transport=polling')).status,
+      ];
+      for (const host of ['evil', `evil:${port}`, `127.0.0.1.evil.example:${port}`]) {
+        expect(await answers(host), host).toEqual([403, 403, 403]);
+      }
+      for (const host of [
+        `localhost:${port}`,
+        `127.0.0.1:${port}`,
+        `127.7.8.9:${port}`,
+        `[::1]:${port}`,
+      ]) {
+        expect(await answers(host), host).toEqual([201, 200, 200]);
+      }
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('refuses API reads from other origins too, and answers plain ones (issue 16)', async () => {
     expect(
       (
         await app
           .client()
           .request('GET', '/api/health', undefined, { origin: 'https://evil.example' })
       ).status,
-    ).toBe(200);
+    ).toBe(403);
+    expect((await app.client().request('GET', '/api/health')).status).toBe(200);
   });
 });
 

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
@@ -21,8 +23,19 @@ export function isStripePagePath(path: string): boolean {
   return path.replace(/\/+$/, '').toLowerCase() === '/subscribe';
 }
 
-function contentSecurityPolicy(options: { isProduction: boolean; allowStripe: boolean }) {
+interface SecurityHeadersOptions {
+  isProduction: boolean;
+  /**
+   * The games origin as the browser that sent this request addresses it (gamesOriginFor, issue
+   * 16): the site may frame it and show its thumbnails.
+   */
+  gamesOrigin?: (req: IncomingMessage) => string;
+}
+
+function contentSecurityPolicy(options: SecurityHeadersOptions & { allowStripe: boolean }) {
   const stripe = (origins: string[]) => (options.allowStripe ? origins : []);
+  const { gamesOrigin } = options;
+  const games = gamesOrigin ? [(req: IncomingMessage) => gamesOrigin(req)] : [];
   return {
     useDefaults: false,
     directives: {
@@ -33,12 +46,13 @@ function contentSecurityPolicy(options: { isProduction: boolean; allowStripe: bo
       'form-action': ["'self'"],
       'script-src': ["'self'", ...stripe(STRIPE_SCRIPTS)],
       'style-src': ["'self'", "'unsafe-inline'"],
-      'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+      'img-src': ["'self'", 'data:', 'blob:', 'https:', ...games],
       'media-src': ["'self'", 'blob:', 'https:'],
       'font-src': ["'self'", 'data:'],
       'connect-src': ["'self'", ...stripe(STRIPE_API)],
       'frame-src': [
         "'self'",
+        ...games,
         ...stripe(STRIPE_FRAMES),
         'https://www.youtube.com',
         'https://www.youtube-nocookie.com',
@@ -55,7 +69,7 @@ function contentSecurityPolicy(options: { isProduction: boolean; allowStripe: bo
  * Security headers with a strict CSP. Video hosts may be framed everywhere; Stripe's script,
  * frames and API only on the checkout page.
  */
-export function securityHeaders(options: { isProduction: boolean }): RequestHandler {
+export function securityHeaders(options: SecurityHeadersOptions): RequestHandler {
   const headers = (allowStripe: boolean) =>
     helmet({
       contentSecurityPolicy: contentSecurityPolicy({ ...options, allowStripe }),
@@ -72,9 +86,24 @@ export function securityHeaders(options: { isProduction: boolean }): RequestHand
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Whether a browser's Origin is this site. With configured origins (PUBLIC_ORIGIN) only those
- * are: trusting the Host header there would let a DNS-rebinding page pass as the site. Without,
- * the origin must match the scheme and host the request came in on.
+ * Whether a Host header names this machine's loopback interface: localhost, 127.0.0.0/8 or
+ * [::1] (with any port). A DNS-rebinding page can make the browser send any other name.
+ */
+export function isLoopbackHost(host: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Whether a browser's Origin is this site. With configured origins (PUBLIC_ORIGIN, required in
+ * production) only those are: trusting the Host header there would let a DNS-rebinding page pass
+ * as the site. Without (development), the origin must match the scheme and host the request came
+ * in on, and that host must be a loopback name, which a rebinding page cannot be.
  */
 export function isSiteOrigin(
   origin: string,
@@ -85,7 +114,7 @@ export function isSiteOrigin(
   if (allowedOrigins.length > 0) {
     return allowedOrigins.includes(origin);
   }
-  return host !== undefined && origin === `${protocol}://${host}`;
+  return host !== undefined && origin === `${protocol}://${host}` && isLoopbackHost(host);
 }
 
 export interface RequestOriginFacts {
@@ -106,8 +135,10 @@ export interface RequestOriginFacts {
 export function checkSameOrigin(
   facts: RequestOriginFacts,
   allowedOrigins: readonly string[],
+  options: { guardReads?: boolean } = {},
 ): HttpError | undefined {
-  if (SAFE_METHODS.has(facts.method)) {
+  const isSafe = SAFE_METHODS.has(facts.method);
+  if (isSafe && !options.guardReads) {
     return undefined;
   }
   const { origin, secFetchSite: site } = facts;
@@ -118,6 +149,9 @@ export function checkSameOrigin(
   }
   if (site !== undefined && site !== 'same-origin' && site !== 'none' && !isAllowedOrigin) {
     return forbidden('Cross-site requests are not allowed');
+  }
+  if (isSafe) {
+    return undefined;
   }
   const hasBody = Number(facts.contentLength ?? 0) > 0 || facts.transferEncoding !== undefined;
   const contentType = (facts.contentType ?? '').split(';')[0]?.trim().toLowerCase();
@@ -135,9 +169,14 @@ export function checkSameOrigin(
 /**
  * Refuses state-changing requests from other sites: the browser's Sec-Fetch-Site and Origin must
  * say same origin (or an allowed public origin), and bodies must be JSON, which a plain cross-site
- * form cannot send.
+ * form cannot send. With `guardReads` (the API), reads from other origins are refused too: a
+ * game on the games origin is same-site with the site on the embedded default (another port of
+ * the same host), so its cookie-bearing GETs must not be answered as the visitor.
  */
-export function sameOriginGuard(allowedOrigins: readonly string[]): RequestHandler {
+export function sameOriginGuard(
+  allowedOrigins: readonly string[],
+  options: { guardReads?: boolean } = {},
+): RequestHandler {
   return (req, _res, next) => {
     const error = checkSameOrigin(
       {
@@ -151,6 +190,7 @@ export function sameOriginGuard(allowedOrigins: readonly string[]): RequestHandl
         transferEncoding: req.get('transfer-encoding'),
       },
       allowedOrigins,
+      options,
     );
     if (error) {
       throw error;

@@ -11,7 +11,9 @@ import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { isSiteOrigin } from '../lib/security.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
 import { policies } from '../modules/auth/policies.js';
+import { gamesOriginFor } from '../modules/game-host/origin.js';
 import type { MultiplayerHub } from '../modules/multiplayer/hub.js';
+import type { PlayTickets } from '../modules/multiplayer/play-tickets.js';
 import { readSessionToken } from '../modules/auth/session-middleware.js';
 import type { SessionService } from '../modules/auth/session-service.js';
 import {
@@ -91,6 +93,9 @@ function isAllowedOrigin(
   );
 }
 
+/** The namespaces a page on the games origin may connect to: the live games, and nothing else. */
+const GAMES_ORIGIN_NAMESPACE = /^\/play\//;
+
 /**
  * Socket.IO on the app's HTTP server. Sockets are authorised from the session cookie at the
  * handshake; admins join the `admins` room, everyone else joins nothing and receives nothing.
@@ -104,9 +109,15 @@ export async function createRealtime(
     bus: InvalidationBus;
     notifier: AdminNotifier;
     multiplayer?: MultiplayerHub;
+    playTickets?: PlayTickets;
   },
 ): Promise<Realtime> {
   const { config, sessions, notifier } = deps;
+  /** A handshake from a game's page on the games origin (issue 16): only /play namespaces. */
+  const isFromGamesOrigin = (request: IncomingMessage): boolean => {
+    const origin = request.headers.origin;
+    return origin !== undefined && origin === gamesOriginFor(request, config);
+  };
   const requestOrigin = createRequestOrigin(config.trustProxy);
   // one client address may hold this many sockets; more are refused at the handshake
   const socketLimiter = createSocketLimiter(config.connections.socketsPerAddress);
@@ -116,7 +127,10 @@ export async function createRealtime(
     // the game clients load /socket.io/socket.io.js from here (the CSP allows only 'self')
     serveClient: true,
     allowRequest: (request, callback) => {
-      if (!isAllowedOrigin(request, config.publicOrigin, requestOrigin.protocol)) {
+      if (
+        !isAllowedOrigin(request, config.publicOrigin, requestOrigin.protocol) &&
+        !isFromGamesOrigin(request)
+      ) {
         callback('Origin not allowed', false);
         return;
       }
@@ -127,6 +141,16 @@ export async function createRealtime(
       callback(null, true);
     },
   });
+  // the long-polling transport is read cross-origin by a game on the games origin: CORS for that
+  // origin alone, without credentials (it never needs the cookie; its namespaces are /play only)
+  const allowGamesOrigin = (headers: Record<string, string>, request: IncomingMessage) => {
+    if (isFromGamesOrigin(request) && request.headers.origin) {
+      headers['Access-Control-Allow-Origin'] = request.headers.origin;
+      headers.Vary = 'Origin';
+    }
+  };
+  io.engine.on('initial_headers', allowGamesOrigin);
+  io.engine.on('headers', allowGamesOrigin);
   // counted when engine.io opens the connection (synchronously after allowRequest), so a burst of
   // handshakes cannot all pass the check before any is counted
   io.engine.on(
@@ -167,6 +191,21 @@ export async function createRealtime(
       ),
     );
   }
+
+  // the games origin reaches the live games' namespaces only: presence, admin events and any
+  // namespace added later stay the site's
+  const refuseGamesOrigin = (
+    socket: { request: IncomingMessage },
+    next: (error?: Error) => void,
+  ) => {
+    next(isFromGamesOrigin(socket.request) ? new Error('Origin not allowed') : undefined);
+  };
+  io.use(refuseGamesOrigin);
+  io.on('new_namespace', (namespace) => {
+    if (!GAMES_ORIGIN_NAMESPACE.test(namespace.name)) {
+      namespace.use(refuseGamesOrigin);
+    }
+  });
 
   io.use((socket, next) => {
     const token = readSessionToken(socket.request.headers.cookie);
@@ -230,7 +269,12 @@ export async function createRealtime(
   recheckTimer.unref();
 
   notifier.attach(io, { isShared: redisClients.length > 0 });
-  deps.multiplayer?.attach(io, { sessions, bus: deps.bus });
+  deps.multiplayer?.attach(io, {
+    sessions,
+    bus: deps.bus,
+    ...(deps.playTickets ? { playTickets: deps.playTickets } : {}),
+    isFromGamesOrigin,
+  });
 
   return {
     io,

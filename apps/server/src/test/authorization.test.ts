@@ -38,6 +38,10 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
   { method: 'POST', path: '/api/auth/heartbeat', body: { currentPage: '/games' }, allowed: ROLES },
   { method: 'GET', path: '/api/active-users', allowed: ['admin'] },
   { method: 'GET', path: '/api/visitor-stats', allowed: ['admin'] },
+  { method: 'GET', path: '/api/analytics/overview', allowed: ['admin'] },
+  { method: 'GET', path: '/api/analytics/breakdown/page', allowed: ['admin'] },
+  { method: 'GET', path: '/api/analytics/realtime', allowed: ['admin'] },
+  { method: 'GET', path: '/api/analytics/games', allowed: ['admin'] },
   { method: 'GET', path: '/api/subscription', allowed: ROLES },
   {
     method: 'POST',

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import type { CurrentUser, CurrentUserResponse } from '@portfolio/types';
 
@@ -22,6 +24,8 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
 ): Promise<TestApp> {
+  // every app its own folder of game builds (the demo games are imported there at start)
+  const gamesDir = overrides.gamesHost ? undefined : mkdtempSync(path.join(tmpdir(), 'games-'));
   const config: Config = {
     ...loadConfig({
       NODE_ENV: 'test',
@@ -33,6 +37,7 @@ export async function startTestApp(
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       WEB_DIST_DIR: '/nonexistent-web-dist',
       LOG_LEVEL: 'silent',
+      ...(gamesDir ? { GAMES_DIR: gamesDir } : {}),
     }),
     ...overrides,
   };
@@ -44,7 +49,16 @@ export async function startTestApp(
     ...options,
   };
   const running = await startServer(config, buildOptions);
-  return { ...running, client: () => new TestClient(running.url) };
+  return {
+    ...running,
+    stop: async () => {
+      await running.stop();
+      if (gamesDir) {
+        rmSync(gamesDir, { recursive: true, force: true });
+      }
+    },
+    client: () => new TestClient(running.url),
+  };
 }
 
 /**

@@ -202,18 +202,21 @@ describe('routes', () => {
       expect(calls).toContainEqual({
         method: 'POST',
         url: '/api/anonymous-heartbeat',
-        body: { currentPage: '/Gallery', visitorId },
+        body: expect.objectContaining({ currentPage: '/Gallery', visitorId }) as unknown,
       });
     });
     await router.navigate('/games');
+    // the first heartbeat of a page carries its page view and the time on the page just left
     await waitFor(() => {
-      expect(
-        calls.some(
-          (call) =>
-            call.url === '/api/anonymous-heartbeat' &&
-            JSON.stringify(call.body).includes('"currentPage":"/games"'),
-        ),
-      ).toBe(true);
+      expect(calls).toContainEqual({
+        method: 'POST',
+        url: '/api/anonymous-heartbeat',
+        body: expect.objectContaining({
+          currentPage: '/games',
+          view: expect.objectContaining({ entry: false }) as unknown,
+          left: { path: '/Gallery', seconds: expect.any(Number) as number },
+        }) as unknown,
+      });
     });
   });
 
@@ -225,12 +228,17 @@ describe('routes', () => {
       await screen.findByRole('heading', { name: 'Games' });
       const heartbeats = () => calls.filter((call) => call.url === '/api/auth/heartbeat');
       await waitFor(() => expect(heartbeats()).toHaveLength(1));
-      expect(heartbeats()[0]?.body).toEqual({
+      expect(heartbeats()[0]?.body).toMatchObject({
         currentPage: '/games',
         visitorId: expect.any(String) as string,
       });
       await vi.advanceTimersByTimeAsync(30_000);
       expect(heartbeats()).toHaveLength(2);
+      // the ones every 30 s carry no page view
+      expect(heartbeats()[1]?.body).toEqual({
+        currentPage: '/games',
+        visitorId: expect.any(String) as string,
+      });
     } finally {
       vi.useRealTimers();
     }

@@ -3,7 +3,6 @@ import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-rou
 
 import { ensureAuthLoaded } from '../features/auth/auth-store';
 import { HomePage } from '../features/home/home-page';
-import { StripeDocument } from '../features/subscribe/stripe-document';
 import { ErrorBoundary } from '../ui/error-boundary';
 import { ErrorPage, NOT_FOUND, pageErrorFallback } from './error-page';
 import { Layout } from './layout';
@@ -11,7 +10,7 @@ import { lazyPage, type LazyPage } from './lazy-page';
 import { LoadingScreen } from './loading-screen';
 import { GuestOnly, RouteGuard } from './route-guard';
 
-// Every page but the home page is its own chunk.
+// Every page but the home page is its own chunk; the admin pages share one (admin-pages.tsx).
 const pages = {
   login: lazyPage(
     () => import('../features/auth/login-page'),
@@ -35,19 +34,16 @@ const pages = {
   ),
   subscribe: lazyPage(
     () => import('../features/subscribe/subscribe-page'),
-    (m) => m.SubscribePage,
+    // inside StripeDocument, which comes with the page's code (not in the home page's)
+    (m) => m.SubscribeRoute,
   ),
   profile: lazyPage(
     () => import('../features/profile/profile-page'),
     (m) => m.ProfilePage,
   ),
   admin: lazyPage(
-    () => import('../features/admin/admin-page'),
-    (m) => m.AdminPage,
-  ),
-  adminUser: lazyPage(
-    () => import('../features/admin/admin-user-page'),
-    (m) => m.AdminUserPage,
+    () => import('../features/admin/admin-pages'),
+    (m) => m.AdminPages,
   ),
 } satisfies Record<string, LazyPage>;
 
@@ -81,14 +77,15 @@ export const routes: RouteObject[] = [
       page('games', pages.games),
       page('Gallery', pages.gallery),
       page('Tutorials', pages.tutorials),
-      page('subscribe', pages.subscribe, (element) => <StripeDocument>{element}</StripeDocument>),
+      page('subscribe', pages.subscribe),
       {
         element: <RouteGuard requirement="user" />,
         children: [page('profile', pages.profile)],
       },
       {
         element: <RouteGuard requirement="admin" />,
-        children: [page('admin', pages.admin), page('admin/users/:userId', pages.adminUser)],
+        // /admin, /admin/users/:userId, /admin/games/…, /admin/analytics (routed inside the chunk)
+        children: [page('admin/*', pages.admin)],
       },
       { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
     ],

@@ -97,13 +97,30 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-async function toHttpError(response: Response): Promise<HttpError> {
-  const body = await readJson(response);
+/** The HttpError for a non-2xx answer with this (parsed JSON, or undefined) body. */
+export function httpErrorOf(status: number, body: unknown): HttpError {
   if (isApiError(body)) {
     const { code, message, details } = body.error;
-    return new HttpError({ status: response.status, code, message, details });
+    return new HttpError({ status, code, message, details });
   }
-  return new HttpError({ status: response.status, code: `HTTP_${response.status}` });
+  return new HttpError({ status, code: `HTTP_${status}` });
+}
+
+async function toHttpError(response: Response): Promise<HttpError> {
+  return httpErrorOf(response.status, await readJson(response));
+}
+
+/**
+ * Tells the listeners what a failed answer means for the session (an ended session, a 403 that
+ * may be a role change). Requests sent without this module's `request` (an upload through
+ * XMLHttpRequest, for its progress events) call it too.
+ */
+export function reportHttpError(error: HttpError): void {
+  if (isSessionEnded(error)) {
+    sessionEndedListener?.();
+  } else if (error.status === 403) {
+    forbiddenListener?.();
+  }
 }
 
 /**
@@ -130,11 +147,7 @@ export async function requestWithHeaders<T = void>(
   const response = await fetch(path, init);
   if (!response.ok) {
     const error = await toHttpError(response);
-    if (isSessionEnded(error)) {
-      sessionEndedListener?.();
-    } else if (error.status === 403) {
-      forbiddenListener?.();
-    }
+    reportHttpError(error);
     throw error;
   }
   if (!options.schema) {

@@ -1,5 +1,10 @@
 import { describeSubscriptionStatus } from '@portfolio/types/subscription';
 
+/** Said beside the status of a subscription an admin granted. */
+export const GRANTED_BY_ADMIN = 'Granted by an admin';
+/** The end date of a grant without one. */
+export const NO_END_DATE = 'No end date';
+
 /** The subscription status as a coloured badge (spec section 4). */
 export function SubscriptionStatusBadge({ status }: { status: string | null }) {
   const { label, tone } = describeSubscriptionStatus(status);

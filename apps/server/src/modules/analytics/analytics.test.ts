@@ -66,6 +66,26 @@ describe('visitor stats', () => {
     );
   });
 
+  it('takes the averages over the days it says, the newest days of the breakdown', async () => {
+    const visitor = await signedInClient(app);
+    await visitor.client.post('/api/auth/heartbeat', { currentPage: '/games' });
+    await app.deps.analytics.flush();
+    const stats = await visitorStats();
+    const days = stats.summary.averageDays ?? -1;
+    expect(days).toBeGreaterThanOrEqual(1);
+    expect(days).toBeLessThanOrEqual(30);
+    const counted = stats.dailyStats.slice(-days);
+    const mean = (pick: (day: DailyStat) => number) =>
+      Math.round((counted.reduce((sum, day) => sum + pick(day), 0) / days) * 100) / 100;
+    expect(stats.summary.averageTotal).toBe(mean((day) => day.daily_total));
+    expect(stats.summary.averageAuthenticated).toBe(mean((day) => day.registered_visitors));
+    expect(stats.summary.averageAnonymous).toBe(mean((day) => day.anonymous_visitors));
+    if (isIsolated) {
+      // this file's database began today: one day with data, not thirty
+      expect(days).toBe(1);
+    }
+  });
+
   it('counts registrations as new and total users of today', async () => {
     const before = await visitorStats();
     await signedInClient(app);

@@ -2,7 +2,8 @@ import { Router } from 'express';
 
 import {
   decideGameAccess,
-  findGame,
+  findGame as findBuiltInGame,
+  type GameCatalogueEntry,
   type HeartbeatResponse,
   TrackGameClickRequest,
   type VisitorStatsResponse,
@@ -21,8 +22,13 @@ export const GAME_CLICK_LIMIT: RateLimitRule = { limit: 60, windowMs: 60_000 };
 export function createAnalyticsRouter(deps: {
   analytics: AnalyticsService;
   rateLimiter: RateLimiter;
+  /** The catalogue's games (the database's, issue 16); default the built-in list. */
+  findGame?: (
+    gameId: string,
+  ) => Pick<GameCatalogueEntry, 'title' | 'access' | 'isMultiplayer'> | undefined;
 }): Router {
   const { analytics, rateLimiter } = deps;
+  const findGame = deps.findGame ?? findBuiltInGame;
   const router = Router();
 
   router.post('/track-game-click', async (req, res) => {

@@ -206,6 +206,7 @@ export function createAnalyticsService(deps: {
           averageTotal: average((stat) => stat.daily_total),
           averageAuthenticated: average((stat) => stat.registered_visitors),
           averageAnonymous: average((stat) => stat.anonymous_visitors),
+          averageDays: counted.length,
           newUsers: newUsersThisMonth,
           totalUsers: rows.length > 0 ? totalUsers : await repo.countUsers(),
           peakConcurrent: Math.max(0, ...dailyStats.map((stat) => stat.peak_concurrent)),

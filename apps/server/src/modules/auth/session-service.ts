@@ -56,6 +56,11 @@ export interface SessionService {
   create(userId: string): Promise<{ token: string; expiresAt: Date }>;
   /** The session behind a cookie token, or null. Served from memory while fresh: no query per request. */
   resolve(token: string): Promise<ResolvedSession | null>;
+  /**
+   * The session with this id hash (ResolvedSession.idHash), or null: how a play ticket, which
+   * names its session without carrying its token, is checked again while the player plays.
+   */
+  resolveIdHash(idHash: string): Promise<ResolvedSession | null>;
   destroy(token: string): Promise<void>;
   /** Ends every session of a user but one (a password change), in every process. */
   destroyOthers(userId: string, keepIdHash: string): Promise<number>;
@@ -202,6 +207,50 @@ export function createSessionService(deps: {
     };
   }
 
+  /** The session with this id hash, from memory while fresh (see resolve). */
+  async function lookUp(idHash: string): Promise<ResolvedSession | null> {
+    const time = now();
+    let entry = cache.get(idHash);
+    const cacheTtl = bus.isConnected?.() === false ? CACHE_TTL_WHILE_DISCONNECTED_MS : CACHE_TTL_MS;
+    // a cached copy that looks idle-expired is read again: another process may have extended it
+    if (
+      entry &&
+      (time - entry.cachedAt > cacheTtl ||
+        entry.expiresAt <= time ||
+        entry.absoluteExpiresAt <= time)
+    ) {
+      cache.delete(idHash);
+      entry = undefined;
+    }
+    if (!entry) {
+      if (isKnownUnknown(idHash)) {
+        return null;
+      }
+      const loaded = await load(idHash);
+      if (!loaded) {
+        legacy?.delete(idHash);
+        rememberUnknown(idHash);
+        return null;
+      }
+      entry = loaded;
+      remember(entry);
+    }
+    if (time - entry.touchedAt >= TOUCH_INTERVAL_MS) {
+      entry.touchedAt = time;
+      const extended = Math.min(time + timeouts.idleMs, entry.absoluteExpiresAt);
+      if (extended > entry.expiresAt) {
+        entry.expiresAt = extended;
+        pendingTouches.add(idHash);
+      }
+    }
+    return {
+      idHash: entry.idHash,
+      user: entry.user,
+      expiresAt: entry.expiresAt,
+      absoluteExpiresAt: entry.absoluteExpiresAt,
+    };
+  }
+
   return {
     async create(userId) {
       const random = randomBytes(32).toString('base64url');
@@ -235,53 +284,20 @@ export function createSessionService(deps: {
         return null;
       }
       const idHash = hash(token);
-      const time = now();
-      let entry = cache.get(idHash);
-      const cacheTtl =
-        bus.isConnected?.() === false ? CACHE_TTL_WHILE_DISCONNECTED_MS : CACHE_TTL_MS;
-      // a cached copy that looks idle-expired is read again: another process may have extended it
-      if (
-        entry &&
-        (time - entry.cachedAt > cacheTtl ||
-          entry.expiresAt <= time ||
-          entry.absoluteExpiresAt <= time)
-      ) {
-        cache.delete(idHash);
-        entry = undefined;
-      }
-      if (!entry) {
-        if (isKnownUnknown(idHash)) {
+      if (!signed) {
+        await legacyLoaded;
+        if (!legacy?.has(idHash)) {
           return null;
         }
-        if (!signed) {
-          await legacyLoaded;
-          if (!legacy?.has(idHash)) {
-            return null;
-          }
-        }
-        const loaded = await load(idHash);
-        if (!loaded) {
-          legacy?.delete(idHash);
-          rememberUnknown(idHash);
-          return null;
-        }
-        entry = loaded;
-        remember(entry);
       }
-      if (time - entry.touchedAt >= TOUCH_INTERVAL_MS) {
-        entry.touchedAt = time;
-        const extended = Math.min(time + timeouts.idleMs, entry.absoluteExpiresAt);
-        if (extended > entry.expiresAt) {
-          entry.expiresAt = extended;
-          pendingTouches.add(idHash);
-        }
+      return lookUp(idHash);
+    },
+
+    resolveIdHash(idHash) {
+      if (idHash.length > 128) {
+        return Promise.resolve(null);
       }
-      return {
-        idHash: entry.idHash,
-        user: entry.user,
-        expiresAt: entry.expiresAt,
-        absoluteExpiresAt: entry.absoluteExpiresAt,
-      };
+      return lookUp(idHash);
     },
 
     async destroy(token) {

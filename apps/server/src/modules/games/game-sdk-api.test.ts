@@ -141,6 +141,74 @@ describe('play sessions', () => {
   });
 });
 
+describe('one game at a time', () => {
+  it('credits a player one game at a time: another game starting ends the open session', async () => {
+    const { id } = await signedInClient(app);
+    let clock = Date.parse('2026-01-01T12:00:00Z');
+    const games = createGamesService({ db: app.deps.database.db, now: () => new Date(clock) });
+    const four = ['TopDownRogueLike', 'MainQuest2', 'CoopAdventure', 'Pong'];
+    // four viewers opened at once, each pinging 6 s later: 6 s of wall time
+    for (const game of four) {
+      await games.recordSession(id, game, 'start');
+    }
+    clock += 6_000;
+    for (const game of four) {
+      await games.recordSession(id, game, 'ping');
+    }
+    const seconds = async () =>
+      Object.fromEntries(
+        (await games.listForUser(id)).map((record) => [record.gameId, record.playtimeSeconds]),
+      );
+    const total = async () => Object.values(await seconds()).reduce((sum, value) => sum + value, 0);
+    expect(await total()).toBe(6);
+
+    // one viewer left open: its game accrues, and an end closes it
+    clock += 20_000;
+    await games.recordSession(id, 'Pong', 'ping');
+    clock += 10_000;
+    await games.recordSession(id, 'Pong', 'end');
+    expect(await total()).toBe(36);
+    expect((await seconds()).Pong).toBe(30 + 6);
+
+    // switching games: the first one's time up to the switch is kept, then only the second accrues
+    clock += 60_000;
+    await games.recordSession(id, 'MainQuest2', 'start');
+    clock += 12_000;
+    await games.recordSession(id, 'CoopAdventure', 'start');
+    clock += 8_000;
+    await games.recordSession(id, 'CoopAdventure', 'ping');
+    clock += 8_000;
+    await games.recordSession(id, 'MainQuest2', 'end'); // closed already: adds nothing
+    expect(await seconds()).toMatchObject({ MainQuest2: 12, CoopAdventure: 8, Pong: 36 });
+  });
+
+  it('over HTTP, four games played at once are credited no more than the time that passed', async () => {
+    // a subscriber, who may open Pong
+    const { client } = await signedInClient(app, 'subscriber');
+    const four = ['TopDownRogueLike', 'MainQuest2', 'CoopAdventure', 'Pong'];
+    const call = async (game: string, action: string) =>
+      expect((await client.post(`/api/games/${game}/session`, { action })).status).toBe(204);
+    const startedAt = Date.now();
+    for (const game of four) {
+      await call(game, 'start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    for (const game of four) {
+      await call(game, 'ping');
+    }
+    for (const game of four) {
+      await call(game, 'end');
+    }
+    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    const records = await myGames(client);
+    expect(records.map((record) => record.gameId).sort()).toEqual([...four].sort());
+    const credited = records.reduce((sum, record) => sum + record.playtimeSeconds, 0);
+    // each of the four got a second or more before (4+ seconds in ~1)
+    expect(credited).toBeGreaterThanOrEqual(1);
+    expect(credited).toBeLessThanOrEqual(elapsedSeconds);
+  });
+});
+
 describe('saves', () => {
   it('answers 404 before the first save, then the saved data', async () => {
     const { client } = await signedInClient(app, 'subscriber');

@@ -2,7 +2,7 @@ import { type Request, Router } from 'express';
 
 import {
   decideGameAccess,
-  findGame,
+  findGame as findBuiltInGame,
   GameSaveRequest,
   type GameSaveResponse,
   GameSessionRequest,
@@ -21,13 +21,22 @@ import type { GamesService } from './service.js';
 /** SDK writes per player: a ping every 30 s plus saves and unlocks stay far below this. */
 export const GAME_SDK_WRITE_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
 
+/** The fields of a game the SDK's API checks. */
+export type SdkGame = Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMultiplayer'>;
+
 /** The game SDK's API: play sessions, saves, achievements, and the player's own records. */
-export function createGamesRouter(deps: { games: GamesService; rateLimiter: RateLimiter }): Router {
+export function createGamesRouter(deps: {
+  games: GamesService;
+  rateLimiter: RateLimiter;
+  /** The catalogue's games (the database's, issue 16); default the built-in list. */
+  findGame?: (gameId: string) => SdkGame | undefined;
+}): Router {
   const { games, rateLimiter } = deps;
+  const findGame = deps.findGame ?? findBuiltInGame;
   const router = Router();
 
   /** The signed-in player and the game of the path: 404 for an unknown game, 403 without access. */
-  const playerAndGame = (req: Request): { userId: string; game: GameCatalogueEntry } => {
+  const playerAndGame = (req: Request): { userId: string; game: SdkGame } => {
     const { user } = sessionOf(req);
     const gameId = String(req.params.gameId ?? '');
     const game = findGame(gameId);

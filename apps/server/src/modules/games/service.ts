@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 
 import {
   ACHIEVEMENTS_PER_GAME_MAX,
@@ -30,11 +30,28 @@ export function createGamesService(deps: { db: Db; now?: () => Date }) {
      * start, ping and end each add the time since the session's previous call, capped at one
      * ping interval (a tab that vanished adds at most that); end closes the session. A ping
      * without an open session opens one; an end without one only marks the game as played.
+     * A player is credited one game at a time: a start or ping closes the player's open session
+     * in any other game, which keeps the time up to this call (four games open at once add up
+     * to the time that passed, not four times it).
      */
     async recordSession(userId: string, gameId: string, action: SessionAction): Promise<void> {
       const at = now();
       const gap = sql`case when ${gameStats.sessionLastAt} is null then 0
         else least(greatest(0, (extract(epoch from (${at.toISOString()}::timestamptz - ${gameStats.sessionLastAt})) * 1000)::bigint), ${MAX_GAP_MS}) end`;
+      if (action !== 'end') {
+        // its own statement, not a transaction with the upsert below: two games' calls at once
+        // would lock each other's rows in opposite orders
+        await db
+          .update(gameStats)
+          .set({ playtimeMs: sql`${gameStats.playtimeMs} + ${gap}`, sessionLastAt: null })
+          .where(
+            and(
+              eq(gameStats.userId, userId),
+              ne(gameStats.gameId, gameId),
+              isNotNull(gameStats.sessionLastAt),
+            ),
+          );
+      }
       await db
         .insert(gameStats)
         .values({

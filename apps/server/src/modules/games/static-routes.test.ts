@@ -11,11 +11,13 @@ afterAll(async () => {
 });
 
 describe('the game folders', () => {
-  it('serves the SDK as JavaScript', async () => {
-    const response = await fetch(`${app.url}/games/sdk.js`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/javascript/);
-    expect(await response.text()).toContain('window.GameSDK');
+  it('serves the SDK as JavaScript, at /sdk.js (where games include it) and /games/sdk.js', async () => {
+    for (const path of ['/sdk.js', '/games/sdk.js']) {
+      const response = await fetch(`${app.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(/javascript/);
+      expect(await response.text(), path).toContain('window.GameSDK');
+    }
   });
 
   it('answers 404 with the API error body for a missing file, folder or game', async () => {
@@ -62,7 +64,7 @@ describe('Pong (a subscriber game)', () => {
       const response = await pongIndex(client.cookieHeader);
       expect(response.status, role).toBe(200);
       expect(response.headers.get('cache-control'), role).toBe('private, no-cache');
-      expect(await response.text()).toContain('/games/sdk.js');
+      expect(await response.text()).toContain('<script src="/sdk.js">');
     }
   });
 });

@@ -25,17 +25,7 @@ export function createGamesStaticRouter(options: {
   });
   router.use(options.resolveSession);
 
-  router.get('/sdk.js', (_req, res, next) => {
-    res.sendFile(
-      'sdk.js',
-      { root: gamesDir, headers: { 'Cache-Control': 'no-cache' } },
-      (error) => {
-        if (error) {
-          next(notFound('No such file: /games/sdk.js'));
-        }
-      },
-    );
-  });
+  router.get('/sdk.js', serveGameSdk(gamesDir));
 
   const handlers = new Map<string, RequestHandler>(
     GAME_CATALOGUE.map((game) => [game.id, serveGame(gamesDir, game)]),
@@ -53,6 +43,24 @@ export function createGamesStaticRouter(options: {
     next(notFound(`No such file: ${req.originalUrl.split('?')[0] ?? ''}`));
   });
   return router;
+}
+
+/**
+ * The game SDK (sdk.js). Games include it as `/sdk.js`, where the games origin serves it; the site
+ * serves it there too (and at /games/sdk.js) for the game folders it still serves itself.
+ */
+export function serveGameSdk(gamesDir: string): RequestHandler {
+  return (req, res, next) => {
+    res.sendFile(
+      'sdk.js',
+      { root: path.resolve(gamesDir), headers: { 'Cache-Control': 'no-cache' } },
+      (error) => {
+        if (error) {
+          next(notFound(`No such file: ${req.path}`));
+        }
+      },
+    );
+  };
 }
 
 function serveGame(gamesDir: string, game: GameCatalogueEntry): RequestHandler {

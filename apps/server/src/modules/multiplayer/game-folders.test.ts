@@ -24,12 +24,14 @@ describe.each(['WolfScape', 'RocketGame'])('the %s client folder', (gameId) => {
     expect(gzipped).toBeLessThanOrEqual(MAX_GZIP_BYTES);
   });
 
-  it('loads only same-origin scripts, the SDK included, and no inline script', () => {
+  it('loads the SDK from its host and no inline script; Socket.IO comes through the SDK', () => {
     const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     const sources = scripts.map((match) => /src="([^"]+)"/.exec(match[1] ?? '')?.[1]);
-    expect(sources).toContain('/games/sdk.js');
-    expect(sources).toContain('/socket.io/socket.io.js');
+    // /sdk.js from the root: the same under /<gameId>/<version>/ and /g/<grant>/<gameId>/<version>/
+    expect(sources).toContain('/sdk.js');
+    // the site's Socket.IO client is loaded by GameSDK.connect from the site's origin
+    expect(sources).not.toContain('/socket.io/socket.io.js');
     // the CSP allows scripts from 'self' only: no inline code, no other host
     expect(scripts.every((match) => (match[2] ?? '').trim() === '')).toBe(true);
     expect(sources.every((source) => source !== undefined && !/^(https?:)?\/\//.test(source))).toBe(

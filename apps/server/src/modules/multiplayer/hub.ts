@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 import type { Namespace, Socket } from 'socket.io';
 
 import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multiplayer';
@@ -5,8 +7,9 @@ import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multi
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { RealtimeServer } from '../../realtime/admin-notifier.js';
 import { readSessionToken } from '../auth/session-middleware.js';
-import type { SessionService } from '../auth/session-service.js';
+import type { ResolvedSession, SessionService } from '../auth/session-service.js';
 import { type GameServer, type PlayerSocketData, createGameServer } from './game-server.js';
+import type { PlayTickets } from './play-tickets.js';
 import { ROCKET_ROOM_CAPACITY, ROCKET_TICK_RATE, createRocketRoom } from './rocket-game.js';
 import { WOLFSCAPE_ROOM_CAPACITY, WOLFSCAPE_TICK_RATE, createWolfScapeRoom } from './wolfscape.js';
 
@@ -29,21 +32,67 @@ export interface MultiplayerHub {
   health(serverType: string): boolean | undefined;
   /** The running servers by server type (tests and the benchmark). */
   servers(): ReadonlyMap<string, GameServer>;
-  attach(io: RealtimeServer, deps: { sessions: SessionService; bus: InvalidationBus }): void;
+  attach(io: RealtimeServer, deps: HubDeps): void;
   close(): void;
 }
 
-/** Only signed-in users play: the session cookie is resolved once, at the handshake. */
-function authorisePlayers(namespace: Namespace, sessions: SessionService) {
+export interface HubDeps {
+  sessions: SessionService;
+  bus: InvalidationBus;
+  /** Play tickets, for games on the games origin (no session cookie there). */
+  playTickets?: PlayTickets;
+  /** Whether a handshake comes from a page on the games origin (its Origin header). */
+  isFromGamesOrigin?: (request: IncomingMessage) => boolean;
+}
+
+/** What the hub keeps on a player's socket besides the game server's data. */
+interface HubSocketData extends PlayerSocketData {
+  /** The session the player joined with (from the cookie or the ticket), checked again later. */
+  sessionIdHash?: string;
+}
+
+const SIGN_IN: PlayRefusal = { code: 'UNAUTHORIZED', message: 'Sign in to play' };
+const BAD_TICKET: PlayRefusal = {
+  code: 'INVALID_TICKET',
+  message: 'This play ticket is not valid any more. Open the game again.',
+};
+
+/**
+ * Only signed-in users play, identified once, at the handshake: by a play ticket for this game
+ * when the client passes one (`auth: { ticket }`: a game on the games origin), else by the session
+ * cookie. A page on the games origin must bring a ticket: browsers do not separate cookies by
+ * port, so on the embedded default its handshake may carry the site's cookie, which a game must
+ * never be able to act with.
+ */
+function authorisePlayers(namespace: Namespace, gameId: string, deps: HubDeps) {
+  const { sessions } = deps;
   namespace.use((socket, next) => {
-    const token = readSessionToken(socket.request.headers.cookie);
-    (token ? sessions.resolve(token) : Promise.resolve(null)).then(
+    const auth: unknown = socket.handshake.auth;
+    const ticket =
+      typeof auth === 'object' && auth !== null && 'ticket' in auth ? auth.ticket : undefined;
+    let resolving: Promise<ResolvedSession | PlayRefusal | null>;
+    if (ticket !== undefined && ticket !== null && ticket !== '') {
+      const claims = deps.playTickets?.verify(ticket, gameId);
+      resolving = claims
+        ? sessions
+            .resolveIdHash(claims.sessionIdHash)
+            .then((session) => (session?.user.id === claims.userId ? session : null))
+        : Promise.resolve(BAD_TICKET);
+    } else if (deps.isFromGamesOrigin?.(socket.request)) {
+      resolving = Promise.resolve(null);
+    } else {
+      const token = readSessionToken(socket.request.headers.cookie);
+      resolving = token ? sessions.resolve(token) : Promise.resolve(null);
+    }
+    resolving.then(
       (session) => {
-        if (!session) {
-          next(new PlayRefusedError({ code: 'UNAUTHORIZED', message: 'Sign in to play' }));
+        if (!session || !('user' in session)) {
+          next(new PlayRefusedError(session ?? SIGN_IN));
           return;
         }
-        (socket.data as PlayerSocketData).user = session.user;
+        const data = socket.data as HubSocketData;
+        data.user = session.user;
+        data.sessionIdHash = session.idHash;
         next();
       },
       (error: unknown) => next(error instanceof Error ? error : new Error('Session lookup failed')),
@@ -65,13 +114,13 @@ export function createMultiplayerHub(): MultiplayerHub {
       return servers.get(serverType)?.isHealthy();
     },
     servers: () => servers,
-    attach(io, { sessions, bus }) {
+    attach(io, deps) {
+      const { sessions, bus } = deps;
       const wolfscape = io.of(MULTIPLAYER_NAMESPACES.WolfScape);
       const rocket = io.of(MULTIPLAYER_NAMESPACES.RocketGame);
-      for (const namespace of [wolfscape, rocket]) {
-        authorisePlayers(namespace, sessions);
-        namespaces.push(namespace);
-      }
+      authorisePlayers(wolfscape, 'WolfScape', deps);
+      authorisePlayers(rocket, 'RocketGame', deps);
+      namespaces.push(wolfscape, rocket);
       servers.set(
         'wolfscape',
         createGameServer(wolfscape, {
@@ -96,8 +145,8 @@ export function createMultiplayerHub(): MultiplayerHub {
       );
       /** A socket whose session ended (logout, deletion, expiry) leaves the game. */
       const recheck = (socket: Socket) => {
-        const token = readSessionToken(socket.request.headers.cookie);
-        (token ? sessions.resolve(token) : Promise.resolve(null)).then(
+        const { sessionIdHash } = socket.data as HubSocketData;
+        (sessionIdHash ? sessions.resolveIdHash(sessionIdHash) : Promise.resolve(null)).then(
           (session) => {
             if (!session) {
               socket.disconnect(true);

@@ -24,6 +24,7 @@ import {
 import { checkSameOrigin } from '../../lib/security.js';
 import { createSessionCookies, readSessionToken } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
+import type { Collector } from '../analytics/collector.js';
 import type { PresenceService } from './service.js';
 
 const USER_PATH = '/api/auth/heartbeat';
@@ -48,8 +49,10 @@ export function createHeartbeatFastPath(deps: {
   sessions: SessionService;
   presence: PresenceService;
   guestHeartbeatLimit: RateLimitRule;
+  /** Site analytics: a heartbeat that starts a page view is one (memory, batched). */
+  collector?: Collector;
 }) {
-  const { config, sessions, presence } = deps;
+  const { config, sessions, presence, collector } = deps;
   // guest heartbeats per address: each new visitor id is a new "visitor" in the counts
   const guestLimiter = createMemoryRateLimiter();
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
@@ -111,6 +114,16 @@ export function createHeartbeatFastPath(deps: {
     return result.data;
   }
 
+  /** Only heartbeats that start a page view reach analytics; the every-30-s ones cost nothing. */
+  function noteView(req: IncomingMessage, input: HeartbeatRequest) {
+    if (collector && input.view) {
+      collector.view(
+        { ip: requestOrigin.clientAddress(req), userAgent: req.headers['user-agent'] },
+        { ...input.view, path: input.currentPage, left: input.left },
+      );
+    }
+  }
+
   async function serve(req: IncomingMessage, res: ServerResponse, isUserPath: boolean) {
     const refused = checkSameOrigin(
       {
@@ -142,13 +155,15 @@ export function createHeartbeatFastPath(deps: {
         const required = unauthorized();
         throw new HttpError(401, required.code, required.message, undefined, headers);
       }
-      const { currentPage, visitorId } = parse(HeartbeatRequest, text);
-      await presence.heartbeatUser(session.user, currentPage, visitorId);
+      const input = parse(HeartbeatRequest, text);
+      noteView(req, input);
+      await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
     } else {
       const input = parse(AnonymousHeartbeatRequest, text);
+      noteView(req, input);
       // a tab that has not noticed its login yet still belongs to the user, not to a new guest
       if (session) {
-        await presence.heartbeatUser(session.user, input.currentPage, input.visitorId);
+        await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
       } else {
         const ip = requestOrigin.clientAddress(req);
         await enforceRateLimit(

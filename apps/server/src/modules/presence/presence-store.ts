@@ -26,6 +26,8 @@ export interface PresenceEntry {
   username?: string;
   role?: Role;
   currentPage: string;
+  /** The game open in this visitor's viewer (site analytics' "playing now"). */
+  game?: string;
   /** Epoch milliseconds of the latest heartbeat. */
   lastSeen: number;
 }
@@ -56,6 +58,7 @@ const StoredEntry = z.object({
   username: z.string().optional(),
   role: Role.optional(),
   currentPage: z.string(),
+  game: z.string().optional(),
   lastSeen: z.number(),
 });
 

@@ -25,6 +25,8 @@ const TIME_CHUNK = 5000;
 
 export interface GuestHeartbeat {
   currentPage: string;
+  /** The game open in the viewer. */
+  game?: string | undefined;
   /** The random id the browser keeps; preferred. */
   visitorId?: string | undefined;
   /** Used only (hashed) when the browser sent no visitor id. */
@@ -37,8 +39,20 @@ export interface PresenceService {
    * Hot path: one store call, no database statement, no session write. `visitorId`: the
    * browser's guest id, whose guest entry the signed-in user replaces.
    */
-  heartbeatUser(user: CurrentUser, currentPage: string, visitorId?: string): Promise<void>;
+  heartbeatUser(
+    user: CurrentUser,
+    currentPage: string,
+    visitorId?: string,
+    game?: string,
+  ): Promise<void>;
   heartbeatGuest(input: GuestHeartbeat): Promise<void>;
+  /**
+   * The browser's last tab closed (issue 19.7): its entry (the user's, else the guest's) leaves
+   * Live Activity now and admins are told at once.
+   */
+  leave(userId: string | undefined, visitorId: string | undefined): Promise<void>;
+  /** Active visitors per game open in their viewer. */
+  countPlaying(): Promise<Map<string, number>>;
   getActiveUsers(): Promise<ActiveUsersResponse>;
   /** Writes accumulated time on site, one statement per 5,000 users; sub-second rests stay. */
   flush(): Promise<void>;
@@ -218,7 +232,7 @@ export function createPresenceService(deps: {
 
   // ---- heartbeats --------------------------------------------------------------------------
   return {
-    async heartbeatUser(user, currentPage, visitorId) {
+    async heartbeatUser(user, currentPage, visitorId, game) {
       counters.heartbeats++;
       const at = now();
       const key = userPresenceKey(user.id);
@@ -237,6 +251,7 @@ export function createPresenceService(deps: {
         username: user.username,
         role: user.role,
         currentPage,
+        ...(game ? { game } : {}),
         lastSeen: at,
       });
       // the entry is per user, so several tabs share one clock: their heartbeats never double-count
@@ -256,9 +271,33 @@ export function createPresenceService(deps: {
           // user agent can be 16 KB); the agent's first 256 characters tell browsers apart
           `anon:ip:${keyedHash(`ip:${input.ip ?? ''}\n${(input.userAgent ?? '').slice(0, 256)}`)}`;
       replacedGuests.delete(key);
-      await store.touch({ key, kind: 'anonymous', currentPage: input.currentPage, lastSeen: at });
+      await store.touch({
+        key,
+        kind: 'anonymous',
+        currentPage: input.currentPage,
+        ...(input.game ? { game: input.game } : {}),
+        lastSeen: at,
+      });
       analytics.noteVisitor(key, false, at);
       schedulePush();
+    },
+
+    async leave(userId, visitorId) {
+      const key = userId ? userPresenceKey(userId) : visitorId ? guestKey(visitorId) : undefined;
+      if (key) {
+        await store.remove(key);
+        schedulePush();
+      }
+    },
+
+    async countPlaying() {
+      const counts = new Map<string, number>();
+      for (const entry of await store.listActive(now())) {
+        if (entry.game) {
+          counts.set(entry.game, (counts.get(entry.game) ?? 0) + 1);
+        }
+      }
+      return counts;
     },
 
     async getActiveUsers() {

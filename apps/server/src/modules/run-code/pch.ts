@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { COMPILE_FLAGS, type SandboxTools } from './sandbox.js';
+import type { CppStandard, OptimizationLevel } from '@portfolio/types';
+
+import { COMPILE_FLAGS, compileFlags, type SandboxTools } from './sandbox.js';
 import type { ProcessLauncher } from './spawner.js';
 
 /**
@@ -85,7 +87,11 @@ export interface PchStore {
    * The folder of a ready header for the source's leading includes, if there is one; otherwise
    * notes the use: a set seen twice is built in the background (within the store's bounds).
    */
-  lookup(source: string): string | undefined;
+  lookup(
+    source: string,
+    standard: CppStandard,
+    optimization: OptimizationLevel,
+  ): string | undefined;
   /** Builds the prebuilt sets (in order, one at a time). */
   prebuild(): Promise<void>;
   /** Finished, in-progress and failed builds, for logs and tests. */
@@ -117,15 +123,16 @@ export function createPchStore(options: {
   let building: Promise<void> = Promise.resolve();
   const queued = new Set<string>();
 
-  const keyOf = (headers: readonly string[]) =>
+  const keyOf = (headers: readonly string[], flags: readonly string[]) =>
     createHash('sha256')
-      .update([options.compilerVersion, ...COMPILE_FLAGS, '', ...headers].join('\n'))
+      .update([options.compilerVersion, ...flags, '', ...headers].join('\n'))
       .digest('hex')
       .slice(0, 20);
 
   // headers built by an earlier start (or another process sharing the data folder)
   const discovered = (async () => {
     await mkdir(dir, { recursive: true, mode: 0o755 });
+    await chmod(dir, 0o755);
     for (const name of await readdir(dir)) {
       const folder = path.join(dir, name);
       if (/^[0-9a-f]{20}$/.test(name) && existsSync(path.join(folder, 'pch.h.gch'))) {
@@ -142,8 +149,8 @@ export function createPchStore(options: {
     options.log?.(`precompiled headers folder unreadable: ${String(error)}`);
   });
 
-  async function build(headers: readonly string[]): Promise<void> {
-    const key = keyOf(headers);
+  async function build(headers: readonly string[], flags: readonly string[]): Promise<void> {
+    const key = keyOf(headers, flags);
     await discovered;
     if (ready.has(key) || failed.has(key)) {
       return;
@@ -161,7 +168,7 @@ export function createPchStore(options: {
       const started = performance.now();
       const result = await options.launcher.host(
         'nice',
-        ['-n', '10', tools.gpp, ...COMPILE_FLAGS, '-x', 'c++-header', 'pch.h', '-o', 'pch.h.gch'],
+        ['-n', '10', tools.gpp, ...flags, '-x', 'c++-header', 'pch.h', '-o', 'pch.h.gch'],
         { timeoutMs: 120_000, cwd: staging },
       );
       if (result.code !== 0) {
@@ -169,6 +176,10 @@ export function createPchStore(options: {
         options.log?.(`precompiled header <${headers.join('>, <')}> failed: ${result.stderr}`);
         return;
       }
+      // readable by the slots' uids whatever the server's umask (a careful owner's 077)
+      await chmod(staging, 0o755);
+      await chmod(path.join(staging, 'pch.h'), 0o644);
+      await chmod(path.join(staging, 'pch.h.gch'), 0o644);
       try {
         await rename(staging, target);
       } catch (error) {
@@ -186,14 +197,14 @@ export function createPchStore(options: {
     }
   }
 
-  function enqueue(headers: readonly string[]): Promise<void> {
-    const key = keyOf(headers);
+  function enqueue(headers: readonly string[], flags: readonly string[]): Promise<void> {
+    const key = keyOf(headers, flags);
     if (queued.has(key)) {
       return building;
     }
     queued.add(key);
     building = building
-      .then(() => build(headers))
+      .then(() => build(headers, flags))
       .catch((error: unknown) => {
         failed.add(key);
         options.log?.(`precompiled header build failed: ${String(error)}`);
@@ -203,12 +214,13 @@ export function createPchStore(options: {
   }
 
   return {
-    lookup(source) {
+    lookup(source, standard, optimization) {
       const headers = leadingStandardIncludes(source);
       if (headers.length === 0) {
         return undefined;
       }
-      const key = keyOf(headers);
+      const flags = compileFlags(standard, optimization);
+      const key = keyOf(headers, flags);
       const folder = ready.get(key);
       if (folder !== undefined || failed.has(key) || ready.size + queued.size >= maxSets) {
         return folder;
@@ -220,13 +232,13 @@ export function createPchStore(options: {
       uses.set(key, count);
       if (count >= 2) {
         uses.delete(key);
-        void enqueue(headers);
+        void enqueue(headers, flags);
       }
       return undefined;
     },
     async prebuild() {
       for (const headers of options.prebuilt ?? PREBUILT_INCLUDE_SETS) {
-        await enqueue(headers);
+        await enqueue(headers, COMPILE_FLAGS);
       }
     },
     get readyCount() {

@@ -1,18 +1,23 @@
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type ApiError, RUN_CODE_MAX_SOURCE_BYTES } from '@portfolio/types';
+import {
+  type ApiError,
+  RUN_CODE_MAX_SOURCE_BYTES,
+  RUN_CODE_MAX_STDIN_BYTES,
+  RunCodeInfo,
+  RunCodeResponse,
+} from '@portfolio/types';
 
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createCodeRunner } from './runner.js';
 import {
-  HELLO,
-  TEST_DATA_DIR,
-  TEST_RUN_DIR,
   fresh,
+  HELLO,
+  newAddress,
   postCode,
   startRunnerApp,
+  TEST_DATA_DIR,
+  TEST_RUN_DIR,
 } from './test-support.js';
 
 let app: TestApp;
@@ -25,19 +30,64 @@ afterAll(async () => {
   await app.stop();
 });
 
-const run = (code: string) => postCode(app, code);
+const run = (code: string, extra = {}) => postCode(app, code, extra);
 
 describe('POST /run-code', () => {
-  it('compiles and runs hello world', async () => {
+  it('compiles and runs hello world, and says how', async () => {
     const response = await run(fresh(HELLO));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expect(RunCodeResponse.parse(response.body)).toMatchObject({
       output: 'Hello, World!\n',
       exitCode: 0,
+      signal: null,
       timedOut: false,
       truncated: false,
+      compiled: true,
+      diagnostics: [],
+      cached: false,
+      backend: 'native',
     });
+    expect(response.body.durationMs).toBeGreaterThanOrEqual(0);
     expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('gives the program its standard input', async () => {
+    const response = await run(
+      fresh(`#include <iostream>
+#include <string>
+int main() { std::string name; int total = 0, n;
+  std::getline(std::cin, name);
+  while (std::cin >> n) total += n;
+  std::cout << "Hello " << name << ", total " << total << std::endl; }`),
+      { stdin: 'Ada Lovelace\n1 2 3\n4\n' },
+    );
+    expect(response.body).toMatchObject({ output: 'Hello Ada Lovelace, total 10\n', exitCode: 0 });
+  });
+
+  it('compiles with the standard and optimisation asked for', async () => {
+    const source = fresh(`#include <cstdio>
+int main() {
+#ifdef __OPTIMIZE__
+  const char *optimized = "optimized";
+#else
+  const char *optimized = "not optimized";
+#endif
+  std::printf("%ld %s\\n", __cplusplus, optimized);
+}`);
+    const old = await run(source, { standard: 'c++11', optimization: 'O0' });
+    const modern = await run(source, { standard: 'c++20', optimization: 'O2' });
+    const defaults = await run(source);
+    expect(old.body.output).toBe('201103 not optimized\n');
+    expect(modern.body.output).toBe('202002 optimized\n');
+    expect(defaults.body.output).toBe('201703 optimized\n');
+    const bad = await run(HELLO, { standard: 'c++98' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe(
+      'standard: must be one of c++11, c++14, c++17, c++20, c++23',
+    );
+    const badLevel = await run(HELLO, { optimization: 'Ofast' });
+    expect(badLevel.status).toBe(400);
+    expect(badLevel.body.error.message).toBe('optimization: must be one of O0, O1, O2, O3, Os');
   });
 
   it('returns the program exit code and its standard error with its output', async () => {
@@ -49,14 +99,48 @@ int main() { std::printf("out\\n"); std::fflush(stdout); std::fprintf(stderr, "e
     expect(response.body).toMatchObject({ output: 'out\nerr\n', exitCode: 7, timedOut: false });
   });
 
-  it('returns compiler errors as output, with no exit code', async () => {
-    const response = await run(fresh('int main() { return undefined_name; }'));
-    expect(response.status).toBe(200);
-    expect(response.body.exitCode).toBeNull();
-    expect(response.body.timedOut).toBe(false);
-    expect(response.body.output).toMatch(
-      /main\.cpp:1:\d+: error: .undefined_name. was not declared/,
+  it('returns compiler errors as output and as diagnostics at their line and column', async () => {
+    // the é before the error is two bytes in UTF-8 but one column in an editor
+    const response = await run(
+      fresh('int main() {\n  const char *s = "é"; return undefined_name;\n}'),
     );
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ exitCode: null, compiled: false, timedOut: false });
+    expect(response.body.output).toMatch(
+      /main\.cpp:2:\d+: error: .undefined_name. was not declared/,
+    );
+    expect(response.body.diagnostics).toContainEqual({
+      severity: 'error',
+      line: 2,
+      column: 31,
+      message: '‘undefined_name’ was not declared in this scope',
+    });
+  });
+
+  it('reports warnings as diagnostics while the program runs', async () => {
+    const response = await run(fresh('int main() {\n  int unused = 3;\n  return 0;\n}'));
+    expect(response.body).toMatchObject({ exitCode: 0, compiled: true, output: '' });
+    expect(response.body.diagnostics).toEqual([
+      {
+        severity: 'warning',
+        line: 2,
+        column: 7,
+        message: 'unused variable ‘unused’ [-Wunused-variable]',
+      },
+    ]);
+  });
+
+  it('reports a crash by its signal', async () => {
+    const response = await run(fresh('int main() { volatile int *p = nullptr; return *p; }'), {
+      optimization: 'O0',
+    });
+    expect(response.body).toMatchObject({
+      output: '[Program terminated by SIGSEGV]\n',
+      exitCode: null,
+      signal: 'SIGSEGV',
+      timedOut: false,
+      compiled: true,
+    });
   });
 
   it('gives the same result with and without the precompiled header', async () => {
@@ -73,13 +157,9 @@ int main() {
 `;
     const withHeader = await run(fresh(`// uses the header\n#include <iostream>${body}`));
     const withoutHeader = await run(fresh(`#define UNUSED 1\n#include <iostream>${body}`));
-    expect(withHeader.body).toEqual({
-      output: 'string_view yes\n',
-      exitCode: 3,
-      timedOut: false,
-      truncated: false,
-    });
-    expect(withoutHeader.body).toEqual(withHeader.body);
+    expect(withHeader.body).toMatchObject({ output: 'string_view yes\n', exitCode: 3 });
+    expect(withoutHeader.body.output).toBe(withHeader.body.output);
+    expect(withoutHeader.body.exitCode).toBe(withHeader.body.exitCode);
   });
 
   it('does not make headers visible that the source did not include', async () => {
@@ -91,7 +171,7 @@ int main() {
     expect(response.body.output).toMatch(/error: .vector. is not a member of .std./);
   });
 
-  it('answers an identical source from the cache', async () => {
+  it('answers an identical request from the cache, and a different input is another run', async () => {
     // address space layout randomisation gives each real run a new address; a cached answer
     // repeats the first one
     const source = fresh(`#include <iostream>
@@ -99,12 +179,36 @@ int main() { int local = 0; std::cout << static_cast<void*>(&local) << std::endl
     const first = await run(source);
     const second = await run(source);
     expect(first.status).toBe(200);
-    expect(first.body.exitCode).toBe(0);
+    expect(first.body).toMatchObject({ exitCode: 0, cached: false });
     expect(first.body.output).toMatch(/^0x[0-9a-f]+\n$/);
-    expect(second.body).toEqual(first.body);
-    const different = await run(`${source}\n`);
-    expect(different.body.output).toMatch(/^0x[0-9a-f]+\n$/);
-    expect(different.body.output).not.toBe(first.body.output);
+    expect(second.body).toEqual({ ...first.body, cached: true });
+    for (const other of [
+      await run(`${source}\n`),
+      await run(source, { stdin: 'x' }),
+      await run(source, { optimization: 'O1' }),
+      await run(source, { standard: 'c++14' }),
+    ]) {
+      expect(other.body.cached).toBe(false);
+      expect(other.body.output).toMatch(/^0x[0-9a-f]+\n$/);
+      expect(other.body.output).not.toBe(first.body.output);
+    }
+  });
+
+  it('refuses includes that reach outside the headers and the source, before compiling', async () => {
+    for (const [source, column] of [
+      ['#include </dev/ptmx>\nint main() {}', 10],
+      ['int x;\n#  include "../../etc/passwd"\nint main() {}', 12],
+      ['#define FILE </dev/tty>\n#include FILE\nint main() {}', 10],
+      ['%:include </dev/random>\nint main() {}', 11],
+    ] as const) {
+      const response = await run(fresh(source));
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ compiled: false, exitCode: null, durationMs: 0 });
+      expect(response.body.diagnostics[0]).toMatchObject({ severity: 'error', column });
+      expect(response.body.output).toMatch(
+        /^main\.cpp:\d+:\d+: error: #include (of .* is not allowed|must name a <header>)/,
+      );
+    }
   });
 
   it('refuses a source over 64 KB with 413 and a clear message', async () => {
@@ -118,6 +222,22 @@ int main() { int local = 0; std::cout << static_cast<void*>(&local) << std::endl
     const huge = await run(`//${'y'.repeat(2 * 1024 * 1024)}`);
     expect(huge.status).toBe(413);
     expect(huge.body.error.message).toBe('The source code is too large: the limit is 64 KB.');
+  });
+
+  it('refuses standard input over 64 KB with 413, and takes exactly 64 KB', async () => {
+    const tooMuch = await run(HELLO, { stdin: 'i'.repeat(RUN_CODE_MAX_STDIN_BYTES + 1) });
+    expect(tooMuch.status).toBe(413);
+    expect(tooMuch.body.error).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'The standard input is too large: the limit is 64 KB.',
+    });
+    const exact = await run(
+      fresh(`#include <iostream>
+int main() { std::size_t n = 0; char c; while (std::cin.get(c)) n++; std::cout << n << std::endl; }`),
+      { stdin: 'é'.repeat(RUN_CODE_MAX_STDIN_BYTES / 2) },
+    );
+    expect(exact.status).toBe(200);
+    expect(exact.body.output).toBe(`${RUN_CODE_MAX_STDIN_BYTES}\n`);
   });
 
   it('accepts a source of exactly 64 KB', async () => {
@@ -139,6 +259,9 @@ int main() { int local = 0; std::cout << static_cast<void*>(&local) << std::endl
     expect(wrongType.status).toBe(400);
     const empty = await client.post<ApiError>('/run-code', { code: '' });
     expect(empty.status).toBe(400);
+    const badStdin = await client.post<ApiError>('/run-code', { code: HELLO, stdin: 5 });
+    expect(badStdin.status).toBe(400);
+    expect(badStdin.body.error.message).toMatch(/^stdin: /);
     const notJson = await client.post<ApiError>('/run-code', '{"code": ');
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.message).toBe('Request body is not valid JSON');
@@ -159,7 +282,24 @@ int main() { int local = 0; std::cout << static_cast<void*>(&local) << std::endl
   });
 });
 
-describe('POST /run-code without a working sandbox', () => {
+describe('GET /api/run-code/info', () => {
+  it('says which backend runs and why, with the compiler, limits and choices', async () => {
+    const response = await app.client().get<RunCodeInfo>('/api/run-code/info');
+    expect(response.status).toBe(200);
+    const info = RunCodeInfo.parse(response.body);
+    expect(info).toMatchObject({
+      available: true,
+      backend: 'native',
+      reason: 'RUN_CODE_BACKEND=native',
+      limits: { cpuSeconds: 2, wallSeconds: 5, memoryMb: 256, outputKb: 64, compileSeconds: 10 },
+      standards: ['c++11', 'c++14', 'c++17', 'c++20', 'c++23'],
+      optimizations: ['O0', 'O1', 'O2', 'O3', 'Os'],
+    });
+    expect(info.compiler).toMatch(/^g\+\+ \d+\.\d+/);
+  });
+});
+
+describe('POST /run-code without a working runner', () => {
   let unavailable: TestApp;
   beforeAll(async () => {
     // each run counts from a fresh address (the limiter may be a Redis shared between runs)
@@ -181,7 +321,7 @@ describe('POST /run-code without a working sandbox', () => {
 
   it('answers 503 with the reason, then the per-address limit answers 429', async () => {
     const client = unavailable.client();
-    const address = { 'x-forwarded-for': `10.${randomBytes(3).join('.')}` };
+    const address = newAddress();
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await client.post<ApiError>('/run-code', { code: HELLO }, address);
       expect(response.status).toBe(503);
@@ -195,5 +335,15 @@ describe('POST /run-code without a working sandbox', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('info says the runner is unavailable and why', async () => {
+    const response = await unavailable.client().get<RunCodeInfo>('/api/run-code/info');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      available: false,
+      backend: null,
+      reason: 'bubblewrap (bwrap) is not installed.',
+    });
   });
 });

@@ -1,54 +1,87 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 
-import type { RunCodeResponse } from '@portfolio/types';
+import {
+  CPP_STANDARDS,
+  type CppStandard,
+  OPTIMIZATION_LEVELS,
+  type OptimizationLevel,
+  type RunCodeBackend,
+  type RunCodeInfo,
+  type RunCodeResponse,
+} from '@portfolio/types';
 
 import { HttpError } from '../../lib/errors.js';
 import { setBounded } from '../../lib/memoize.js';
-import { createPchStore, type PchStore } from './pch.js';
-import { buildHelper, findTools, type Sandbox, SandboxFailure } from './sandbox.js';
-import { createSpawnerLauncher, type ProcessLauncher } from './spawner.js';
+import { BackendFailure, type RunBackend } from './backend.js';
+import { parseDiagnostics } from './diagnostics.js';
+import { FairQueue, type RunClient } from './fair-queue.js';
+import { refuseUnsafeIncludes } from './includes.js';
+import { RUN_CODE_LIMITS } from './limits.js';
+import { createNativeBackend, DEFAULT_UID_BASE } from './native-backend.js';
+import type { ProcessLauncher } from './spawner.js';
+import { createWasmBackend } from './wasm-backend.js';
 
-export type RunnerAvailability = { ok: true } | { ok: false; reason: string };
+export { DEFAULT_UID_BASE };
+
+/** Which backend runs programs: `auto` takes the native sandbox when its self-test passes. */
+export type BackendChoice = 'auto' | RunCodeBackend;
+
+export type RunnerAvailability =
+  | { ok: true; backend: RunCodeBackend; reason: string; compiler: string }
+  | { ok: false; reason: string };
+
+export interface RunCodeJob {
+  code: string;
+  stdin: string;
+  standard: CppStandard;
+  optimization: OptimizationLevel;
+}
 
 export interface CodeRunner {
   /**
-   * Checks the sandbox once (tools, helper, a self-test run) and, when `prebuild` is set, builds
-   * the common precompiled headers in the background. Safe to call many times.
+   * Picks the backend once (tools, helper, a self-test run) and, when `prebuild` is set, warms
+   * it in the background (precompiled headers, the WebAssembly compiler). Safe to call many times.
    */
   warmUp(options?: { prebuild?: boolean }): Promise<RunnerAvailability>;
-  /** Compiles and runs one source; throws 503 (no sandbox) or 429 (queue full). */
-  run(code: string): Promise<RunCodeResponse>;
-  /** Resolves once the background header builds started so far have finished (bench, tests). */
+  /** Compiles and runs one source; throws 503 (no backend) or 429 (queue or budget full). */
+  run(job: RunCodeJob, client?: RunClient): Promise<RunCodeResponse>;
+  /** What `GET /api/run-code/info` answers. */
+  info(): Promise<RunCodeInfo>;
+  /** Resolves once the background warm-up started so far has finished (bench, tests). */
   headersSettled(): Promise<void>;
-  readonly stats: { active: number; waiting: number; cached: number; headers: number };
-  /** Stops the spawner (running sandboxes are killed with it). */
+  readonly stats: { active: number; waiting: number; cached: number };
+  /** Stops the backend (running programs are killed with it). */
   close(): void;
 }
 
 export interface CodeRunnerOptions {
-  /** Folder for the helper binary and the precompiled headers (`<DATA_DIR>/run-code`). */
+  /** Folder for the native helper binary and the precompiled headers (`<DATA_DIR>/run-code`). */
   dir: string;
+  /** RUN_CODE_BACKEND; default auto. */
+  backend?: BackendChoice;
   /** Runs at once; default: the CPU cores. */
   concurrency?: number;
   /** Submissions allowed to wait for a free slot; beyond, 429. Default: 4 per slot. */
   maxWaiting?: number;
-  /** Results kept for identical sources. */
+  /** Slot-seconds one address or user may hold per minute (RUN_CODE_SLOT_SECONDS_PER_MINUTE). */
+  slotSecondsPerMinute?: number;
+  /** Results kept for identical requests. */
   cacheEntries?: number;
-  /** First of the uids the runs use (one per concurrent run: uidBase … uidBase+concurrency-1). */
+  /** First of the uids native runs use (one per slot: uidBase … uidBase+concurrency-1). */
   uidBase?: number;
   /** Include sets whose precompiled headers warmUp({ prebuild }) makes (tests make fewer). */
   prebuiltIncludeSets?: readonly (readonly string[])[];
-  /** Starts the processes; default: the spawner child (see spawner.ts). */
+  /** Starts the native sandbox's processes; default: the spawner child (see spawner.ts). */
   launcher?: ProcessLauncher;
-  /** Replaces the sandbox check (tests inject an unavailable sandbox). */
-  detect?: () => Promise<RunnerAvailability>;
+  /** Replaces the backend check (tests inject an unavailable runner). */
+  detect?: () => Promise<{ ok: false; reason: string }>;
+  /** Replaces the backends (tests). */
+  backends?: Partial<Record<RunCodeBackend, RunBackend>>;
   log?: (message: string) => void;
 }
 
-/** Well above Debian's dynamic ranges and below nobody (65534); no account needs to exist. */
-export const DEFAULT_UID_BASE = 61_000;
+export const DEFAULT_SLOT_SECONDS_PER_MINUTE = 30;
 
 const unavailable = (reason: string) =>
   new HttpError(
@@ -57,22 +90,7 @@ const unavailable = (reason: string) =>
     `Running code is not available on this server: ${reason}`,
   );
 
-const SELF_TEST_OUTPUT = 'sandbox self-test ok';
-
-/** A program that passes only inside a working sandbox: not root, host folder out of sight. */
-function selfTestSource(hiddenDir: string): string {
-  return `#include <cstdio>
-#include <unistd.h>
-int main() {
-  if (getuid() == 0) { std::puts("running as root"); return 1; }
-  if (access(${JSON.stringify(hiddenDir)}, F_OK) == 0) { std::puts("host folder visible"); return 1; }
-  std::puts(${JSON.stringify(SELF_TEST_OUTPUT)});
-  return 0;
-}
-`;
-}
-
-/** A least-recently-used map of results by source hash. */
+/** A least-recently-used map of results by request hash. */
 class ResultCache {
   private readonly entries = new Map<string, RunCodeResponse>();
   constructor(private readonly max: number) {}
@@ -95,123 +113,142 @@ class ResultCache {
   }
 }
 
+const LIMITS_SHOWN = {
+  cpuSeconds: RUN_CODE_LIMITS.runCpuSeconds,
+  wallSeconds: RUN_CODE_LIMITS.runWallSeconds,
+  memoryMb: RUN_CODE_LIMITS.runMemoryBytes / (1024 * 1024),
+  outputKb: RUN_CODE_LIMITS.outputBytes / 1024,
+  compileSeconds: RUN_CODE_LIMITS.compileSeconds,
+};
+
 /**
- * The `/run-code` service: a bounded queue in front of the sandbox (one uid per slot), a cache of
- * results by source, and the availability check that keeps code from ever running unsandboxed.
+ * The `/run-code` service: a fair queue in front of one backend (the native sandbox or Clang in
+ * WebAssembly, picked once), a cache of results by request, and the availability check that
+ * keeps code from ever running outside a sandbox.
  */
 export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
-  const maxWaiting = options.maxWaiting ?? concurrency * 4;
-  const uidBase = options.uidBase ?? DEFAULT_UID_BASE;
+  const queue = new FairQueue({
+    slots: concurrency,
+    maxWaiting: options.maxWaiting ?? concurrency * 4,
+    slotSecondsPerMinute: options.slotSecondsPerMinute ?? DEFAULT_SLOT_SECONDS_PER_MINUTE,
+  });
   const cache = new ResultCache(options.cacheEntries ?? 256);
   const inFlight = new Map<string, Promise<RunCodeResponse>>();
-  const freeUids = Array.from({ length: concurrency }, (_, index) => uidBase + index);
-  const waiting: Array<(uid: number) => void> = [];
   const log = options.log ?? (() => undefined);
-  const launcher = options.launcher ?? createSpawnerLauncher();
-  let sandbox: Sandbox | undefined;
-  let pch: PchStore | undefined;
+  const choice = options.backend ?? 'auto';
+  const backends: Partial<Record<RunCodeBackend, RunBackend>> = { ...options.backends };
+  let selected: RunBackend | undefined;
+  let compiler = '';
   let detection: Promise<RunnerAvailability> | undefined;
   let prebuild: Promise<void> = Promise.resolve();
 
-  async function detectSandbox(): Promise<RunnerAvailability> {
-    if (process.getuid?.() !== 0) {
-      return {
-        ok: false,
-        reason: 'the server must start as root so that each program runs under its own uid.',
-      };
+  function backendFor(name: RunCodeBackend): RunBackend {
+    let backend = backends[name];
+    if (!backend) {
+      backend =
+        name === 'native'
+          ? createNativeBackend({
+              dir: options.dir,
+              uidBase: options.uidBase ?? DEFAULT_UID_BASE,
+              log,
+              ...(options.launcher ? { launcher: options.launcher } : {}),
+              ...(options.prebuiltIncludeSets
+                ? { prebuiltIncludeSets: options.prebuiltIncludeSets }
+                : {}),
+            })
+          : createWasmBackend({ concurrency, log });
+      backends[name] = backend;
     }
-    const tools = await findTools();
-    if ('missing' in tools) {
-      return {
-        ok: false,
-        reason: `the C++ sandbox needs ${tools.missing.join(', ')}, which ${tools.missing.length === 1 ? 'is' : 'are'} not installed.`,
-      };
+    return backend;
+  }
+
+  async function choose(): Promise<RunnerAvailability> {
+    if (options.detect) {
+      return options.detect();
     }
-    const ready = await buildHelper(options.dir, tools, (file, args, hostOptions) =>
-      launcher.host(file, args, hostOptions),
+    const use = async (name: RunCodeBackend, why: string): Promise<RunnerAvailability> => {
+      const backend = backendFor(name);
+      const status = await backend.detect();
+      if (!status.ok) {
+        return { ok: false, reason: status.reason };
+      }
+      selected = backend;
+      compiler = status.compiler;
+      return { ok: true, backend: name, reason: why, compiler: status.compiler };
+    };
+    if (choice !== 'auto') {
+      return use(choice, `RUN_CODE_BACKEND=${choice}`);
+    }
+    const native = await use('native', 'auto: the native sandbox passed its self-test');
+    if (native.ok) {
+      return native;
+    }
+    backends.native?.close();
+    const wasm = await use(
+      'wasm',
+      `auto: the native sandbox is not available (${native.reason.replace(/\.$/, '')}), so programs run in WebAssembly`,
     );
-    const version = await launcher.host(tools.gpp, ['-dumpfullversion', '-dumpmachine'], {
-      timeoutMs: 10_000,
-    });
-    const outcome = await launcher.sandbox(ready, {
-      source: selfTestSource(path.resolve(options.dir)),
-      uid: uidBase,
-    });
-    if (outcome.exitCode !== 0 || outcome.output.trim() !== SELF_TEST_OUTPUT) {
-      return {
-        ok: false,
-        reason: `the sandbox self-test failed (${outcome.output.trim().slice(0, 300) || 'no output'}).`,
-      };
-    }
-    sandbox = ready;
-    pch = createPchStore({
-      dir: path.join(options.dir, 'pch'),
-      tools,
-      launcher,
-      compilerVersion: `${tools.gpp} ${version.stdout.trim()}`,
-      log,
-      ...(options.prebuiltIncludeSets ? { prebuilt: options.prebuiltIncludeSets } : {}),
-    });
-    return { ok: true };
+    return wasm.ok
+      ? wasm
+      : {
+          ok: false,
+          reason: `neither backend works here. Native: ${native.reason} WebAssembly: ${wasm.reason}`,
+        };
   }
 
   function ensureDetected(): Promise<RunnerAvailability> {
-    detection ??= (options.detect ?? detectSandbox)().catch((error: unknown) => {
-      log(`sandbox check failed: ${error instanceof Error ? error.message : String(error)}`);
-      return {
-        ok: false as const,
-        reason:
-          error instanceof SandboxFailure
-            ? 'the sandbox does not work on this machine (user namespaces may be disabled).'
-            : 'the sandbox check failed.',
-      };
+    detection ??= choose().catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`runner check failed: ${message}`);
+      return { ok: false as const, reason: `the runner check failed (${message}).` };
     });
     return detection;
   }
 
-  function acquireUid(): Promise<number> {
-    const uid = freeUids.pop();
-    if (uid !== undefined) {
-      return Promise.resolve(uid);
+  async function execute(
+    backend: RunBackend,
+    job: RunCodeJob,
+    client: RunClient,
+  ): Promise<RunCodeResponse> {
+    const refusal = refuseUnsafeIncludes(job.code);
+    if (refusal) {
+      return {
+        output: refusal.output,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        truncated: false,
+        compiled: false,
+        diagnostics: refusal.diagnostics,
+        durationMs: 0,
+        cached: false,
+        backend: backend.name,
+      };
     }
-    if (waiting.length >= maxWaiting) {
-      throw new HttpError(
-        429,
-        'RUNNER_BUSY',
-        'The code runner is busy with other programs. Please try again in a few seconds.',
-        undefined,
-        { 'Retry-After': '5' },
-      );
-    }
-    return new Promise((resolve) => waiting.push(resolve));
-  }
-
-  function releaseUid(uid: number): void {
-    const next = waiting.shift();
-    if (next) {
-      next(uid);
-    } else {
-      freeUids.push(uid);
-    }
-  }
-
-  async function execute(code: string): Promise<RunCodeResponse> {
-    const uid = await acquireUid();
+    const slot = await queue.acquire(client);
     try {
-      if (!sandbox || !pch) {
-        throw unavailable('the sandbox is not ready.');
-      }
-      const pchDir = pch.lookup(code);
-      const outcome = await launcher.sandbox(sandbox, { source: code, uid, pchDir });
+      const outcome = await backend.run({
+        source: job.code,
+        stdin: job.stdin,
+        standard: job.standard,
+        optimization: job.optimization,
+        slot: slot.index,
+      });
       return {
         output: outcome.output,
         exitCode: outcome.exitCode,
+        signal: outcome.signal,
         timedOut: outcome.timedOut,
         truncated: outcome.truncated,
+        compiled: outcome.compiled,
+        diagnostics: parseDiagnostics(outcome.compilerOutput, job.code),
+        durationMs: Math.round(outcome.durationMs),
+        cached: false,
+        backend: backend.name,
       };
     } catch (error) {
-      if (error instanceof SandboxFailure) {
+      if (error instanceof BackendFailure) {
         log(error.message);
         throw new HttpError(
           503,
@@ -221,34 +258,39 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
       }
       throw error;
     } finally {
-      releaseUid(uid);
+      slot.release();
     }
   }
 
   return {
     async warmUp(warmOptions = {}) {
       const availability = await ensureDetected();
-      if (availability.ok && warmOptions.prebuild && pch) {
-        prebuild = pch.prebuild();
+      if (availability.ok && warmOptions.prebuild && selected) {
+        prebuild = selected.prebuild().catch((error: unknown) => {
+          log(`warm-up failed: ${error instanceof Error ? error.message : String(error)}`);
+        });
       }
       return availability;
     },
 
-    async run(code) {
+    async run(job, client = { address: 'unknown' }) {
       const availability = await ensureDetected();
-      if (!availability.ok) {
-        throw unavailable(availability.reason);
+      if (!availability.ok || !selected) {
+        throw unavailable(availability.ok ? 'the runner is not ready.' : availability.reason);
       }
-      const key = createHash('sha256').update(code).digest('hex');
+      const backend = selected;
+      const key = createHash('sha256')
+        .update(JSON.stringify([backend.name, job.standard, job.optimization, job.code, job.stdin]))
+        .digest('hex');
       const cached = cache.get(key);
       if (cached) {
-        return cached;
+        return { ...cached, cached: true };
       }
       const running = inFlight.get(key);
       if (running) {
         return running;
       }
-      const result = execute(code).then((response) => {
+      const result = execute(backend, job, client).then((response) => {
         // a time limit can depend on how busy the machine was: such a result is not the source's
         if (!response.timedOut) {
           cache.set(key, response);
@@ -263,21 +305,31 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
       }
     },
 
+    async info() {
+      const availability = await ensureDetected();
+      return {
+        available: availability.ok,
+        backend: availability.ok ? availability.backend : null,
+        reason: availability.reason,
+        compiler: availability.ok ? availability.compiler : compiler,
+        limits: LIMITS_SHOWN,
+        standards: [...CPP_STANDARDS],
+        optimizations: [...OPTIMIZATION_LEVELS],
+      };
+    },
+
     headersSettled() {
       return prebuild;
     },
 
     close() {
-      launcher.close();
+      for (const backend of Object.values(backends)) {
+        backend.close();
+      }
     },
 
     get stats() {
-      return {
-        active: concurrency - freeUids.length,
-        waiting: waiting.length,
-        cached: cache.size,
-        headers: pch?.readyCount ?? 0,
-      };
+      return { active: queue.active, waiting: queue.queued, cached: cache.size };
     },
   };
 }

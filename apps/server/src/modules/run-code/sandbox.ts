@@ -1,34 +1,36 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, existsSync, lstatSync } from 'node:fs';
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync, lstatSync, readFileSync } from 'node:fs';
+import { access, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { CppStandard, OptimizationLevel } from '@portfolio/types';
+
+import { BackendFailure, type RunOutcome } from './backend.js';
+import { SOURCE_FILE } from './diagnostics.js';
 import { HELPER_C_SOURCE } from './helper-source.js';
+import { NOTICES, RUN_CODE_LIMITS, withNotice } from './limits.js';
 
-const MiB = 1024 * 1024;
+export { RUN_CODE_LIMITS };
+/**
+ * The flags of a compile with this standard and optimisation; a precompiled header is only
+ * valid for the same ones. Warnings are on and diagnostics one line each with byte columns.
+ */
+export function compileFlags(standard: CppStandard, optimization: OptimizationLevel): string[] {
+  return [
+    `-std=${standard}`,
+    `-${optimization}`,
+    '-pipe',
+    '-Wall',
+    '-Wextra',
+    '-fdiagnostics-color=never',
+    '-fdiagnostics-column-unit=byte',
+    '-fdiagnostics-urls=never',
+  ];
+}
 
-/** What one submission may use. The figures are the issue's; tests exercise each of them. */
-export const RUN_CODE_LIMITS = {
-  compileSeconds: 10,
-  /** cc1plus maps the precompiled header (up to ~100 MB) and needs room for templates. */
-  compileMemoryBytes: 1024 * MiB,
-  compileProcesses: 64,
-  runCpuSeconds: 2,
-  runWallSeconds: 5,
-  runMemoryBytes: 256 * MiB,
-  /** Counted per uid: the sandbox's own processes (bwrap, sh, timeout, helper) are 5 of them. */
-  runProcesses: 32,
-  /** Program output (stdout and stderr together) and compiler messages. */
-  outputBytes: 64 * 1024,
-  /** Largest single file a compile or the program may write (inside the private /tmp). */
-  fileBytes: 32 * MiB,
-  /** The private /tmp (a tmpfs in memory) as a whole. */
-  tmpBytes: 64 * MiB,
-} as const;
-
-/** Every compile uses these flags; a precompiled header is only valid for the same ones. */
-export const COMPILE_FLAGS = ['-std=c++17', '-O2', '-pipe', '-fdiagnostics-color=never'];
+/** The flags of the default standard and optimisation (the prebuilt headers use them). */
+export const COMPILE_FLAGS = compileFlags('c++17', 'O2');
 
 /** Where the precompiled header folder appears inside the sandbox (read-only). */
 export const SANDBOX_PCH_DIR = '/pch';
@@ -50,27 +52,28 @@ export interface Sandbox {
   /** Host folder holding the helper binary (bound read-only into the sandbox). */
   helperDir: string;
   helperPath: string;
+  /** The seccomp filter (BPF) bwrap applies to everything in the sandbox. */
+  seccompPath?: string | undefined;
 }
 
 export interface SandboxJob {
   source: string;
+  stdin: string;
+  standard: CppStandard;
+  optimization: OptimizationLevel;
   /** Unprivileged uid (and gid) the whole sandbox runs as; one per concurrent run. */
   uid: number;
   /** Host folder with `pch.h` and `pch.h.gch` whose includes match the source's first ones. */
   pchDir?: string | undefined;
 }
 
-export interface SandboxOutcome {
-  output: string;
-  exitCode: number | null;
-  timedOut: boolean;
-  truncated: boolean;
-  /** Whether the program compiled and was started. */
-  ran: boolean;
+/** A native run's outcome: the CPU time of the whole process tree is always measured. */
+export interface SandboxOutcome extends RunOutcome {
+  cpuMs: number;
 }
 
 /** The sandbox itself failed (not the submitted program): a server problem, never the user's. */
-export class SandboxFailure extends Error {
+export class SandboxFailure extends BackendFailure {
   override name = 'SandboxFailure';
 }
 
@@ -184,12 +187,21 @@ export async function buildHelper(
       if (result.code !== 0) {
         throw new SandboxFailure(`The runner helper did not compile: ${result.stderr.trim()}`);
       }
+      // executable by the slots' uids whatever the server's umask (a careful owner's 077)
+      await chmod(helperDir, 0o755);
+      await chmod(output, 0o755);
       await rename(output, helperPath);
     } finally {
       await rm(sourceFile, { force: true });
       await rm(output, { force: true });
     }
   }
+  // the slots' uids walk through these whatever the umask they were made under (a careful
+  // owner's 077); a helper built before under such a umask is fixed too
+  for (const folder of [dir, path.join(dir, 'bin'), helperDir]) {
+    await chmod(folder, 0o755);
+  }
+  await chmod(helperPath, 0o755);
   return { tools, helperDir, helperPath };
 }
 
@@ -215,12 +227,16 @@ function systemRootArgs(): string[] {
 
 /**
  * The script the sandbox runs: compile, report, run the program under the reporting helper.
- * Everything it interpolates is a number or a constant; the one variable input (the optional
- * precompiled header path) arrives as "$1".
+ * Everything it interpolates is a number or a constant; the variable inputs (standard,
+ * optimisation, the optional precompiled header) arrive as "$1" "$2" "$3", from allow-lists.
+ * fd 3 is the status channel to the supervising helper, fd 6 the compiler's messages.
  */
 function sandboxScript(sandbox: Sandbox): string {
   const limits = RUN_CODE_LIMITS;
-  const flags = [...COMPILE_FLAGS, ...(sandbox.tools.hasGold ? ['-fuse-ld=gold'] : [])].join(' ');
+  const fixedFlags = compileFlags('c++17', 'O2')
+    .filter((flag) => !/^-(std=|O)/.test(flag))
+    .concat(sandbox.tools.hasGold ? ['-fuse-ld=gold'] : [])
+    .join(' ');
   const compileLimits = [
     `--as=${limits.compileMemoryBytes}`,
     `--fsize=${limits.fileBytes}`,
@@ -238,20 +254,26 @@ function sandboxScript(sandbox: Sandbox): string {
     '--core=0',
   ].join(' ');
   return [
+    // the descriptors bwrap has used (the input, the filter) stay out of the program
+    'exec 4<&- 5<&-',
     'cd /tmp || exit 125',
-    'if [ -n "$1" ]; then set -- -include "$1"; else set --; fi',
-    `timeout -s KILL ${limits.compileSeconds} prlimit ${compileLimits} -- g++ ${flags} "$@" main.cpp -o prog </dev/null 2>&1`,
+    'std=$1 opt=$2',
+    'if [ -n "$3" ]; then set -- -include "$3"; else set --; fi',
+    `prlimit ${compileLimits} -- g++ -std=$std -$opt ${fixedFlags} "$@" ${SOURCE_FILE} -o prog </dev/null >&6 2>&6 3>&-`,
     'status=$?',
-    'echo "@@compile $status" >&2',
+    'exec 6>&-',
+    'echo "@@compile $status" >&3',
     '[ "$status" -eq 0 ] || exit 0',
-    'echo "@@start" >&2',
-    // exec: the shell would otherwise print "Killed" after a timeout
-    `exec timeout -s KILL ${limits.runWallSeconds} prlimit ${runLimits} -- ${SANDBOX_HELPER_DIR}/runner-helper report ./prog </dev/null 3>&2 2>&1`,
+    'echo "@@start" >&3',
+    `exec prlimit ${runLimits} -- ${SANDBOX_HELPER_DIR}/runner-helper report ./prog </stdin 2>&1`,
   ].join('\n');
 }
 
+/** Only devices that never block: no tty, ptmx or console for a compile or a program to hang on. */
+const DEVICES = ['null', 'zero', 'full', 'random', 'urandom'];
+
 /** bubblewrap's view: read-only system, private /tmp, no network, nothing of the server's. */
-function bwrapArgs(sandbox: Sandbox, job: SandboxJob): string[] {
+function bwrapArgs(sandbox: Sandbox, job: SandboxJob, fds: { seccomp?: number }): string[] {
   return [
     '--unshare-all',
     '--unshare-user',
@@ -265,23 +287,28 @@ function bwrapArgs(sandbox: Sandbox, job: SandboxJob): string[] {
     '/usr',
     '/usr',
     ...systemRootArgs(),
-    '--dev',
+    '--tmpfs',
     '/dev',
-    // /dev is a writable tmpfs without a size limit: only its device nodes are needed
+    ...DEVICES.flatMap((name) => ['--dev-bind', `/dev/${name}`, `/dev/${name}`]),
     '--remount-ro',
     '/dev',
     '--size',
     String(RUN_CODE_LIMITS.tmpBytes),
     '--tmpfs',
     '/tmp',
+    // bwrap runs as the slot's uid: these folders are where it can reach them (see
+    // native-backend.ts, sandboxFilesDir)
     '--ro-bind',
     sandbox.helperDir,
     SANDBOX_HELPER_DIR,
     ...(job.pchDir ? ['--ro-bind', job.pchDir, SANDBOX_PCH_DIR] : []),
-    // the source arrives on standard input and becomes a file only inside the sandbox
+    // the source and the input arrive on fds 0 and 4 and become files only inside the sandbox
     '--file',
     '0',
-    '/tmp/main.cpp',
+    `/tmp/${SOURCE_FILE}`,
+    '--file',
+    String(STDIN_FD),
+    '/stdin',
     // the root itself is a tmpfs without a size limit: only /tmp stays writable
     '--remount-ro',
     '/',
@@ -297,20 +324,33 @@ function bwrapArgs(sandbox: Sandbox, job: SandboxJob): string[] {
     '--setenv',
     'HOME',
     '/tmp',
+    ...(fds.seccomp === undefined ? [] : ['--seccomp', String(fds.seccomp)]),
   ];
 }
+
+/**
+ * The descriptors the sandbox's processes receive besides 0, 1 and 2 (3 is the helper's status
+ * pipe, made by the helper itself).
+ */
+const STDIN_FD = 4;
+const SECCOMP_FD = 5;
+const COMPILER_FD = 6;
 
 const SIGNAL_NAMES: Record<number, string> = {
   1: 'SIGHUP',
   2: 'SIGINT',
+  3: 'SIGQUIT',
   4: 'SIGILL',
   5: 'SIGTRAP',
   6: 'SIGABRT',
   7: 'SIGBUS',
   8: 'SIGFPE',
   9: 'SIGKILL',
+  10: 'SIGUSR1',
   11: 'SIGSEGV',
+  12: 'SIGUSR2',
   13: 'SIGPIPE',
+  14: 'SIGALRM',
   15: 'SIGTERM',
   24: 'SIGXCPU',
   25: 'SIGXFSZ',
@@ -319,39 +359,86 @@ const SIGNAL_NAMES: Record<number, string> = {
 const SIGXCPU = 24;
 const SIGKILL = 9;
 
-interface StatusLines {
-  compile?: number;
-  startedAt?: number;
-  exit?: number;
-  signal?: number;
-  other: string[];
+export const signalName = (signal: number) => SIGNAL_NAMES[signal] ?? `signal ${signal}`;
+
+interface HelperResult {
+  compile: number;
+  started: boolean;
+  exit: number;
+  signal: number;
+  limit: 'none' | 'compilecpu' | 'compilewall' | 'cpu' | 'wall' | 'stopped';
+  status: number;
+  cpuMs: number;
+  runMs: number;
 }
 
-function parseStatus(stderr: string, startedAt: number | undefined): StatusLines {
-  const status: StatusLines = { other: [], ...(startedAt === undefined ? {} : { startedAt }) };
-  for (const line of stderr.split('\n')) {
-    const match = /^@@(compile|exit|signal) (\d+)$/.exec(line);
-    const kind = match?.[1];
-    if (kind === 'compile' || kind === 'exit' || kind === 'signal') {
-      status[kind] = Number(match?.[2]);
-    } else if (line.trim() && line !== '@@start') {
-      status.other.push(line);
-    }
+const RESULT_LINE =
+  /^@@result compile=(-?\d+) started=([01]) exit=(-?\d+) signal=(-?\d+) limit=(\w+) status=(\d+) cpu_ms=(\d+) run_ms=(\d+)$/m;
+
+function parseResult(stderr: string): HelperResult | undefined {
+  const match = RESULT_LINE.exec(stderr);
+  if (!match) {
+    return undefined;
   }
-  return status;
+  return {
+    compile: Number(match[1]),
+    started: match[2] === '1',
+    exit: Number(match[3]),
+    signal: Number(match[4]),
+    limit: match[5] as HelperResult['limit'],
+    status: Number(match[6]),
+    cpuMs: Number(match[7]),
+    runMs: Number(match[8]),
+  };
 }
 
-function withNotice(output: string, notice: string): string {
-  const separator = output === '' || output.endsWith('\n') ? '' : '\n';
-  return `${output}${separator}[${notice}]\n`;
+const filters = new Map<string, Buffer>();
+
+/** The filter's bytes, read once per process. */
+function seccompFilter(file: string): Buffer {
+  let filter = filters.get(file);
+  if (!filter) {
+    filter = readFileSync(file);
+    filters.set(file, filter);
+  }
+  return filter;
+}
+
+/** A capped text collector for one output stream. */
+function collector(limit: number, onOverflow: () => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let isFull = false;
+  return {
+    push(chunk: Buffer) {
+      if (isFull) {
+        return;
+      }
+      const room = limit - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size = limit;
+        isFull = true;
+        onOverflow();
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    },
+    get isFull() {
+      return isFull;
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
 }
 
 /**
  * Compiles and runs one source in a fresh bubblewrap sandbox under the job's uid:
  *
- *   helper reap (subreaper, host) → timeout -s KILL → setpriv (uid, no caps, no new privileges)
- *   → bwrap (new user/pid/net/ipc/uts namespaces, read-only /usr, private /tmp)
- *   → sh: timeout + prlimit g++ …; timeout + prlimit helper report ./prog
+ *   helper supervise (host: subreaper, CPU per run tree, wall limits, the verdict)
+ *   → setpriv (uid, no caps, no new privileges)
+ *   → bwrap (new user/pid/net/ipc/uts namespaces, seccomp filter, read-only /usr, private /tmp)
+ *   → sh: prlimit g++ …; prlimit helper report ./prog
  *
  * Output beyond the limit ends the run at once. Resolves with what the user sees; rejects with
  * SandboxFailure only when the sandbox itself could not run.
@@ -359,13 +446,14 @@ function withNotice(output: string, notice: string): string {
 export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<SandboxOutcome> {
   const limits = RUN_CODE_LIMITS;
   const { tools } = sandbox;
-  const totalSeconds = limits.compileSeconds + limits.runWallSeconds + 2;
+  const totalSeconds = limits.compileWallSeconds + limits.runWallSeconds + 2;
+  const seccompFd = sandbox.seccompPath ? SECCOMP_FD : undefined;
   const args = [
-    'reap',
-    tools.timeout,
-    '-s',
-    'KILL',
-    String(totalSeconds),
+    'supervise',
+    String(limits.compileSeconds * 1000),
+    String(limits.compileWallSeconds * 1000),
+    String(limits.runCpuSeconds * 1000),
+    String(limits.runWallSeconds * 1000),
     tools.setpriv,
     `--reuid=${job.uid}`,
     `--regid=${job.uid}`,
@@ -373,27 +461,33 @@ export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<Sandbox
     '--no-new-privs',
     '--bounding-set=-all',
     tools.bwrap,
-    ...bwrapArgs(sandbox, job),
+    ...bwrapArgs(sandbox, job, { seccomp: seccompFd }),
     'sh',
     '-c',
     sandboxScript(sandbox),
     'sh',
+    job.standard,
+    job.optimization,
     job.pchDir ? `${SANDBOX_PCH_DIR}/pch.h` : '',
   ];
   return new Promise((resolve, reject) => {
+    let filter: Buffer | undefined;
+    try {
+      filter = sandbox.seccompPath ? seccompFilter(sandbox.seccompPath) : undefined;
+    } catch (error) {
+      reject(new SandboxFailure(`The seccomp filter cannot be read: ${String(error)}`));
+      return;
+    }
     const child = spawn(sandbox.helperPath, args, {
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // 0 source, 1 output, 2 helper's verdict, 3 -, 4 stdin, 5 seccomp, 6 compiler
+      stdio: ['pipe', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe', 'pipe'],
       env: { PATH: '/usr/bin:/bin' },
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
     let stderr = '';
-    let startedAt: number | undefined;
     let isStopping = false;
     let killTimer: NodeJS.Timeout | undefined;
 
-    // ask the helper to kill the sandbox's process group (it keeps reaping); force it if need be
+    // ask the helper to end the sandbox (it reports and reaps); force it if need be
     const stop = () => {
       if (isStopping) {
         return;
@@ -405,109 +499,126 @@ export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<Sandbox
     };
     const guard = setTimeout(stop, (totalSeconds + 2) * 1000);
     guard.unref();
+    const output = collector(limits.outputBytes, stop);
+    const compiler = collector(limits.outputBytes, stop);
 
-    child.stdin.on('error', () => {
-      // the sandbox ended before reading the source: its status says why
-    });
-    child.stdin.end(job.source);
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (truncated) {
-        return;
+    const feed = (fd: number, data: string | Uint8Array) => {
+      const stream = (child.stdio as unknown as Array<NodeJS.WritableStream | null>)[fd];
+      if (stream && 'write' in stream) {
+        stream.on('error', () => {
+          // the sandbox ended before reading it: its verdict says why
+        });
+        stream.end(data);
       }
-      const room = limits.outputBytes - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        size = limits.outputBytes;
-        truncated = true;
-        stop();
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      if (startedAt === undefined && (stderr + text).includes('@@start\n')) {
-        startedAt = performance.now();
-      }
+    };
+    feed(0, job.source);
+    feed(STDIN_FD, job.stdin);
+    feed(SECCOMP_FD, filter ?? '');
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    const compilerStream = (child.stdio as unknown as Array<NodeJS.ReadableStream | null>)[
+      COMPILER_FD
+    ];
+    compilerStream?.on('data', (chunk: Buffer) => compiler.push(chunk));
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
       stderr = (stderr + text).slice(-16_384);
     });
     child.on('error', (error) => {
       clearTimeout(guard);
       reject(new SandboxFailure(`The sandbox could not start: ${error.message}`));
     });
-    child.on('close', (code) => {
+    child.on('close', () => {
       clearTimeout(guard);
       if (killTimer) {
         clearTimeout(killTimer);
       }
-      const endedAt = performance.now();
-      const status = parseStatus(stderr, startedAt);
-      let output = Buffer.concat(chunks).toString('utf8');
-      const finish = (outcome: Omit<SandboxOutcome, 'output' | 'truncated'>, notice?: string) => {
-        let text = output;
+      const result = parseResult(stderr);
+      const compilerOutput = compiler.text();
+      const finish = (
+        outcome: Omit<SandboxOutcome, 'output' | 'truncated' | 'compilerOutput' | 'cpuMs'>,
+        text: string,
+        notice?: string,
+      ) => {
+        let shown = text;
+        const truncated = output.isFull || (!outcome.compiled && compiler.isFull);
         if (truncated) {
-          text = withNotice(text, `Output truncated: more than ${limits.outputBytes / 1024} KB`);
+          shown = withNotice(shown, NOTICES.truncated);
         }
         if (notice) {
-          text = withNotice(text, notice);
+          shown = withNotice(shown, notice);
         }
-        resolve({ ...outcome, output: text, truncated });
+        resolve({
+          ...outcome,
+          output: shown,
+          compilerOutput,
+          truncated,
+          cpuMs: result?.cpuMs ?? 0,
+        });
       };
+      const notRun = { exitCode: null, signal: null, compiled: false, durationMs: 0 };
 
-      if (status.compile === undefined) {
-        if (truncated) {
-          // compiler messages flooded the output: the compile was stopped there
-          finish({ exitCode: null, timedOut: false, ran: false });
-          return;
-        }
-        if (isStopping) {
-          finish({ exitCode: null, timedOut: true, ran: false }, 'Stopped: the run took too long');
-          return;
-        }
-        const detail = status.other.join('\n').trim() || `exit status ${String(code)}`;
+      if (!result || (result.compile < 0 && result.limit === 'none')) {
+        const detail =
+          stderr.replace(RESULT_LINE, '').trim() || `exit status ${String(result?.status)}`;
         reject(new SandboxFailure(`The sandbox failed: ${detail}`));
         return;
       }
-      if (status.compile !== 0) {
-        if (status.compile === 128 + SIGKILL) {
-          finish(
-            { exitCode: null, timedOut: true, ran: false },
-            `Compilation stopped: it took longer than ${limits.compileSeconds} s`,
-          );
+      if (result.compile < 0) {
+        if (compiler.isFull) {
+          // compiler messages flooded the output: the compile was stopped there
+          finish({ ...notRun, timedOut: false }, compilerOutput);
           return;
         }
-        output = output || 'Compilation failed.\n';
-        finish({ exitCode: null, timedOut: false, ran: false });
+        finish(
+          { ...notRun, signal: 'SIGKILL', timedOut: true },
+          compilerOutput,
+          result.limit === 'compilecpu' ? NOTICES.compileCpuLimit : NOTICES.compileWallLimit,
+        );
         return;
       }
-      if (status.exit !== undefined) {
-        finish({ exitCode: status.exit, timedOut: false, ran: true });
+      if (result.compile !== 0) {
+        finish({ ...notRun, timedOut: false }, compilerOutput || 'Compilation failed.\n');
         return;
       }
-      const elapsedMs = status.startedAt === undefined ? 0 : endedAt - status.startedAt;
-      if (status.signal !== undefined) {
-        const isCpuLimit =
-          status.signal === SIGXCPU ||
-          (status.signal === SIGKILL && elapsedMs >= limits.runCpuSeconds * 1000);
-        if (isCpuLimit) {
-          finish(
-            { exitCode: null, timedOut: true, ran: true },
-            `Program stopped: it used more than ${limits.runCpuSeconds} s of CPU time`,
-          );
-          return;
-        }
-        const name = SIGNAL_NAMES[status.signal] ?? `signal ${status.signal}`;
-        finish({ exitCode: null, timedOut: false, ran: true }, `Program terminated by ${name}`);
+      const ran = { compiled: true, durationMs: result.runMs };
+      const programOutput = output.text();
+      if (result.limit === 'cpu' || result.signal === SIGXCPU) {
+        finish(
+          {
+            ...ran,
+            exitCode: null,
+            signal: signalName(result.signal > 0 ? result.signal : SIGKILL),
+            timedOut: true,
+          },
+          programOutput,
+          NOTICES.cpuLimit,
+        );
         return;
       }
-      if (truncated) {
-        finish({ exitCode: null, timedOut: false, ran: true });
+      if (result.limit === 'wall') {
+        finish(
+          { ...ran, exitCode: null, signal: 'SIGKILL', timedOut: true },
+          programOutput,
+          NOTICES.wallLimit,
+        );
         return;
       }
-      // no report from the helper: timeout killed the program (and the helper with it)
+      if (result.exit >= 0) {
+        finish({ ...ran, exitCode: result.exit, signal: null, timedOut: false }, programOutput);
+        return;
+      }
+      if (output.isFull) {
+        finish({ ...ran, exitCode: null, signal: 'SIGKILL', timedOut: false }, programOutput);
+        return;
+      }
+      // killed by a signal: the program's own (reported), or its supervisor's (the program
+      // killed its reporter, e.g. kill(-1, SIGKILL), and the sandbox went down with it)
+      const signal =
+        result.signal > 0 ? result.signal : result.status > 128 ? result.status - 128 : SIGKILL;
+      const name = signalName(signal);
       finish(
-        { exitCode: null, timedOut: true, ran: true },
-        `Program stopped: it ran longer than ${limits.runWallSeconds} s`,
+        { ...ran, exitCode: null, signal: name, timedOut: false },
+        programOutput,
+        NOTICES.signal(name),
       );
     });
   });

@@ -3,11 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import type { ApiError, RunCodeResponse } from '@portfolio/types';
+import type { ApiError, RunCodeBackend, RunCodeRequest, RunCodeResponse } from '@portfolio/types';
 
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { RELAXED_LIMIT } from '../../test/relaxed-limits.js';
-import { type CodeRunner, createCodeRunner } from './runner.js';
+import { type CodeRunner, type CodeRunnerOptions, createCodeRunner } from './runner.js';
 
 /** Kept between runs: the helper and the <iostream> header are built once per machine. */
 export const TEST_DATA_DIR = path.join(tmpdir(), 'portfolio-run-code-test');
@@ -24,29 +24,44 @@ int main() {
 /** A comment that makes each source unique, so the result cache never answers for it. */
 export const fresh = (source: string) => `${source}\n// ${randomBytes(8).toString('hex')}\n`;
 
-/** The real app with a working runner (checked), its data folder in TEST_DATA_DIR. */
+/** A client address of its own (the app trusts X-Forwarded-For from loopback in these tests). */
+export const newAddress = () => ({ 'x-forwarded-for': `10.${randomBytes(3).join('.')}` });
+
+/**
+ * The real app with a working runner (checked) on the given backend, its data folder in
+ * TEST_DATA_DIR. Every request may come from its own address (see newAddress).
+ */
 export async function startRunnerApp(
-  runnerOptions: { maxWaiting?: number } = {},
+  runnerOptions: Partial<CodeRunnerOptions> & { backend?: RunCodeBackend } = {},
 ): Promise<{ app: TestApp; runner: CodeRunner }> {
   mkdirSync(TEST_DATA_DIR, { recursive: true });
   const runner = createCodeRunner({
     dir: TEST_RUN_DIR,
     prebuiltIncludeSets: [['iostream']],
+    backend: 'native',
+    // tests send many runs from one address: the fairness tests set their own budget
+    slotSecondsPerMinute: 600,
     ...runnerOptions,
   });
   const app = await startTestApp(
-    { dataDir: TEST_DATA_DIR },
+    { dataDir: TEST_DATA_DIR, trustProxy: 'loopback' },
     { codeRunner: runner, runCodeRateLimit: RELAXED_LIMIT },
   );
   const availability = await runner.warmUp({ prebuild: true });
   if (!availability.ok) {
     await app.stop();
-    throw new Error(`the sandbox is not available: ${availability.reason}`);
+    throw new Error(`the runner is not available: ${availability.reason}`);
   }
   await runner.headersSettled();
   return { app, runner };
 }
 
-export function postCode(app: TestApp, code: string) {
-  return app.client().post<RunCodeResponse & ApiError>('/run-code', { code });
+/** Posts a run from a new address of its own (so per-address limits never mix tests). */
+export function postCode(
+  app: TestApp,
+  code: string,
+  extra: Omit<RunCodeRequest, 'code'> = {},
+  headers: Record<string, string> = newAddress(),
+) {
+  return app.client().post<RunCodeResponse & ApiError>('/run-code', { code, ...extra }, headers);
 }

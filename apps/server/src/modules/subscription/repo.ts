@@ -4,7 +4,12 @@ import type { Role } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
 import { stripeEvents, users } from '../../db/schema.js';
-import { type IncomingSubscription, roleAfterStatus, shouldApply } from './subscription-state.js';
+import {
+  type IncomingSubscription,
+  isGrantActive,
+  roleAfterStatus,
+  shouldApply,
+} from './subscription-state.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,6 +28,8 @@ export interface BillingRow {
   endDate: Date | null;
   cancelAtPeriodEnd: boolean;
   stateAt: Date | null;
+  grantedAt: Date | null;
+  grantEndsAt: Date | null;
 }
 
 /** What applying a subscription state did to its user. */
@@ -45,6 +52,8 @@ const billingColumns = {
   endDate: users.subscriptionEndDate,
   cancelAtPeriodEnd: users.subscriptionCancelAtPeriodEnd,
   stateAt: users.subscriptionStateAt,
+  grantedAt: users.subscriptionGrantedAt,
+  grantEndsAt: users.subscriptionGrantEndsAt,
 };
 
 /**
@@ -90,7 +99,9 @@ export function createSubscriptionRepo(db: Db) {
     if (!shouldApply(stored, incoming)) {
       return { userId: owner.userId, applied: false, roleChangedTo: undefined };
     }
-    const role = roleAfterStatus(owner.role, incoming.status);
+    // an admin's grant is kept apart: Stripe's news changes Stripe's fields, never the grant
+    const isGranted = isGrantActive({ grantedAt: owner.grantedAt, endsAt: owner.grantEndsAt });
+    const role = roleAfterStatus(owner.role, incoming.status, isGranted);
     await executor
       .update(users)
       .set({

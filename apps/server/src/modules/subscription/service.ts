@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type Stripe from 'stripe';
 
 import { type CurrentUser } from '@portfolio/types';
@@ -11,9 +13,15 @@ import {
 import type { StripeConfig } from '../../config.js';
 import { badRequest, conflict, HttpError } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
+import { setBounded } from '../../lib/memoize.js';
 import type { BillingRow, SubscriptionRepo } from './repo.js';
-import { paymentsNotConfigured, toPaymentError } from './stripe-client.js';
+import { isSignatureError, paymentsNotConfigured, toPaymentError } from './stripe-client.js';
 import { fromStripeSubscription, type IncomingSubscription } from './subscription-state.js';
+import {
+  parseWebhookEvent,
+  signatureTimestamp,
+  WEBHOOK_TOLERANCE_SECONDS,
+} from './webhook-event.js';
 
 export interface SubscriptionService {
   getPaymentsConfig(): PaymentsConfig;
@@ -49,18 +57,6 @@ function toState(row: BillingRow, isConfigured: boolean): SubscriptionState {
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
     canManage: isConfigured && row.stripeCustomerId !== null,
   };
-}
-
-function isSubscription(object: Stripe.Event.Data.Object): object is Stripe.Subscription {
-  return 'object' in object && object.object === 'subscription';
-}
-
-/** The subscription a `customer.subscription.*` event carries, as it was when the event was made. */
-function subscriptionOf(event: Stripe.Event): Stripe.Subscription | undefined {
-  const object = event.data.object;
-  return event.type.startsWith('customer.subscription.') && isSubscription(object)
-    ? object
-    : undefined;
 }
 
 export function createSubscriptionService(deps: {
@@ -148,6 +144,18 @@ export function createSubscriptionService(deps: {
       // it may have expired meanwhile; the new checkout goes on either way
       console.warn('[stripe] could not cancel an incomplete subscription', error);
     }
+  }
+
+  // bodies of malformed events already logged: Stripe retries a refused delivery for days
+  const loggedMalformed = new Map<string, true>();
+  /** A 400 for a signed but malformed event, logged once per body (not once per retry). */
+  function refuseMalformed(rawBody: Buffer, problem: string): HttpError {
+    const key = createHash('sha256').update(rawBody).digest('base64url');
+    if (!loggedMalformed.has(key)) {
+      setBounded(loggedMalformed, key, true, 256);
+      console.warn(`[stripe] refused a malformed webhook event: ${problem}`);
+    }
+    return badRequest(`Malformed webhook event: ${problem}`);
   }
 
   return {
@@ -243,15 +251,36 @@ export function createSubscriptionService(deps: {
       if (!signature) {
         throw badRequest('Missing Stripe-Signature header');
       }
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
-      } catch {
+      // Stripe's check refuses signatures older than the tolerance; one dated later is refused here
+      const signedAt = signatureTimestamp(signature);
+      if (
+        signedAt !== undefined &&
+        signedAt * 1000 > Date.now() + WEBHOOK_TOLERANCE_SECONDS * 1000
+      ) {
         throw badRequest('Invalid webhook signature');
       }
-      const subscription = subscriptionOf(event);
-      const incoming = subscription
-        ? fromStripeSubscription(subscription, new Date(event.created * 1000))
+      let json: unknown;
+      try {
+        json = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          config.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        );
+      } catch (error) {
+        if (isSignatureError(error)) {
+          throw badRequest('Invalid webhook signature');
+        }
+        // signed, but not a JSON event
+        throw refuseMalformed(rawBody, 'the body is not a JSON event');
+      }
+      const parsed = parseWebhookEvent(json, Date.now());
+      if (!parsed.ok) {
+        throw refuseMalformed(rawBody, parsed.problem);
+      }
+      const event = parsed.event;
+      const incoming = event.subscription
+        ? fromStripeSubscription(event.subscription, event.createdAt)
         : undefined;
       const { isDuplicate, result } = await repo.handleEventOnce(event, incoming);
       if (incoming && result && !result.userId) {

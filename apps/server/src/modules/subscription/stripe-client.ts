@@ -25,6 +25,11 @@ export function createStripeClient(config: StripeConfig): Stripe {
   });
 }
 
+/** Whether constructEvent refused the signature (rather than the payload behind it). */
+export function isSignatureError(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeSignatureVerificationError;
+}
+
 export const paymentsNotConfigured = () =>
   new HttpError(503, 'PAYMENTS_NOT_CONFIGURED', 'Payments are not configured');
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { type IncomingSubscription, roleAfterStatus, shouldApply } from './subscription-state.js';
+import {
+  type IncomingSubscription,
+  isGrantActive,
+  roleAfterStatus,
+  shouldApply,
+} from './subscription-state.js';
 
 const at = (seconds: number) => new Date(seconds * 1000);
 const incoming = (
@@ -32,6 +37,22 @@ describe('roleAfterStatus', () => {
     expect(roleAfterStatus('subscriber', 'past_due')).toBe('subscriber');
     expect(roleAfterStatus('admin', 'canceled')).toBe('admin');
     expect(roleAfterStatus('admin', 'active')).toBe('admin');
+  });
+
+  it("keeps an admin's grant whatever Stripe says", () => {
+    for (const status of ['canceled', 'unpaid', 'incomplete_expired', 'paused', 'active']) {
+      expect(roleAfterStatus('subscriber', status, true), status).toBe('subscriber');
+    }
+  });
+});
+
+describe('isGrantActive', () => {
+  const now = at(1_000);
+  it('holds from the grant on, until its end when it has one', () => {
+    expect(isGrantActive({ grantedAt: at(10), endsAt: null }, now)).toBe(true);
+    expect(isGrantActive({ grantedAt: at(10), endsAt: at(2_000) }, now)).toBe(true);
+    expect(isGrantActive({ grantedAt: at(10), endsAt: at(1_000) }, now)).toBe(false);
+    expect(isGrantActive({ grantedAt: null, endsAt: null }, now)).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
-import type Stripe from 'stripe';
-
 import { type Role } from '@portfolio/types';
 import { HELD_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@portfolio/types/subscription';
+
+import type { StripeSubscriptionFields } from './webhook-event.js';
 
 /** A Stripe subscription as this site stores it, with the Stripe time it was true at. */
 export interface IncomingSubscription {
@@ -33,7 +33,7 @@ const fromSeconds = (seconds: number | null | undefined) =>
  * current period lives on the subscription items, not on the subscription.
  */
 export function fromStripeSubscription(
-  subscription: Stripe.Subscription,
+  subscription: StripeSubscriptionFields,
   asOf: Date,
 ): IncomingSubscription {
   const periodEnds = subscription.items.data.map((item) => item.current_period_end);
@@ -58,14 +58,26 @@ export function fromStripeSubscription(
   };
 }
 
+/** Whether an admin's grant holds at `now`: granted, and without an end or before it. */
+export function isGrantActive(
+  grant: { grantedAt: Date | null; endsAt: Date | null },
+  now = new Date(),
+): boolean {
+  return grant.grantedAt !== null && (grant.endsAt === null || grant.endsAt > now);
+}
+
 /**
  * The role a status leads to: active or trialing → subscriber; canceled, unpaid,
  * incomplete_expired or paused (no payment is being collected) → user; incomplete and past_due
- * leave the role as it is. An admin stays admin whatever happens to their subscription.
+ * leave the role as it is. An admin stays admin whatever happens to their subscription, and a
+ * subscriber an admin granted the subscription to stays subscriber while the grant holds.
  */
-export function roleAfterStatus(current: Role, status: string): Role {
+export function roleAfterStatus(current: Role, status: string, isGranted = false): Role {
   if (current === 'admin') {
     return current;
+  }
+  if (isGranted) {
+    return 'subscriber';
   }
   switch (status as SubscriptionStatus) {
     case 'active':

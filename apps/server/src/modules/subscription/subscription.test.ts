@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import type { ApiError, CurrentUserResponse } from '@portfolio/types';
+import { type ApiError, type CurrentUserResponse, UserDetail } from '@portfolio/types';
 import type {
   CreateSubscriptionResponse,
   PaymentsConfig,
@@ -83,6 +84,21 @@ async function deliver(...events: typeof fake.events) {
 }
 
 const eventsSince = (index: number) => fake.events.slice(index);
+
+const signer = new Stripe('sk_test_signer');
+/** Posts any body signed with the webhook secret, as if Stripe sent it (at `timestamp`). */
+function postSigned(payload: string, timestamp?: number) {
+  const signature = signer.webhooks.generateTestHeaderString({
+    payload,
+    secret: fake.webhookSecret,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  });
+  return fetch(`${app.url}/api/stripe/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
+}
 
 describe('checkout: POST /api/create-subscription', () => {
   it('tells the page the publishable key', async () => {
@@ -327,6 +343,132 @@ describe('webhooks: POST /api/stripe/webhook', () => {
       items: { object: 'list', data: [] },
     });
     expect(await deliver(other, stranger)).toEqual([200, 200]);
+  });
+
+  it('answers a signed but malformed event with 400, logged once, never 500', async () => {
+    const { client } = await signedInClient(app);
+    const { subscriptionId, clientSecret, eventsBefore } = await checkout(client);
+    fake.confirmPayment(clientSecret);
+    const activated = eventsSince(eventsBefore).at(-1);
+    if (!activated) {
+      throw new Error('no event');
+    }
+    const validSubscription = activated.data.object as unknown as Record<string, unknown>;
+    const malformed = [
+      '{"id":null,"type":"customer.subscription.updated","created":"yesterday","data":null}',
+      JSON.stringify({
+        ...activated,
+        id: `evt_malformed_${subscriptionId}`,
+        data: { object: { ...validSubscription, customer: null, status: {} } },
+      }),
+      JSON.stringify({
+        ...activated,
+        id: `evt_items_${subscriptionId}`,
+        data: { object: { ...validSubscription, items: null } },
+      }),
+      JSON.stringify({
+        ...activated,
+        id: `evt_object_${subscriptionId}`,
+        data: { object: { id: 'cus_1', object: 'customer' } },
+      }),
+      'null',
+      '[]',
+      'not json at all',
+    ];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const payload of malformed) {
+        // Stripe retries a refused delivery: the same body twice
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const response = await postSigned(payload);
+          expect(response.status, payload).toBe(400);
+          const body = (await response.json()) as ApiError;
+          expect(body.error.code, payload).toBe('BAD_REQUEST');
+          expect(body.error.message, payload).toMatch(/^Malformed webhook event/);
+        }
+      }
+      const refusals = warn.mock.calls.filter(([line]) =>
+        String(line).startsWith('[stripe] refused a malformed webhook event'),
+      );
+      expect(refusals).toHaveLength(malformed.length);
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+    expect(await role(client)).toBe('user');
+    // the real event still works afterwards
+    expect(await deliver(activated)).toEqual([200]);
+    expect(await role(client)).toBe('subscriber');
+  });
+
+  it('refuses an event dated, or signed, more than the tolerance in the future', async () => {
+    const { client } = await signedInClient(app);
+    const { clientSecret, eventsBefore } = await checkout(client);
+    fake.confirmPayment(clientSecret);
+    const activated = eventsSince(eventsBefore).at(-1);
+    if (!activated) {
+      throw new Error('no event');
+    }
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    const future = await postSigned(JSON.stringify({ ...activated, created: inAnHour }));
+    expect(future.status).toBe(400);
+    expect(((await future.json()) as ApiError).error.message).toBe(
+      'Malformed webhook event: created: is in the future',
+    );
+    const signedLater = await postSigned(JSON.stringify(activated), inAnHour);
+    expect(signedLater.status).toBe(400);
+    expect(((await signedLater.json()) as ApiError).error.message).toBe(
+      'Invalid webhook signature',
+    );
+    expect(await role(client)).toBe('user');
+    // a few seconds ahead (clocks differ) is fine
+    const soon = await postSigned(
+      JSON.stringify({ ...activated, created: Math.floor(Date.now() / 1000) + 60 }),
+      Math.floor(Date.now() / 1000) + 60,
+    );
+    expect(soon.status).toBe(200);
+    expect(await role(client)).toBe('subscriber');
+  });
+
+  it("keeps an admin's grant: a Stripe subscription ending later does not undo it", async () => {
+    const admin = await signedInClient(app, 'admin');
+    const { client, id } = await signedInClient(app);
+    const { subscriptionId, clientSecret, eventsBefore } = await checkout(client);
+    fake.confirmPayment(clientSecret);
+    await deliver(...eventsSince(eventsBefore));
+    expect(await role(client)).toBe('subscriber');
+    // the admin demotes, then grants: the role is now the admin's grant
+    await admin.client.post('/api/update-role', { userId: id, role: 'user' });
+    await admin.client.post('/api/update-role', { userId: id, role: 'subscriber' });
+
+    fake.advance(10);
+    expect(await deliver(fake.setStatus(subscriptionId, 'canceled'))).toEqual([200]);
+    // Stripe's status is recorded as Stripe's; the grant and its role stay
+    expect(await state(client)).toMatchObject({ status: 'canceled' });
+    expect(await role(client)).toBe('subscriber');
+    const detail = UserDetail.parse((await admin.client.get(`/api/users/${id}`)).body);
+    expect(detail.subscription_status).toBe('canceled');
+    expect(detail.subscription_grant).toEqual({
+      granted_at: expect.any(String) as string,
+      ends_at: null,
+    });
+  });
+
+  it('ends a subscription that was paid, not granted, when Stripe says so', async () => {
+    const admin = await signedInClient(app, 'admin');
+    const { client, id } = await signedInClient(app);
+    const { subscriptionId, clientSecret, eventsBefore } = await checkout(client);
+    fake.confirmPayment(clientSecret);
+    await deliver(...eventsSince(eventsBefore));
+    // an admin setting Subscriber on a paying subscriber changes nothing and grants nothing
+    await admin.client.post('/api/update-role', { userId: id, role: 'subscriber' });
+    fake.advance(10);
+    expect(await deliver(fake.setStatus(subscriptionId, 'canceled'))).toEqual([200]);
+    expect(await role(client)).toBe('user');
+    const detail = UserDetail.parse((await admin.client.get(`/api/users/${id}`)).body);
+    expect(detail.subscription_grant).toBeNull();
   });
 
   it('keeps an admin an admin', async () => {

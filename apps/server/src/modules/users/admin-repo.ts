@@ -70,9 +70,19 @@ export function createAdminRepo(db: Db) {
           // sessions go with the row (foreign key cascade); the audit entry keeps the name
           await tx.delete(users).where(eq(users.id, target.id));
         } else {
+          // setting the role to subscriber grants a subscription, any other role ends the grant
+          const grant =
+            newRole === 'subscriber'
+              ? { grantedAt: new Date(), grantedBy: actor.id }
+              : { grantedAt: null, grantedBy: null };
           const [updated] = await tx
             .update(users)
-            .set({ role: newRole })
+            .set({
+              role: newRole,
+              subscriptionGrantedAt: grant.grantedAt,
+              subscriptionGrantedBy: grant.grantedBy,
+              subscriptionGrantEndsAt: null,
+            })
             .where(eq(users.id, target.id))
             .returning();
           user = updated ?? { ...target, role: newRole };

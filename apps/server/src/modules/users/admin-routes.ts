@@ -14,9 +14,19 @@ import {
 
 import { parseInput } from '../../lib/validate.js';
 import { requireAdmin, sessionOf } from '../auth/policies.js';
-import type { AdminUsersService } from './admin-service.js';
+import { type AdminUsersService, userNotFound } from './admin-service.js';
 
-const UserParams = z.object({ userId: UserId });
+/**
+ * The user a path names. An id that cannot be a user's names no one, as an unknown one does: both
+ * are 404 'No such user' (a 400 about the id's format told the admin nothing they could act on).
+ */
+function userIdOf(params: unknown): string {
+  const result = z.object({ userId: UserId }).safeParse(params);
+  if (!result.success) {
+    throw userNotFound();
+  }
+  return result.data.userId;
+}
 
 /** The admin's user management: GET /users, GET and DELETE /users/:userId, POST /update-role. */
 export function createAdminUsersRouter(deps: { adminUsers: AdminUsersService }): Router {
@@ -36,12 +46,12 @@ export function createAdminUsersRouter(deps: { adminUsers: AdminUsersService }):
   });
 
   router.get('/users/:userId', requireAdmin, async (req, res) => {
-    const { userId } = parseInput(UserParams, req.params);
+    const userId = userIdOf(req.params);
     res.json((await adminUsers.getUser(userId)) satisfies UserDetail);
   });
 
   router.delete('/users/:userId', requireAdmin, async (req, res) => {
-    const { userId } = parseInput(UserParams, req.params);
+    const userId = userIdOf(req.params);
     await adminUsers.deleteUser(sessionOf(req).user, userId);
     res.json({ message: 'User deleted successfully' } satisfies MessageResponse);
   });

@@ -16,7 +16,8 @@ import type { GameRecordsReader } from './game-records.js';
 import { toAuditEntry, toDeviceSummary, toUserSummary } from './present.js';
 import type { UserRow, UsersRepo } from './repo.js';
 
-const userNotFound = () => notFound('User not found');
+/** The answer about a user id that names no one (unknown or malformed). */
+export const userNotFound = () => notFound('No such user');
 
 /** The refusals of an admin's change, worded for the admin who tried it. */
 const REFUSALS: Record<AdminChange['action'], { self: string; lastAdmin: string }> = {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   ActiveUsersResponse,
+  Profile,
   TOTAL_COUNT_HEADER,
   UpdateRoleResponse,
   UserDetail,
@@ -93,6 +94,7 @@ describe('GET /api/users', () => {
       total_time_spent: 60,
       subscription_status: null,
       subscription_end_date: null,
+      subscription_grant: null,
     });
   });
 
@@ -207,17 +209,15 @@ describe('GET /api/users/{userId}', () => {
     });
   });
 
-  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+  it("answers 404 'No such user' for an unknown id and for a malformed one", async () => {
     const unknown = await admin.client.get(`/api/users/${randomUUID()}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: { code: 'NOT_FOUND', message: 'User not found' } });
+    expect(unknown.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No such user' } });
 
     for (const bad of ['123', 'not-a-uuid', `${randomUUID()}x`, '%00']) {
       const malformed = await admin.client.get(`/api/users/${bad}`);
-      expect(malformed.status, bad).toBe(400);
-      expect(malformed.body).toMatchObject({
-        error: { code: 'BAD_REQUEST', message: 'userId: must be a valid user id' },
-      });
+      expect(malformed.status, bad).toBe(404);
+      expect(malformed.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No such user' } });
     }
   });
 });
@@ -257,6 +257,39 @@ describe('POST /api/update-role', () => {
     expect(Date.now() - Date.parse(detail.history[0]?.at ?? '')).toBeLessThan(60_000);
   });
 
+  it('records Subscriber as a grant: active from now, no end, apart from Stripe; other roles end it', async () => {
+    const member = await signedInClient(app, 'user');
+    const plain = UserDetail.parse((await admin.client.get(`/api/users/${member.id}`)).body);
+    expect(plain.subscription_status).toBeNull();
+    expect(plain.subscription_grant).toBeNull();
+
+    const before = Date.now();
+    await admin.client.post('/api/update-role', { userId: member.id, role: 'subscriber' });
+    const detail = UserDetail.parse((await admin.client.get(`/api/users/${member.id}`)).body);
+    // Stripe's status stays Stripe's (none); the grant is its own state
+    expect(detail.subscription_status).toBeNull();
+    expect(detail.subscription_grant).toEqual({
+      granted_at: expect.any(String) as string,
+      ends_at: null,
+    });
+    const grantedAt = Date.parse(detail.subscription_grant?.granted_at ?? '');
+    expect(grantedAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(grantedAt).toBeLessThanOrEqual(Date.now() + 1000);
+    // the user's own profile says the same
+    const profile = Profile.parse((await member.client.get('/api/user/profile')).body);
+    expect(profile.subscription_grant).toEqual(detail.subscription_grant);
+    // and the list row too
+    const { users: rows } = await listUsers(admin.client, `q=${member.username}`);
+    expect(rows[0]?.subscription_grant).toEqual(detail.subscription_grant);
+
+    await admin.client.post('/api/update-role', { userId: member.id, role: 'user' });
+    const ended = UserDetail.parse((await admin.client.get(`/api/users/${member.id}`)).body);
+    expect(ended.subscription_grant).toBeNull();
+    expect(
+      Profile.parse((await member.client.get('/api/user/profile')).body).subscription_grant,
+    ).toBeNull();
+  });
+
   it('leaves the same role alone without an audit entry', async () => {
     const { id } = await registerUser();
     const response = await admin.client.post('/api/update-role', { userId: id, role: 'user' });
@@ -286,7 +319,7 @@ describe('POST /api/update-role', () => {
       role: 'admin',
     });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ error: { message: 'User not found' } });
+    expect(unknown.body).toMatchObject({ error: { message: 'No such user' } });
   });
 
   it('does not let an admin demote themselves', async () => {
@@ -382,10 +415,10 @@ describe('DELETE /api/users/{userId}', () => {
   it('refuses unknown, malformed and own ids', async () => {
     const unknown = await admin.client.delete(`/api/users/${randomUUID()}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ error: { message: 'User not found' } });
+    expect(unknown.body).toMatchObject({ error: { message: 'No such user' } });
     const malformed = await admin.client.delete('/api/users/42');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toMatchObject({ error: { message: 'userId: must be a valid user id' } });
+    expect(malformed.status).toBe(404);
+    expect(malformed.body).toMatchObject({ error: { message: 'No such user' } });
     const self = await admin.client.delete(`/api/users/${admin.id}`);
     expect(self.status).toBe(409);
     expect(self.body).toEqual({

@@ -1,11 +1,31 @@
-import type { AuditEntry, DeviceSummary, Profile, UserSummary } from '@portfolio/types';
+import type {
+  AuditEntry,
+  DeviceSummary,
+  Profile,
+  SubscriptionGrant,
+  UserSummary,
+} from '@portfolio/types';
 
 import type { StoredDeviceInfo } from '../../db/schema.js';
+import { isGrantActive } from '../subscription/subscription-state.js';
 import type { AuditRow } from './audit.js';
 import type { UserGameRecords } from './game-records.js';
 import type { UserRow, UserSummaryRow } from './repo.js';
 
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** An admin's grant while it lasts (an ended one is no subscription), else null. */
+export function toSubscriptionGrant(
+  row: Pick<UserSummaryRow, 'subscriptionGrantedAt' | 'subscriptionGrantEndsAt'>,
+  now = new Date(),
+): SubscriptionGrant | null {
+  const grantedAt = row.subscriptionGrantedAt;
+  const endsAt = row.subscriptionGrantEndsAt;
+  if (!grantedAt || !isGrantActive({ grantedAt, endsAt }, now)) {
+    return null;
+  }
+  return { granted_at: grantedAt.toISOString(), ends_at: isoOrNull(endsAt) };
+}
 
 /** A users-table row as the admin's table shows it. */
 export function toUserSummary(row: UserSummaryRow): UserSummary {
@@ -18,6 +38,7 @@ export function toUserSummary(row: UserSummaryRow): UserSummary {
     total_time_spent: row.totalTimeSpent,
     subscription_status: row.subscriptionStatus,
     subscription_end_date: isoOrNull(row.subscriptionEndDate),
+    subscription_grant: toSubscriptionGrant(row),
   };
 }
 
@@ -54,6 +75,7 @@ export function toProfile(row: UserRow, records: UserGameRecords): Profile {
     subscription_status: row.subscriptionStatus,
     subscription_start_date: isoOrNull(row.subscriptionStartDate),
     subscription_end_date: isoOrNull(row.subscriptionEndDate),
+    subscription_grant: toSubscriptionGrant(row),
     total_time_spent: row.totalTimeSpent,
     games: records.games.map(({ save_data: _saveData, ...game }) => game),
     achievements: records.achievements,

@@ -10,6 +10,7 @@ import {
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
+import type { SessionCookies } from '../auth/session-middleware.js';
 import type { ProfileService } from './profile-service.js';
 
 /**
@@ -21,10 +22,11 @@ export const CHANGE_PASSWORD_LIMIT: RateLimitRule = { limit: 10, windowMs: 15 * 
 /** The signed-in user's own account, under /user: profile, update-email, change-password. */
 export function createProfileRouter(deps: {
   profile: ProfileService;
+  cookies: SessionCookies;
   rateLimiter: RateLimiter;
   changePasswordLimit?: RateLimitRule;
 }): Router {
-  const { profile, rateLimiter } = deps;
+  const { profile, cookies, rateLimiter } = deps;
   const changePasswordLimit = deps.changePasswordLimit ?? CHANGE_PASSWORD_LIMIT;
   const router = Router();
   router.use((_req, res, next) => {
@@ -55,7 +57,11 @@ export function createProfileRouter(deps: {
       changePasswordLimit,
       'Too many password change attempts. Please try again later.',
     );
-    await profile.changePassword({ userId: session.user.id, idHash: session.sessionIdHash }, input);
+    const renewed = await profile.changePassword(
+      { userId: session.user.id, idHash: session.sessionIdHash, token: session.token },
+      input,
+    );
+    cookies.set(req, res, renewed.token, renewed.expiresAt);
     await rateLimiter.refund(limitKey);
     res.json({ message: 'Password changed successfully' } satisfies MessageResponse);
   });

@@ -54,14 +54,15 @@ export function createProfileService(deps: {
     },
 
     /**
-     * Replaces the password after checking the current one, and ends the user's other sessions
-     * in every process; the session that asked stays signed in. A wrong current password is a
-     * 401 with its own code.
+     * Replaces the password after checking the current one and ends the user's other sessions in
+     * every process. The session that asked is renewed as a login renews it: a new token (for
+     * the cookie) replaces its own, so a token copied before the change stops working too. A
+     * wrong current password is a 401 with its own code.
      */
     async changePassword(
-      session: { userId: string; idHash: string },
+      session: { userId: string; idHash: string; token: string },
       input: ChangePasswordRequest,
-    ): Promise<void> {
+    ): Promise<{ token: string; expiresAt: Date }> {
       const row = await load(session.userId);
       if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
         throw wrongCurrentPassword();
@@ -69,6 +70,10 @@ export function createProfileService(deps: {
       assertAcceptablePassword(input.newPassword, row.username);
       await users.setPasswordHash(row.id, await hashPassword(input.newPassword));
       await sessions.destroyOthers(row.id, session.idHash);
+      // made before the old one goes, so a failure here leaves the user signed in
+      const renewed = await sessions.create(row.id);
+      await sessions.destroy(session.token);
+      return renewed;
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   signedInClient,
   startTestApp,
   type TestApp,
+  TestClient,
   uniqueName,
 } from '../../test/harness.js';
 
@@ -32,6 +33,7 @@ describe('GET /api/user/profile', () => {
       subscription_status: null,
       subscription_start_date: null,
       subscription_end_date: null,
+      subscription_grant: null,
       total_time_spent: 0,
       games: [],
       achievements: [],
@@ -126,6 +128,29 @@ describe('POST /api/user/change-password', () => {
       app.client().post('/api/auth/login', { username: user.username, password });
     expect((await login(SIGNED_IN_PASSWORD)).status).toBe(401);
     expect((await login(NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it('rotates the session token, as login does: the old cookie is dead, the new one signed in', async () => {
+    const user = await signedInClient(app);
+    const oldCookie = user.client.cookieHeader;
+    const response = await user.client.post('/api/user/change-password', {
+      currentPassword: SIGNED_IN_PASSWORD,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(response.status).toBe(200);
+    const setCookie = response.headers.getSetCookie().find((line) => line.startsWith('sid='));
+    expect(setCookie).toMatch(/^sid=[^;]+;.*HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(user.client.cookieHeader).not.toBe(oldCookie);
+    // this tab stays signed in with the new cookie
+    expect((await currentUserOf(user.client))?.username).toBe(user.username);
+    expect((await user.client.get('/api/user/profile')).status).toBe(200);
+    // whoever held the old token (a stolen cookie) is signed out
+    const stale = new TestClient(app.url);
+    const staleCall = await stale.request('GET', '/api/user/profile', undefined, {
+      cookie: oldCookie,
+    });
+    expect(staleCall.status).toBe(401);
   });
 
   it('answers a wrong current password with its own 401 and keeps the session', async () => {

@@ -18,6 +18,8 @@ const summaryColumns = {
   totalTimeSpent: users.totalTimeSpent,
   subscriptionStatus: users.subscriptionStatus,
   subscriptionEndDate: users.subscriptionEndDate,
+  subscriptionGrantedAt: users.subscriptionGrantedAt,
+  subscriptionGrantEndsAt: users.subscriptionGrantEndsAt,
 };
 export type UserSummaryRow = Pick<UserRow, keyof typeof summaryColumns>;
 

@@ -17,8 +17,17 @@ interface RawResponse {
 
 /** A GET that sends exactly these headers and keeps the bytes as they came (fetch would decode). */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest('GET', url, headers);
+}
+
+/** Any method, TRACE and PROPFIND included (fetch refuses TRACE). */
+function rawRequest(
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, (res) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
@@ -164,6 +173,29 @@ describe('pages', () => {
     expect(home).not.toContain('gallery-page');
   });
 
+  it('isolates only the games viewer asked for with isolated=1 (COOP same-origin + COEP require-corp)', async () => {
+    for (const page of ['/games?play=Threaded&isolated=1', '/Games/?isolated=1&play=X']) {
+      const response = await rawGet(`${app.url}${page}`, { 'accept-encoding': 'br' });
+      expect(response.status, page).toBe(200);
+      expect(response.headers['cross-origin-opener-policy'], page).toBe('same-origin');
+      expect(response.headers['cross-origin-embedder-policy'], page).toBe('require-corp');
+    }
+    // anywhere else other sites' images and video frames must keep loading
+    for (const page of [
+      '/games',
+      '/games?play=Pong',
+      '/games?isolated=0',
+      '/Gallery?isolated=1',
+      '/?isolated=1',
+    ]) {
+      const response = await rawGet(`${app.url}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(response.headers['cross-origin-embedder-policy'], page).toBeUndefined();
+    }
+    const file = await rawGet(`${app.url}/${HASHED_SCRIPT}?isolated=1`);
+    expect(file.headers['cross-origin-embedder-policy']).toBeUndefined();
+  });
+
   it('matches page paths as the router does: any case, trailing slash', async () => {
     const html = (await rawGet(`${app.url}/gallery/`)).body.toString();
     expect(html).toContain('<title>My Gallery | GameDev Portfolio</title>');
@@ -195,6 +227,33 @@ describe('pages', () => {
     const plain = await rawGet(`${app.url}/games`);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.etag).not.toBe(etag);
+  });
+});
+
+describe('requests that miss every route', () => {
+  it.each([
+    ['DELETE', '/run-code'],
+    ['TRACE', '/run-code'],
+    ['PROPFIND', '/run-code'],
+    ['POST', '/Gallery'],
+    ['DELETE', '/'],
+    ['PROPFIND', '/assets/default_video_thumbnail.jpg'],
+  ])('answers %s %s with the JSON error shape, not an HTML page', async (method, target) => {
+    const response = await rawRequest(method, `${app.url}${target}`, { accept: 'text/html' });
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(response.body.toString())).toEqual({
+      error: { code: 'NOT_FOUND', message: `No route for ${method} ${target}` },
+    });
+  });
+
+  it('still serves pages and files to GET and HEAD', async () => {
+    expect((await rawRequest('HEAD', `${app.url}/Gallery`)).status).toBe(200);
+    expect((await rawRequest('HEAD', `${app.url}/${HASHED_SCRIPT}`)).status).toBe(200);
+    // an unknown page is the app's to answer (it shows its own not-found page)
+    const page = await rawGet(`${app.url}/no-such-page`);
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toContain('<div id="root">');
   });
 });
 

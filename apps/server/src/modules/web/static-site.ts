@@ -17,6 +17,8 @@ export interface WebSiteOptions {
   siteConfig: SiteConfig;
   /** The site's public origin for absolute URLs; unset = the origin the request came in on. */
   publicOrigin: string | undefined;
+  /** Told of every page document requested (site analytics counts documents whose script never runs). */
+  onPage?: (req: Request) => void;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -80,6 +82,16 @@ export function isFilePath(pathname: string): boolean {
   return pathname.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(lastSegment);
 }
 
+/**
+ * Whether a page request asks for the cross-origin isolated viewer (issue 16): /games with
+ * `isolated=1`, the one document a game whose build uses threads is played in. Only that
+ * document gets COOP and COEP: everywhere else the site keeps embedding other sites' images and
+ * video frames, which COEP would block.
+ */
+export function isIsolatedGamesPage(req: Request): boolean {
+  return req.path.replace(/\/+$/, '').toLowerCase() === '/games' && req.query.isolated === '1';
+}
+
 function originOf(req: Request, publicOrigin: string | undefined): string {
   return publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
@@ -139,6 +151,13 @@ export function createWebSite(options: WebSiteOptions): Router {
     if (encoding !== 'identity') {
       res.set('Content-Encoding', encoding);
     }
+    if (isIsolatedGamesPage(req)) {
+      res.set({
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Embedder-Policy': 'require-corp',
+      });
+    }
+    options.onPage?.(req);
     if (req.fresh) {
       res.status(304).end();
       return;

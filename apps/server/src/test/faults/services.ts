@@ -152,6 +152,9 @@ export async function startApp(env: Record<string, string>, port?: number): Prom
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(listenPort),
+      // the games origin on a port of its own choosing: PORT + 1 may be a private service's port
+      GAMES_PORT: '0',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${listenPort}`,
       SESSION_SECRET: FAULT_SECRET,
       DATA_DIR: dataDir,
       WEB_DIST_DIR: '/nonexistent-web-dist',

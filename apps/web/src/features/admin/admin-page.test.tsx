@@ -110,6 +110,8 @@ function adminApi(overrides: Record<string, () => Response> = {}) {
     'GET /api/active-users': () => jsonResponse(activeUsers),
     'GET /api/visitor-stats': () => jsonResponse(visitorStats),
     'GET /api/users': () => jsonResponse([]),
+    'GET /api/analytics/realtime': () =>
+      jsonResponse({ visitors: 3, pages: [{ path: '/Gallery', visitors: 3 }] }),
     ...overrides,
   });
 }
@@ -181,6 +183,22 @@ describe('AdminPage', () => {
     ).toEqual(['/games2 guests', '/Gallery1 guest']);
   });
 
+  it('shows realtime visitors beside Live Activity, refreshed every 10 s, and links to the analytics page', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = adminApi();
+    await openDashboard();
+    const realtime = await screen.findByRole('region', { name: 'Realtime' });
+    await within(realtime).findByRole('rowheader', { name: '/Gallery' });
+    expect(realtime).toHaveTextContent('3 visitors in the last 5 minutes');
+    expect(countCalls(calls, '/api/analytics/realtime')).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(countCalls(calls, '/api/analytics/realtime')).toBe(2);
+    expect(screen.getByRole('link', { name: 'Site Analytics' })).toHaveAttribute(
+      'href',
+      '/admin/analytics',
+    );
+  });
+
   it('shows the 30-day overview from the visitor-stats call', async () => {
     adminApi();
     await openDashboard();
@@ -193,7 +211,7 @@ describe('AdminPage', () => {
     expect(statValue('Total Registered Users')).toBe('42');
     expect(statValue('Peak Concurrent Users')).toBe('9');
 
-    expect(screen.getByRole('img', { name: /Daily visitors, last 30 days/ })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: /Daily visitors, last 2 days/ })).toBeInTheDocument();
 
     const breakdown = screen.getByRole('table', { name: 'Daily Breakdown' });
     const headers = within(breakdown).getAllByRole('columnheader');
@@ -210,6 +228,26 @@ describe('AdminPage', () => {
       ['2025-03-07', '1', '42', '9', '13'],
       ['2025-03-06', '2', '41', '6', '15'],
     ]);
+  });
+
+  it('says what the averages are taken over, and the breakdown lists exactly those days', async () => {
+    adminApi({
+      'GET /api/visitor-stats': () =>
+        jsonResponse({
+          ...visitorStats,
+          summary: { ...visitorStats.summary, averageTotal: 13, averageDays: 1 },
+        }),
+    });
+    await openDashboard();
+
+    const averageCard = screen.getByText('Average Daily Visitors', {
+      selector: 'dt',
+    }).parentElement;
+    expect(averageCard).toHaveTextContent('per day, over the 1 day with data');
+    const breakdown = screen.getByRole('table', { name: 'Daily Breakdown' });
+    const rows = within(breakdown).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['2025-03-07']);
+    expect(screen.getByRole('img', { name: /Daily visitors, last 1 day\b/ })).toBeInTheDocument();
   });
 
   it('shows game clicks with catalogue titles, or the raw id for unknown games', async () => {

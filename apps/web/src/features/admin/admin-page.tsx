@@ -1,25 +1,15 @@
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 
+import { RealtimeCard } from '../analytics/realtime-card';
+
+import { AdminNav } from './admin-nav';
 import { AnalyticsSection } from './analytics-section';
 import { useDashboardStore } from './dashboard-store';
 import { GameClicksSection } from './game-clicks-section';
 import { LiveActivitySection } from './live-activity-section';
 import { useAdminDashboard } from './use-admin-dashboard';
+import { noticeOf } from './navigation-notice';
 import { UsersSection } from './users-section';
-
-/** Navigation state the dashboard shows a notice for (a deletion on the user detail page). */
-export interface AdminPageState {
-  notice: string;
-}
-
-function noticeOf(state: unknown): string | null {
-  return typeof state === 'object' &&
-    state !== null &&
-    'notice' in state &&
-    typeof state.notice === 'string'
-    ? state.notice
-    : null;
-}
 
 /** The admin dashboard: live activity, 30-day analytics, game clicks and user management. */
 export function AdminPage() {
@@ -35,14 +25,21 @@ export function AdminPage() {
     <section className="page admin-dashboard" aria-labelledby="admin-title">
       <header className="admin-dashboard__header">
         <h1 id="admin-title">Admin Dashboard</h1>
-        <ConnectionIndicator isLive={isLive} />
+        <div className="admin-dashboard__actions">
+          <Link to="/admin/analytics" className="button button--secondary button--small">
+            Site Analytics
+          </Link>
+          <ConnectionIndicator isLive={isLive} />
+        </div>
       </header>
+      <AdminNav />
       {notice ? (
         <p className="notice notice--success" role="status">
           {notice}
         </p>
       ) : null}
       <LiveActivitySection activeUsers={activeUsers} error={activeUsersError} />
+      <RealtimeCard />
       <AnalyticsSection visitorStats={visitorStats} error={visitorStatsError} />
       <GameClicksSection gameStats={visitorStats?.gameStats ?? null} error={visitorStatsError} />
       <UsersSection />

@@ -150,17 +150,48 @@ describe('AdminUserPage', () => {
     expect(detailOf(card('Device Information'), 'Screen Size')).toBe('0 × 0');
     expect(card('Game Statistics')).toHaveTextContent('No game statistics available');
     expect(card('Achievements')).toHaveTextContent('No achievements unlocked');
-    expect(within(card('Subscription Details')).getByText('Unknown')).toBeInTheDocument();
+    expect(within(card('Subscription Details')).getByText('None')).toBeInTheDocument();
+    expect(within(card('Subscription Details')).queryByText('Unknown')).not.toBeInTheDocument();
   });
 
-  it("shows the server's message for an unknown user", async () => {
+  it('shows a subscription an admin granted as active, with its start and no end date', async () => {
+    detailApi({
+      ...detail,
+      subscription_status: null,
+      subscription_end_date: null,
+      subscription_grant: { granted_at: '2025-02-03T10:00:00.000Z', ends_at: null },
+    });
+    await openDetail();
+    const subscription = card('Subscription Details');
+    expect(within(subscription).getByText('Active')).toHaveClass('status-badge--green');
+    expect(within(subscription).getByText('Granted by an admin')).toBeVisible();
+    expect(detailOf(subscription, 'Start Date')).toBe(
+      new Date('2025-02-03T10:00:00.000Z').toLocaleDateString(),
+    );
+    expect(detailOf(subscription, 'End Date')).toBe('No end date');
+  });
+
+  it("says 'No such user' with a link back for an id the server does not know", async () => {
+    stubApi({
+      ...signedInAs('root', 'admin'),
+      [`GET /api/users/${USER_ID}`]: () => apiError(404, 'Not found', 'NOT_FOUND'),
+    });
+    const { router } = renderApp(`/admin/users/${USER_ID}`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/^No such user/);
+    expect(alert).not.toHaveTextContent('must be a valid user id');
+    await userEvent.click(within(alert).getByRole('link', { name: 'Back to User Management' }));
+    expect(router.location.pathname).toBe('/admin');
+  });
+
+  it("shows the server's message when the detail fails otherwise", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     stubApi({
       ...signedInAs('root', 'admin'),
-      [`GET /api/users/${USER_ID}`]: () => apiError(404, 'User not found', 'NOT_FOUND'),
+      [`GET /api/users/${USER_ID}`]: () => apiError(503, 'Database unavailable', 'UNAVAILABLE'),
     });
     renderApp(`/admin/users/${USER_ID}`);
-    expect(await screen.findByRole('alert')).toHaveTextContent('User not found');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Database unavailable');
   });
 
   it('deletes after confirmation and returns to /admin with the success message', async () => {

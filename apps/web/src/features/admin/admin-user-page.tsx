@@ -1,25 +1,34 @@
 import type { AuditEntry, UserDetail } from '@portfolio/types';
+import { viewSubscription } from '@portfolio/types/subscription';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
 import { isHttpError } from '../../lib/http';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { SubscriptionStatusBadge } from '../../ui/subscription-status-badge';
-import type { AdminPageState } from './admin-page';
+import {
+  GRANTED_BY_ADMIN,
+  NO_END_DATE,
+  SubscriptionStatusBadge,
+} from '../../ui/subscription-status-badge';
+import type { NoticeState } from './navigation-notice';
 import { deleteUser, getUser } from './users-api';
 
 export const DELETE_CONFIRMATION =
   'Are you sure you want to delete this user? This action cannot be undone.';
 export const DELETE_ERROR = 'Error deleting user';
 export const USER_LOAD_ERROR = 'Failed to fetch user details';
+export const NO_SUCH_USER = 'No such user';
 
 function messageOf(error: unknown, fallback: string): string {
   return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
 }
 
 type LoadState =
-  { kind: 'loading' } | { kind: 'loaded'; user: UserDetail } | { kind: 'failed'; message: string };
+  | { kind: 'loading' }
+  | { kind: 'loaded'; user: UserDetail }
+  | { kind: 'missing' }
+  | { kind: 'failed'; message: string };
 
 /** /admin/users/{userId}: one user's account, device, games, subscription and history. */
 export function AdminUserPage() {
@@ -37,6 +46,11 @@ function UserDetailPage({ userId }: { userId: string }) {
       (user) => setState({ kind: 'loaded', user }),
       (error: unknown) => {
         if (controller.signal.aborted) {
+          return;
+        }
+        // unknown and malformed ids alike (the server answers 404 for both)
+        if (isHttpError(error) && error.status === 404) {
+          setState({ kind: 'missing' });
           return;
         }
         console.warn(USER_LOAD_ERROR, error);
@@ -57,6 +71,14 @@ function UserDetailPage({ userId }: { userId: string }) {
         {state.kind === 'loaded' ? state.user.username : 'User Details'}
       </h1>
       {state.kind === 'loading' ? <p className="admin-muted">Loading...</p> : null}
+      {state.kind === 'missing' ? (
+        <div className="alert alert--error" role="alert">
+          <p className="alert__message">{NO_SUCH_USER}</p>
+          <p>
+            <Link to="/admin">Back to User Management</Link>
+          </p>
+        </div>
+      ) : null}
       {state.kind === 'failed' ? (
         <p className="alert alert--error" role="alert">
           {state.message}
@@ -149,14 +171,7 @@ function UserDetails({ user }: { user: UserDetail }) {
       </section>
       <section className="card" aria-labelledby="user-subscription-title">
         <h2 id="user-subscription-title">Subscription Details</h2>
-        <dl className="details">
-          <dt>Status</dt>
-          <dd>
-            <SubscriptionStatusBadge status={user.subscription_status} />
-          </dd>
-          <dt>Next Payment Date</dt>
-          <dd>{formatDate(user.subscription_end_date)}</dd>
-        </dl>
+        <SubscriptionDetails user={user} />
       </section>
       <section className="card admin-user__wide" aria-labelledby="user-history-title">
         <h2 id="user-history-title">History</h2>
@@ -180,6 +195,40 @@ function UserDetails({ user }: { user: UserDetail }) {
   );
 }
 
+/** Stripe's subscription, or the one an admin granted with its start and end. */
+function SubscriptionDetails({ user }: { user: UserDetail }) {
+  const view = viewSubscription({
+    status: user.subscription_status,
+    startDate: null,
+    endDate: user.subscription_end_date,
+    grant: user.subscription_grant,
+  });
+  return (
+    <dl className="details">
+      <dt>Status</dt>
+      <dd>
+        <SubscriptionStatusBadge status={view.status} />
+        {view.isGrantedByAdmin ? (
+          <span className="subscription-source">{GRANTED_BY_ADMIN}</span>
+        ) : null}
+      </dd>
+      {view.isGrantedByAdmin ? (
+        <>
+          <dt>Start Date</dt>
+          <dd>{formatDate(view.startDate)}</dd>
+          <dt>End Date</dt>
+          <dd>{view.endDate ? formatDate(view.endDate) : NO_END_DATE}</dd>
+        </>
+      ) : (
+        <>
+          <dt>Next Payment Date</dt>
+          <dd>{formatDate(view.endDate)}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
 /** One audit entry as a sentence: 'alice changed bob's role from user to admin'. */
 export function describeAuditEntry(entry: AuditEntry): string {
   if (entry.action === 'delete') {
@@ -199,7 +248,7 @@ function DangerZone({ user }: { user: UserDetail }) {
     setError(null);
     try {
       const { message } = await deleteUser(user.id);
-      await navigate('/admin', { state: { notice: message } satisfies AdminPageState });
+      await navigate('/admin', { state: { notice: message } satisfies NoticeState });
     } catch (caught) {
       console.warn(DELETE_ERROR, caught);
       setError(messageOf(caught, DELETE_ERROR));

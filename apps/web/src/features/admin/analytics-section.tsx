@@ -1,5 +1,6 @@
 import type { DailyStat, VisitorStatsResponse } from '@portfolio/types';
 
+import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { dayKey, formatAverage } from './dashboard-format';
 import { StatCards } from './stat-cards';
 import { VisitorsChart } from './visitors-chart';
@@ -11,6 +12,11 @@ interface AnalyticsSectionProps {
 
 function byDateAscending(a: DailyStat, b: DailyStat): number {
   return dayKey(a.date).localeCompare(dayKey(b.date));
+}
+
+/** What the averages are taken over, as said on their cards. */
+export function describeAverageDays(days: number): string {
+  return `per day, over the ${days} ${days === 1 ? 'day' : 'days'} with data`;
 }
 
 export function AnalyticsSection({ visitorStats, error }: AnalyticsSectionProps) {
@@ -33,15 +39,23 @@ export function AnalyticsSection({ visitorStats, error }: AnalyticsSectionProps)
 
 function Analytics({ visitorStats }: { visitorStats: VisitorStatsResponse }) {
   const { summary } = visitorStats;
-  const oldestFirst = [...visitorStats.dailyStats].sort(byDateAscending);
+  const inWindow = [...visitorStats.dailyStats].sort(byDateAscending);
+  // the chart and the breakdown show exactly the days the averages are taken over
+  const averageDays = summary.averageDays ?? inWindow.length;
+  const oldestFirst = averageDays === 0 ? [] : inWindow.slice(-averageDays);
   const newestFirst = [...oldestFirst].reverse();
+  const note = describeAverageDays(averageDays);
   return (
     <>
       <StatCards
         stats={[
-          { label: 'Average Daily Visitors', value: formatAverage(summary.averageTotal) },
-          { label: 'Average Registered', value: formatAverage(summary.averageAuthenticated) },
-          { label: 'Average Anonymous', value: formatAverage(summary.averageAnonymous) },
+          { label: 'Average Daily Visitors', value: formatAverage(summary.averageTotal), note },
+          {
+            label: 'Average Registered',
+            value: formatAverage(summary.averageAuthenticated),
+            note,
+          },
+          { label: 'Average Anonymous', value: formatAverage(summary.averageAnonymous), note },
           { label: 'New Users This Month', value: summary.newUsers },
           { label: 'Total Registered Users', value: summary.totalUsers },
           { label: 'Peak Concurrent Users', value: summary.peakConcurrent },
@@ -57,40 +71,30 @@ function Analytics({ visitorStats }: { visitorStats: VisitorStatsResponse }) {
           </div>
           <div className="admin-panel">
             <h3 id="daily-breakdown-title">Daily Breakdown</h3>
-            <div
-              className="table-scroll"
-              role="region"
-              aria-labelledby="daily-breakdown-title"
-              tabIndex={0}
-            >
-              <table
-                className="data-table data-table--numeric"
-                aria-labelledby="daily-breakdown-title"
-              >
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">New Users</th>
-                    <th scope="col">Total Users</th>
-                    <th scope="col">Peak Concurrent</th>
-                    <th scope="col">Daily Total</th>
+            <ResponsiveTable labelledBy="daily-breakdown-title" isNumeric>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">New Users</th>
+                  <th scope="col">Total Users</th>
+                  <th scope="col">Peak Concurrent</th>
+                  <th scope="col">Daily Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                {newestFirst.map((day) => (
+                  <tr key={day.date}>
+                    <th scope="row">
+                      <time dateTime={dayKey(day.date)}>{dayKey(day.date)}</time>
+                    </th>
+                    <Cell label="New Users">{day.new_users}</Cell>
+                    <Cell label="Total Users">{day.total_users}</Cell>
+                    <Cell label="Peak Concurrent">{day.peak_concurrent}</Cell>
+                    <Cell label="Daily Total">{day.daily_total}</Cell>
                   </tr>
-                </thead>
-                <tbody>
-                  {newestFirst.map((day) => (
-                    <tr key={day.date}>
-                      <th scope="row">
-                        <time dateTime={dayKey(day.date)}>{dayKey(day.date)}</time>
-                      </th>
-                      <td>{day.new_users}</td>
-                      <td>{day.total_users}</td>
-                      <td>{day.peak_concurrent}</td>
-                      <td>{day.daily_total}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </ResponsiveTable>
           </div>
         </>
       )}

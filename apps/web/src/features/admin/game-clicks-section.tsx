@@ -2,6 +2,8 @@ import type { GameClickStats } from '@portfolio/types';
 
 import { gameTitle } from './dashboard-format';
 
+import { Cell, ResponsiveTable } from '../../ui/responsive-table';
+
 interface GameClicksSectionProps {
   gameStats: Record<string, GameClickStats> | null;
   error: string | null;
@@ -38,27 +40,25 @@ function GameClicks({ gameStats }: { gameStats: Record<string, GameClickStats> }
     return <p className="admin-muted">No game clicks recorded yet.</p>;
   }
   return (
-    <div className="table-scroll" role="region" aria-labelledby="game-clicks-title" tabIndex={0}>
-      <table className="data-table data-table--numeric" aria-labelledby="game-clicks-title">
-        <thead>
-          <tr>
-            <th scope="col">Game</th>
-            <th scope="col">Total Clicks</th>
-            <th scope="col">Registered Users</th>
-            <th scope="col">Anonymous Users</th>
+    <ResponsiveTable labelledBy="game-clicks-title" isNumeric>
+      <thead>
+        <tr>
+          <th scope="col">Game</th>
+          <th scope="col">Total Clicks</th>
+          <th scope="col">Registered Users</th>
+          <th scope="col">Anonymous Users</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.gameId}>
+            <th scope="row">{row.title}</th>
+            <Cell label="Total Clicks">{row.totalClicks}</Cell>
+            <Cell label="Registered Users">{row.authenticatedClicks}</Cell>
+            <Cell label="Anonymous Users">{row.anonymousClicks}</Cell>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.gameId}>
-              <th scope="row">{row.title}</th>
-              <td>{row.totalClicks}</td>
-              <td>{row.authenticatedClicks}</td>
-              <td>{row.anonymousClicks}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </ResponsiveTable>
   );
 }

@@ -1,5 +1,6 @@
 import type { ActiveUsersResponse } from '@portfolio/types';
 
+import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { formatLocalTime } from './dashboard-format';
 import { StatCards } from './stat-cards';
 
@@ -49,37 +50,32 @@ function LiveActivity({ activeUsers }: { activeUsers: ActiveUsersResponse }) {
           {activeUsers.authenticated.length === 0 ? (
             <p className="admin-muted">No registered users are active right now.</p>
           ) : (
-            <div
-              className="table-scroll"
-              role="region"
-              aria-labelledby="active-users-title"
-              tabIndex={0}
-            >
-              <table className="data-table" aria-labelledby="active-users-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Username</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Current Page</th>
-                    <th scope="col">Last Seen</th>
+            <ResponsiveTable labelledBy="active-users-title">
+              <thead>
+                <tr>
+                  <th scope="col">Username</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Current Page</th>
+                  <th scope="col">Last Seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {activeUsers.authenticated.map((user) => (
+                  <tr key={user.username}>
+                    <th scope="row">{user.username}</th>
+                    <Cell label="Role">
+                      <span className={`role-tag role-tag--${user.role}`}>{user.role}</span>
+                    </Cell>
+                    <Cell label="Current Page">
+                      {user.current_page ? <code>{user.current_page}</code> : 'Browsing'}
+                    </Cell>
+                    <Cell label="Last Seen">
+                      <time dateTime={user.last_seen}>{formatLocalTime(user.last_seen)}</time>
+                    </Cell>
                   </tr>
-                </thead>
-                <tbody>
-                  {activeUsers.authenticated.map((user) => (
-                    <tr key={user.username}>
-                      <th scope="row">{user.username}</th>
-                      <td>
-                        <span className={`role-tag role-tag--${user.role}`}>{user.role}</span>
-                      </td>
-                      <td>{user.current_page ? <code>{user.current_page}</code> : 'Browsing'}</td>
-                      <td>
-                        <time dateTime={user.last_seen}>{formatLocalTime(user.last_seen)}</time>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </ResponsiveTable>
           )}
         </div>
         <div className="admin-panel">

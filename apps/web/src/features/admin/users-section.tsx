@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { isHttpError } from '../../lib/http';
+import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { listUsers, updateRole, type UserPage } from './users-api';
 
 export const USERS_ERROR = 'Failed to fetch users';
@@ -156,52 +157,51 @@ export function UsersSection() {
         )
       ) : (
         <>
-          <div
-            className="table-scroll admin-panel"
-            role="region"
-            aria-labelledby="user-management-title"
-            tabIndex={0}
-          >
-            <table className="data-table users-table">
-              <caption className="visually-hidden">
+          <ResponsiveTable
+            labelledBy="user-management-title"
+            regionClassName="admin-panel"
+            className="users-table"
+            caption={
+              <>
                 Users, sorted by {COLUMNS.find((column) => column.field === sort.field)?.label}{' '}
                 {sort.order === 'asc' ? 'ascending' : 'descending'}
-              </caption>
-              <thead>
+              </>
+            }
+          >
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => (
+                  <SortableHeader
+                    key={column.field}
+                    column={column}
+                    sortOrder={sort.field === column.field ? sort.order : null}
+                    onSort={() => handleSort(column)}
+                  />
+                ))}
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.users.length === 0 ? (
                 <tr>
-                  {COLUMNS.map((column) => (
-                    <SortableHeader
-                      key={column.field}
-                      column={column}
-                      sortOrder={sort.field === column.field ? sort.order : null}
-                      onSort={() => handleSort(column)}
-                    />
-                  ))}
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <td colSpan={COLUMNS.length + 1} className="admin-muted">
+                    No users found.
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {result.users.length === 0 ? (
-                  <tr>
-                    <td colSpan={COLUMNS.length + 1} className="admin-muted">
-                      No users found.
-                    </td>
-                  </tr>
-                ) : (
-                  result.users.map((user) => (
-                    <UserRow
-                      key={user.id}
-                      user={user}
-                      onRoleChanged={handleRoleChanged}
-                      onRoleError={setRoleError}
-                    />
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+              ) : (
+                result.users.map((user) => (
+                  <UserRow
+                    key={user.id}
+                    user={user}
+                    onRoleChanged={handleRoleChanged}
+                    onRoleError={setRoleError}
+                  />
+                ))
+              )}
+            </tbody>
+          </ResponsiveTable>
           <nav className="pagination" aria-label="User pages">
             <button
               type="button"
@@ -279,7 +279,7 @@ function UserRow({
   return (
     <tr>
       <th scope="row">{user.username}</th>
-      <td>
+      <Cell label="Role">
         <select
           className="role-select"
           aria-label={`Role of ${user.username}`}
@@ -298,19 +298,19 @@ function UserRow({
             </option>
           ))}
         </select>
-      </td>
-      <td>
+      </Cell>
+      <Cell label="Created At">
         <time dateTime={user.created_at}>{formatDateTime(user.created_at)}</time>
-      </td>
-      <td>
+      </Cell>
+      <Cell label="Last Login">
         {user.last_login ? (
           <time dateTime={user.last_login}>{formatDateTime(user.last_login)}</time>
         ) : (
           'Never'
         )}
-      </td>
-      <td>{formatDuration(user.total_time_spent)}</td>
-      <td>
+      </Cell>
+      <Cell label="Total Time">{formatDuration(user.total_time_spent)}</Cell>
+      <td className="users-table__actions">
         <Link
           to={`/admin/users/${user.id}`}
           className="button button--secondary button--small"

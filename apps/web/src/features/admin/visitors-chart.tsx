@@ -1,15 +1,43 @@
 import type { DailyStat } from '@portfolio/types';
-import { useId } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 
 import { dayKey, formatShortDay } from './dashboard-format';
 
-const WIDTH = 720;
+/** The width drawn before the figure is measured (and where it cannot be, as in tests). */
+const DEFAULT_WIDTH = 720;
+const MIN_WIDTH = 240;
 const HEIGHT = 280;
 const MARGIN = { top: 16, right: 16, bottom: 56, left: 48 };
-const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
-/** Enough date labels to read the axis without them overlapping. */
-const MAX_X_LABELS = 8;
+/** Room one date label needs on the axis (at the chart's 12 px), so labels never overlap. */
+export const X_LABEL_SLOT = 64;
+
+/**
+ * The figure's width in CSS pixels, followed as it changes. The chart is drawn at that width
+ * (one unit of the SVG per pixel), so its text keeps its size on a phone instead of shrinking
+ * with a wide drawing scaled down.
+ */
+export function useMeasuredWidth() {
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') {
+      return;
+    }
+    const measure = () => {
+      const measured = Math.round(element.getBoundingClientRect().width);
+      if (measured > 0) {
+        setWidth(Math.max(MIN_WIDTH, measured));
+      }
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
 
 /** A round axis maximum (1, 2 or 5 times a power of ten) at or above the largest value. */
 export function niceMax(value: number): number {
@@ -28,6 +56,9 @@ export function niceMax(value: number): number {
 export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
   const titleId = useId();
   const descId = useId();
+  const { ref, width } = useMeasuredWidth();
+  const plotWidth = width - MARGIN.left - MARGIN.right;
+  const maxXLabels = Math.max(2, Math.floor(plotWidth / X_LABEL_SLOT));
   const highest = Math.max(
     0,
     ...days.map((day) =>
@@ -35,23 +66,25 @@ export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
     ),
   );
   const max = niceMax(highest);
-  const slot = PLOT_WIDTH / Math.max(days.length, 1);
+  const slot = plotWidth / Math.max(days.length, 1);
   const barWidth = Math.max(slot * 0.7, 1);
-  const labelEvery = Math.max(Math.ceil(days.length / MAX_X_LABELS), 1);
+  const labelEvery = Math.max(Math.ceil(days.length / maxXLabels), 1);
   const y = (value: number) => MARGIN.top + PLOT_HEIGHT - (value / max) * PLOT_HEIGHT;
   const ticks = [0, max / 2, max];
   const first = days[0];
   const last = days[days.length - 1];
 
   return (
-    <figure className="chart">
+    <figure className="chart" ref={ref}>
       <svg
         className="chart__svg"
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        viewBox={`0 0 ${width} ${HEIGHT}`}
         role="img"
         aria-labelledby={`${titleId} ${descId}`}
       >
-        <title id={titleId}>Daily visitors, last 30 days</title>
+        <title
+          id={titleId}
+        >{`Daily visitors, last ${days.length} ${days.length === 1 ? 'day' : 'days'}`}</title>
         <desc id={descId}>
           {first && last
             ? `Registered and anonymous visitors per day from ${dayKey(first.date)} to ${dayKey(last.date)}; highest day ${highest}.`
@@ -59,7 +92,7 @@ export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
         </desc>
         {ticks.map((tick) => (
           <g key={tick} className="chart__tick">
-            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+            <line x1={MARGIN.left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} />
             <text x={MARGIN.left - 8} y={y(tick)} dy="0.32em" textAnchor="end">
               {Number.isInteger(tick) ? tick : tick.toFixed(1)}
             </text>
@@ -104,11 +137,11 @@ export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
         <line
           className="chart__axis"
           x1={MARGIN.left}
-          x2={WIDTH - MARGIN.right}
+          x2={width - MARGIN.right}
           y1={MARGIN.top + PLOT_HEIGHT}
           y2={MARGIN.top + PLOT_HEIGHT}
         />
-        <text className="chart__axis-title" x={MARGIN.left + PLOT_WIDTH / 2} y={HEIGHT - 8}>
+        <text className="chart__axis-title" x={MARGIN.left + plotWidth / 2} y={HEIGHT - 8}>
           Date
         </text>
         <text

@@ -45,6 +45,22 @@ describe('register page', () => {
     expect(registerCalls(calls)).toHaveLength(0);
   });
 
+  it('drops the mismatch box once the confirmation is fixed, leaving only "Passwords match"', async () => {
+    stubApi();
+    renderApp('/register');
+    await fill({ username: 'newbie', password: 'secret-password', confirm: 'other-password' });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Passwords do not match');
+
+    const confirm = screen.getByLabelText('Confirm Password');
+    await userEvent.clear(confirm);
+    await userEvent.type(confirm, 'secret-password');
+
+    expect(screen.getByText('Passwords match')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('Passwords do not match')).not.toBeInTheDocument();
+  });
+
   it("explains an invalid email in the spec's words, without sending a request", async () => {
     const { calls } = stubApi();
     renderApp('/register');

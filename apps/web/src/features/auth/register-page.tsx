@@ -40,6 +40,14 @@ export function RegisterPage() {
 
   const doPasswordsMatch = password === confirmPassword;
 
+  /** A field's setter that also drops the error box: it spoke of what the form held before. */
+  const editing =
+    (setValue: (value: string) => void) =>
+    (value: string): void => {
+      setValue(value);
+      setError(null);
+    };
+
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
@@ -87,7 +95,7 @@ export function RegisterPage() {
             id="register-username"
             label="Username"
             value={username}
-            onValueChange={setUsername}
+            onValueChange={editing(setUsername)}
             name="username"
             autoComplete="username"
             required
@@ -96,7 +104,7 @@ export function RegisterPage() {
             id="register-email"
             label="Email (optional)"
             value={email}
-            onValueChange={setEmail}
+            onValueChange={editing(setEmail)}
             name="email"
             type="email"
             autoComplete="email"
@@ -105,7 +113,7 @@ export function RegisterPage() {
             id="register-password"
             label="Password"
             value={password}
-            onValueChange={setPassword}
+            onValueChange={editing(setPassword)}
             name="password"
             type="password"
             autoComplete="new-password"
@@ -115,7 +123,7 @@ export function RegisterPage() {
             id="register-confirm-password"
             label="Confirm Password"
             value={confirmPassword}
-            onValueChange={setConfirmPassword}
+            onValueChange={editing(setConfirmPassword)}
             name="confirmPassword"
             type="password"
             autoComplete="new-password"

@@ -32,7 +32,7 @@ export function GalleryGrid({ projects }: GalleryGridProps) {
                 <img
                   className="gallery-card__thumbnail"
                   src={project.thumbnail}
-                  alt=""
+                  alt={project.title}
                   width={CARD_WIDTH}
                   height={CARD_HEIGHT}
                   loading="lazy"

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -43,6 +43,18 @@ describe('GalleryPage', () => {
     expect(
       await screen.findByRole('link', { name: 'Prototype Online View Details' }),
     ).toHaveFocus();
+  });
+
+  it("names each card's thumbnail by its project title", async () => {
+    stubApi();
+    renderApp('/Gallery');
+    const card = await screen.findByRole('link', { name: 'ProjectX View Details' });
+    expect(within(card).getByRole('img')).toHaveAccessibleName('ProjectX');
+    expect(screen.getAllByRole('img').map((image) => image.getAttribute('alt'))).toEqual([
+      'Visuals and VFX',
+      'Prototype Online',
+      'ProjectX',
+    ]);
   });
 
   it('has no repository link for a project without one', async () => {

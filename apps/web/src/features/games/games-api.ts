@@ -1,12 +1,22 @@
-import { GameSaveResponse, type GameSessionRequest, UnlockedAchievement } from '@portfolio/types';
+import {
+  GameSaveResponse,
+  type GameSessionRequest,
+  PlayTicketResponse,
+  UnlockedAchievement,
+} from '@portfolio/types';
 
 import { http, isHttpError, request } from '../../lib/http';
 
-/** Spec section 7: sent before a permitted game opens; a failure is only logged. */
+/**
+ * Spec section 7: sent before a permitted game opens; a failure is only logged. Kept alive: a
+ * game that needs isolation opens as a new page load, which would otherwise cancel it.
+ */
 export function trackGameClick(gameId: string): void {
-  http.post('/api/track-game-click', { gameId }).catch((error: unknown) => {
-    console.warn('Could not record the game click', error);
-  });
+  request('POST', '/api/track-game-click', { body: { gameId }, keepalive: true }).catch(
+    (error: unknown) => {
+      console.warn('Could not record the game click', error);
+    },
+  );
 }
 
 const gamePath = (gameId: string) => `/api/games/${encodeURIComponent(gameId)}`;
@@ -42,4 +52,9 @@ export async function loadGame(gameId: string): Promise<unknown> {
 
 export function unlockAchievement(gameId: string, name: string) {
   return http.post(`${gamePath(gameId)}/achievements`, { name }, UnlockedAchievement);
+}
+
+/** A short-lived ticket for a multiplayer game's server, handed to the game's frame (issue 16). */
+export function getPlayTicket(gameId: string) {
+  return http.post('/api/play-tickets', { gameId }, PlayTicketResponse);
 }

@@ -1,18 +1,53 @@
+import { decideGameAccess, GAME_CATALOGUE } from '@portfolio/types';
+import type { GameEntry } from '@portfolio/types/game-host';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { jsonResponse, renderApp, signedInAs, stubApi } from '../../test/render-app';
+import { apiError, jsonResponse, renderApp, signedInAs, stubApi } from '../../test/render-app';
 
 type Role = 'guest' | 'user' | 'subscriber' | 'admin';
 
-function api(role: Role) {
+const GAMES_ORIGIN = 'http://games.test:4001';
+
+/** GET /api/games as the server answers it for a role: the built-in catalogue, version 1. */
+function catalogueFor(role: Role, extra: GameEntry[] = []): { games: GameEntry[] } {
+  const games = GAME_CATALOGUE.map((game): GameEntry => {
+    const mayPlay = decideGameAccess(game, role === 'guest' ? null : role).allowed;
+    const grant = game.access === 'subscriber' ? '/g/grant123' : '';
+    return {
+      id: game.id,
+      title: game.title,
+      description: game.description,
+      thumbnail: game.thumbnail,
+      instructions: game.instructions,
+      section: game.engine,
+      access: game.access,
+      isMultiplayer: game.isMultiplayer,
+      ...(game.serverType ? { serverType: game.serverType } : {}),
+      playUrl:
+        game.access === 'subscriber' && !mayPlay
+          ? null
+          : `${GAMES_ORIGIN}${grant}/${game.id}/1/index.html`,
+      needsIsolation: false,
+      version: 1,
+    };
+  });
+  return { games: [...games, ...extra] };
+}
+
+function api(role: Role, extra: GameEntry[] = []) {
   return stubApi({
     ...(role === 'guest' ? {} : signedInAs(`${role}1`, role)),
+    'GET /api/games': () => jsonResponse(catalogueFor(role, extra)),
     'GET /api/game-status': () => jsonResponse({ wolfscape: true, rocketGame: false }),
     'POST /api/track-game-click': () => jsonResponse({ ok: true }),
   });
 }
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 const cardOf = (link: HTMLElement) => {
   const card = link.closest('li');
@@ -57,7 +92,7 @@ describe('/games access matrix (spec section 6)', () => {
     it(`${role}: lock overlays and where each card leads`, async () => {
       api(role);
       renderApp('/games');
-      await screen.findByRole('heading', { name: 'Games', level: 1 });
+      await screen.findByRole('link', { name: /^Co-op Adventure/ });
       for (const kind of ['public', 'multiplayer', 'subscriber'] as const) {
         const link = cardLink(TITLES[kind]);
         const expected = MATRIX[role][kind];
@@ -134,10 +169,12 @@ describe('the game viewer', () => {
     });
     expect(router.location.search).toBe('?play=CoopAdventure');
     const frame = await screen.findByTitle('Co-op Adventure (game)');
-    expect(frame).toHaveAttribute('src', '/games/CoopAdventure/');
+    // the frame shows the live build on the games origin, fullscreen allowed one way only
+    expect(frame).toHaveAttribute('src', `${GAMES_ORIGIN}/CoopAdventure/1/index.html`);
     expect(frame).toHaveAttribute('width', '100%');
-    expect(frame).toHaveAttribute('height', '800');
-    expect(frame).toHaveAttribute('allowfullscreen');
+    expect(frame).toHaveAttribute('allow', 'fullscreen; autoplay; gamepad; cross-origin-isolated');
+    expect(frame).not.toHaveAttribute('allowfullscreen');
+    expect(screen.getByRole('button', { name: 'Fullscreen' })).toBeVisible();
     expect(frame.parentElement).toHaveAttribute('data-device-class', 'tablet');
     expect(frame.parentElement).toHaveClass('game-viewer__content--tablet');
 
@@ -165,5 +202,66 @@ describe('the game viewer', () => {
     expect(await screen.findByTitle('Pong (game)')).toBeInTheDocument();
     await act(() => router.navigate(-1));
     expect(await screen.findByRole('heading', { name: 'Games', level: 1 })).toBeVisible();
+  });
+});
+
+describe('the catalogue from GET /api/games', () => {
+  const threaded: GameEntry = {
+    id: 'ThreadedGodot',
+    title: 'Threaded Godot',
+    description: 'A Godot 4 export with threads.',
+    thumbnail: `${GAMES_ORIGIN}/ThreadedGodot/thumbnail.png`,
+    instructions: 'Click to start.',
+    section: 'html5',
+    access: 'public',
+    isMultiplayer: false,
+    playUrl: `${GAMES_ORIGIN}/ThreadedGodot/3/index.html`,
+    needsIsolation: true,
+    version: 3,
+  };
+
+  it('shows "Other HTML5 Games" only when it has games', async () => {
+    api('guest');
+    const first = renderApp('/games');
+    await screen.findByRole('link', { name: /^Co-op Adventure/ });
+    expect(screen.queryByRole('button', { name: 'Other HTML5 Games' })).toBeNull();
+    first.unmount();
+
+    api('guest', [threaded]);
+    renderApp('/games');
+    expect(await screen.findByRole('button', { name: 'Other HTML5 Games' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    expect(cardLink('Threaded Godot')).toBeVisible();
+  });
+
+  it('opens a game that needs isolation as a page load the server isolates', async () => {
+    api('guest', [threaded]);
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, search: '' });
+    renderApp('/games');
+    const link = await screen.findByRole('link', { name: /^Threaded Godot/ });
+    expect(link).toHaveAttribute('href', '/games?play=ThreadedGodot&isolated=1');
+
+    // a direct link to the viewer without isolated=1 goes there too
+    api('guest', [threaded]);
+    renderApp('/games?play=ThreadedGodot');
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('/games?play=ThreadedGodot&isolated=1'),
+    );
+  });
+
+  it('shows the viewer with the fresh play URL a subscriber gets, and a message when loading fails', async () => {
+    api('subscriber');
+    renderApp('/games?play=Pong');
+    expect(await screen.findByTitle('Pong (game)')).toHaveAttribute(
+      'src',
+      `${GAMES_ORIGIN}/g/grant123/Pong/1/index.html`,
+    );
+
+    stubApi({ 'GET /api/games': () => apiError(503, 'Service unavailable') });
+    renderApp('/games');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load the games');
   });
 });

@@ -1,30 +1,36 @@
-import {
-  decideGameAccess,
-  findGame,
-  GAME_CATALOGUE,
-  type GameCatalogueEntry,
-  type GameEngine,
-  type Role,
-} from '@portfolio/types';
-import { type MouseEvent, useId, useState } from 'react';
+import { decideGameAccess, type Role } from '@portfolio/types';
+import type { GameEntry, GameSection as Section } from '@portfolio/types/game-host';
+import { type MouseEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 
+import { ErrorAlert } from '../../app/error-alert';
 import { useAuthStore } from '../auth/auth-store';
+import { sendBeacon } from '../presence/page-view';
 import { useGameServerStatus } from './game-status';
 import { GameViewer } from './game-viewer';
 import { trackGameClick } from './games-api';
+import { useGamesCatalogue } from './games-catalogue';
+import {
+  hasIsolatedParam,
+  isDocumentIsolated,
+  playPath,
+  rememberOpenedFromList,
+  takeOpenedFromList,
+} from './isolation';
 import './games.css';
 
 /** The query parameter naming the open game: /games?play=Pong. */
 export const PLAY_PARAM = 'play';
 
-const SECTIONS: { engine: GameEngine; title: string; note?: string }[] = [
-  { engine: 'multiplayer', title: 'Multiplayer Browser Games' },
-  { engine: 'gamemaker', title: 'Made With GameMaker', note: 'F10 toggles game fullscreen.' },
-  { engine: 'godot', title: 'Made With Godot' },
-];
+export const GAMES_LOAD_ERROR = 'Failed to load the games';
 
-const SERVER_TYPES = GAME_CATALOGUE.flatMap((game) => (game.serverType ? [game.serverType] : []));
+/** The spec's three sections, always shown, and "Other HTML5 Games" when it has games. */
+const SECTIONS: { section: Section; title: string; note?: string; isOptional?: true }[] = [
+  { section: 'multiplayer', title: 'Multiplayer Browser Games' },
+  { section: 'gamemaker', title: 'Made With GameMaker', note: 'F10 toggles game fullscreen.' },
+  { section: 'godot', title: 'Made With Godot' },
+  { section: 'html5', title: 'Other HTML5 Games', isOptional: true },
+];
 
 /** State a card link leaves in history, so Close can go back instead of adding an entry. */
 interface OpenedFromList {
@@ -32,9 +38,9 @@ interface OpenedFromList {
 }
 
 /**
- * /games (spec section 2): three collapsible sections of game cards, or the viewer of the game
- * named in the URL. A permitted click records the click and opens the viewer; a blocked click
- * goes where the access rule says.
+ * /games (spec section 2): collapsible sections of game cards read from GET /api/games, or the
+ * viewer of the game named in the URL. A permitted click records the click and opens the viewer;
+ * a blocked click goes where the access rule says.
  */
 export function GamesPage() {
   const user = useAuthStore((state) => state.user);
@@ -42,15 +48,31 @@ export function GamesPage() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const playing = findGame(searchParams.get(PLAY_PARAM) ?? '');
+  const playId = searchParams.get(PLAY_PARAM);
+  const catalogue = useGamesCatalogue(user ? `${user.id}:${user.role}` : '', playId);
+  useLeaveIsolatedDocument(location.search);
 
+  if (catalogue.kind !== 'loaded') {
+    return (
+      <GamesFrame>
+        {catalogue.kind === 'loading' ? (
+          // a screen's height while the list loads: the footer then never jumps in view
+          <p className="muted games-loading">Loading...</p>
+        ) : (
+          <FailedToLoad />
+        )}
+      </GamesFrame>
+    );
+  }
+  const playing = catalogue.games.find((game) => game.id === playId);
   if (playing) {
     const decision = decideGameAccess(playing, role);
     if (!decision.allowed) {
       return <Navigate to={decision.redirectTo} replace />;
     }
     const close = () => {
-      if ((location.state as OpenedFromList | null)?.openedFromList) {
+      const here = `${location.pathname}${location.search}`;
+      if ((location.state as OpenedFromList | null)?.openedFromList || takeOpenedFromList(here)) {
         void navigate(-1);
       } else {
         void navigate('/games', { replace: true });
@@ -62,11 +84,32 @@ export function GamesPage() {
       </div>
     );
   }
-  return <GameList role={role} />;
+  return (
+    <GamesFrame>
+      <GameList games={catalogue.games} role={role} />
+    </GamesFrame>
+  );
 }
 
-function GameList({ role }: { role: Role | null }) {
-  const online = useGameServerStatus(SERVER_TYPES);
+/**
+ * An isolated document (opened for a game that needs threads) shows only that game: when the
+ * address moves on (Close, a link in the top bar), the next page is loaded as a document of its
+ * own, without the isolating headers that would keep other sites' images and frames out.
+ */
+function useLeaveIsolatedDocument(search: string) {
+  useEffect(() => {
+    const leaveIfMovedOn = () => {
+      if (isDocumentIsolated() && !hasIsolatedParam(window.location.search)) {
+        window.location.reload();
+      }
+    };
+    leaveIfMovedOn();
+    // on unmount the address is already the next page's
+    return leaveIfMovedOn;
+  }, [search]);
+}
+
+function GamesFrame({ children }: { children: ReactNode }) {
   return (
     <section className="page games-page" aria-labelledby="games-title">
       <h1 id="games-title">Games</h1>
@@ -74,24 +117,45 @@ function GameList({ role }: { role: Role | null }) {
         Browser games I made: play the multiplayer ones with other visitors, the rest on your own or
         with a friend on the same keyboard.
       </p>
-      {SECTIONS.map((section) => (
-        <GameSection
-          key={section.engine}
-          title={section.title}
-          note={section.note}
-          games={GAME_CATALOGUE.filter((game) => game.engine === section.engine)}
-          role={role}
-          online={online}
-        />
-      ))}
+      {children}
     </section>
+  );
+}
+
+function FailedToLoad() {
+  const [isOpen, setOpen] = useState(true);
+  return isOpen ? <ErrorAlert message={GAMES_LOAD_ERROR} onClose={() => setOpen(false)} /> : null;
+}
+
+function GameList({ games, role }: { games: GameEntry[]; role: Role | null }) {
+  const serverTypes = [...new Set(games.flatMap((game) => game.serverType ?? []))];
+  const online = useGameServerStatus(serverTypes);
+  return (
+    <>
+      {SECTIONS.map((section) => {
+        const inSection = games.filter((game) => game.section === section.section);
+        if (section.isOptional && inSection.length === 0) {
+          return null;
+        }
+        return (
+          <GameSection
+            key={section.section}
+            title={section.title}
+            note={section.note}
+            games={inSection}
+            role={role}
+            online={online}
+          />
+        );
+      })}
+    </>
   );
 }
 
 function GameSection(props: {
   title: string;
   note: string | undefined;
-  games: GameCatalogueEntry[];
+  games: GameEntry[];
   role: Role | null;
   online: Record<string, boolean>;
 }) {
@@ -130,40 +194,52 @@ function GameSection(props: {
   );
 }
 
-function GameCard(props: {
-  game: GameCatalogueEntry;
-  role: Role | null;
-  isOnline: boolean | undefined;
-}) {
+function GameCard(props: { game: GameEntry; role: Role | null; isOnline: boolean | undefined }) {
   const { game } = props;
   const decision = decideGameAccess(game, props.role);
   const descriptionId = useId();
+  const path = playPath(game.id, game.needsIsolation);
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (decision.allowed && !event.defaultPrevented && event.button === 0) {
-      trackGameClick(game.id);
+    if (!event.defaultPrevented && event.button === 0) {
+      if (decision.allowed) {
+        trackGameClick(game.id);
+        if (game.needsIsolation) {
+          rememberOpenedFromList(path);
+        }
+      } else {
+        // 'Login to Play' / 'Subscribe to Play': what the site's locks cost (site analytics)
+        sendBeacon({ type: 'locked', gameId: game.id });
+      }
     }
   };
-  const to = decision.allowed
-    ? `/games?${PLAY_PARAM}=${encodeURIComponent(game.id)}`
-    : decision.redirectTo;
+  const to = decision.allowed ? path : decision.redirectTo;
   return (
     <li className={`game-card${decision.allowed ? '' : ' game-card--locked'}`}>
       <Link
         className="game-card__link"
         to={to}
+        // a game that needs isolation opens as a page load the server isolates
+        reloadDocument={decision.allowed && game.needsIsolation}
         state={decision.allowed ? ({ openedFromList: true } satisfies OpenedFromList) : undefined}
         onClick={onClick}
         aria-label={decision.allowed ? game.title : `${game.title}, ${decision.notice}`}
         aria-describedby={descriptionId}
       >
         <span className="game-card__media">
-          <img
-            className="game-card__thumbnail"
-            src={game.thumbnail}
-            alt=""
-            width={320}
-            height={180}
-          />
+          {game.thumbnail ? (
+            <img
+              className="game-card__thumbnail"
+              src={game.thumbnail}
+              alt=""
+              width={320}
+              height={180}
+            />
+          ) : (
+            // a game added without a thumbnail yet: a panel of the card's size, no broken image
+            <span className="game-card__thumbnail game-card__thumbnail--none" aria-hidden="true">
+              {game.title.slice(0, 1)}
+            </span>
+          )}
           {!decision.allowed && (
             <span className="game-card__lock">
               <LockIcon />

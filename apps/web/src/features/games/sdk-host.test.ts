@@ -78,6 +78,56 @@ describe('the SDK host', () => {
     expect(other.posted).toEqual([]);
   });
 
+  it('talks only to its frame on the games origin when the game is served there', async () => {
+    const { calls } = stubApi({
+      'POST /api/games/Pong/achievements': () =>
+        jsonResponse({ name: 'First Point', unlockedAt: '2026-01-01T00:00:00.000Z' }, 201),
+    });
+    const gamesOrigin = 'http://games.example:3001';
+    const { frame, posted } = fakeFrame();
+    stop = startSdkHost({
+      gameId: 'Pong',
+      frameOrigin: gamesOrigin,
+      getFrameWindow: () => frame,
+      isSignedIn: () => true,
+    });
+    // the site's own origin is not the frame's any more
+    dispatch(request(1, 'unlock', { name: 'First Point' }), frame);
+    dispatch(request(2, 'unlock', { name: 'First Point' }), frame, gamesOrigin);
+    await vi.waitFor(() => expect(posted).toHaveLength(1));
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      'POST /api/games/Pong/achievements',
+    ]);
+    expect(posted[0]).toEqual({
+      message: { protocol: GAME_SDK_PROTOCOL, kind: 'answer', id: 2, ok: true },
+      targetOrigin: gamesOrigin,
+    });
+  });
+
+  it("hands a signed-in player's multiplayer game a play ticket for the game it hosts", async () => {
+    const ticket = {
+      ticket: 'sealed-ticket',
+      siteOrigin: window.location.origin,
+      expiresAt: '2026-01-01T00:01:00.000Z',
+    };
+    const { calls } = stubApi({ 'POST /api/play-tickets': () => jsonResponse(ticket) });
+    const gamesOrigin = 'http://games.example:3001';
+    const { frame, posted } = fakeFrame();
+    stop = startSdkHost({
+      gameId: 'RocketGame',
+      frameOrigin: gamesOrigin,
+      getFrameWindow: () => frame,
+      isSignedIn: () => true,
+    });
+    dispatch(request(7, 'ticket', { gameId: 'WolfScape' }), frame, gamesOrigin);
+    await vi.waitFor(() => expect(posted).toHaveLength(1));
+    expect(calls.map((call) => call.body)).toEqual([{ gameId: 'RocketGame' }]);
+    expect(posted[0]).toEqual({
+      message: { protocol: GAME_SDK_PROTOCOL, kind: 'answer', id: 7, ok: true, result: ticket },
+      targetOrigin: gamesOrigin,
+    });
+  });
+
   it('answers a guest with nothing and records nothing', async () => {
     const { calls } = stubApi();
     const { frame, posted } = fakeFrame();

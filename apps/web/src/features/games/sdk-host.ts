@@ -6,6 +6,7 @@ import {
 
 import {
   endSessionOnExit,
+  getPlayTicket,
   loadGame,
   recordSession,
   saveGame,
@@ -15,6 +16,12 @@ import {
 export interface SdkHostOptions {
   /** The game the viewer shows: calls are recorded for it, whatever the frame claims. */
   gameId: string;
+  /**
+   * The origin the game's frame is served from (the games origin, `new URL(playUrl).origin`);
+   * default this page's. Messages from any other origin are ignored, and answers are addressed
+   * to this one only.
+   */
+  frameOrigin?: string;
   /** The game's frame window; messages from any other window are ignored. */
   getFrameWindow: () => Window | null | undefined;
   /** Whether a player is signed in now (guests play without recording). */
@@ -22,15 +29,16 @@ export interface SdkHostOptions {
 }
 
 /**
- * The hosting page's side of the game SDK (/games/sdk.js): answers the frame's requests by
- * calling the API for the signed-in player. Only messages from the game's own frame on this
- * origin are read; answers go only to that frame on this origin. A guest's requests are answered
- * with nothing, so the game plays on without recording. Returns a function that stops listening
- * and ends a play session that is still open.
+ * The hosting page's side of the game SDK (sdk.js): answers the frame's requests by calling the
+ * API for the signed-in player. Only messages from the game's own frame on the games origin are
+ * read; answers go only to that frame on that origin. A guest's requests are answered with
+ * nothing, so the game plays on without recording. A multiplayer game asks for a play ticket,
+ * with which it joins the game's server on this origin without a cookie. Returns a function that
+ * stops listening and ends a play session that is still open.
  */
 export function startSdkHost(options: SdkHostOptions): () => void {
   const { gameId } = options;
-  const origin = window.location.origin;
+  const origin = options.frameOrigin ?? window.location.origin;
   let isSessionOpen = false;
 
   const answer = (target: Window, id: number, ok: boolean, result?: unknown) => {
@@ -55,6 +63,8 @@ export function startSdkHost(options: SdkHostOptions): () => void {
       case 'unlock':
         await unlockAchievement(gameId, request.payload.name);
         return undefined;
+      case 'ticket':
+        return getPlayTicket(gameId);
     }
   };
 

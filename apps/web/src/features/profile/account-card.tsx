@@ -127,6 +127,14 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
   const [isSaving, setIsSaving] = useState(false);
   const doPasswordsMatch = newPassword === confirmPassword;
 
+  /** A field's setter that also drops the error box: it spoke of what the form held before. */
+  const editing =
+    (setValue: (value: string) => void) =>
+    (value: string): void => {
+      setValue(value);
+      setError(null);
+    };
+
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (currentPassword === '') {
@@ -170,7 +178,7 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
         name="currentPassword"
         autoComplete="current-password"
         value={currentPassword}
-        onValueChange={setCurrentPassword}
+        onValueChange={editing(setCurrentPassword)}
         required
         autoFocus
       />
@@ -181,7 +189,7 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
         name="newPassword"
         autoComplete="new-password"
         value={newPassword}
-        onValueChange={setNewPassword}
+        onValueChange={editing(setNewPassword)}
         required
       />
       <FormField
@@ -191,7 +199,7 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
         name="confirmPassword"
         autoComplete="new-password"
         value={confirmPassword}
-        onValueChange={setConfirmPassword}
+        onValueChange={editing(setConfirmPassword)}
         required
         aria-describedby="profile-password-match"
       >

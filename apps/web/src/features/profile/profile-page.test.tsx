@@ -102,7 +102,7 @@ describe('ProfilePage', () => {
     expect(games[1]).toHaveTextContent('No achievements yet.');
   });
 
-  it("shows '0m', no games and 'Unknown' for a new account", async () => {
+  it("shows '0m', no games and subscription 'None' for a new account", async () => {
     profileApi({
       ...baseProfile,
       role: 'user',
@@ -116,14 +116,34 @@ describe('ProfilePage', () => {
     });
     await openProfile();
     expect(detail(card('Account Information'), 'Role')).toBe('User');
-    expect(within(card('Subscription Details')).getByText('Unknown')).toHaveClass(
+    expect(within(card('Subscription Details')).getByText('None')).toHaveClass(
       'status-badge--gray',
     );
+    expect(within(card('Subscription Details')).queryByText('Unknown')).not.toBeInTheDocument();
     expect(detail(card('Subscription Details'), 'Start Date')).toBe('N/A');
     expect(detail(card('Usage Statistics'), 'Total Time')).toBe('0m');
     expect(within(card('Usage Statistics')).getByText('No games played yet.')).toBeVisible();
     // an account with an email has no email form to open
     expect(screen.queryByRole('button', { name: 'Update Email' })).not.toBeInTheDocument();
+  });
+
+  it('shows a subscription an admin granted as active, granted by an admin, with no end date', async () => {
+    profileApi({
+      ...baseProfile,
+      subscription_status: null,
+      subscription_start_date: null,
+      subscription_end_date: null,
+      subscription_grant: { granted_at: '2025-02-03T10:00:00.000Z', ends_at: null },
+    });
+    await openProfile();
+    const subscription = card('Subscription Details');
+    expect(within(subscription).getByText('Active')).toHaveClass('status-badge--green');
+    expect(within(subscription).getByText('Granted by an admin')).toBeVisible();
+    expect(detail(subscription, 'Start Date')).toBe(
+      new Date('2025-02-03T10:00:00.000Z').toLocaleDateString(),
+    );
+    expect(detail(subscription, 'Next Payment Date/End Date')).toBe('No end date');
+    expect(within(subscription).queryByText('Unknown')).not.toBeInTheDocument();
   });
 
   describe('update email', () => {
@@ -212,6 +232,20 @@ describe('ProfilePage', () => {
       };
       return { form, fill };
     }
+
+    it('drops the mismatch box once the confirmation is fixed', async () => {
+      profileApi();
+      await openProfile();
+      const { form, fill } = await openPasswordForm();
+      await fill('old password', 'new password 1', 'new password 2');
+      expect(within(form).getByRole('alert')).toHaveTextContent('Passwords do not match');
+
+      const confirm = within(form).getByLabelText('Confirm New Password');
+      await userEvent.clear(confirm);
+      await userEvent.type(confirm, 'new password 1');
+      expect(within(form).getByText('Passwords match')).toBeInTheDocument();
+      expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    });
 
     it('refuses mismatched or missing passwords without a request', async () => {
       const { calls } = profileApi();

@@ -68,6 +68,7 @@ function ProfileContent() {
         status={profile.subscription_status}
         startDate={profile.subscription_start_date}
         endDate={profile.subscription_end_date}
+        grant={profile.subscription_grant}
       >
         <ManageSubscription />
       </SubscriptionDetailsCard>

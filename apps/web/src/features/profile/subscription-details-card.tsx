@@ -1,12 +1,20 @@
+import type { SubscriptionGrant } from '@portfolio/types';
+import { viewSubscription } from '@portfolio/types/subscription';
 import type { ReactNode } from 'react';
 
 import { formatDate } from '../../lib/format';
-import { SubscriptionStatusBadge } from '../../ui/subscription-status-badge';
+import {
+  GRANTED_BY_ADMIN,
+  NO_END_DATE,
+  SubscriptionStatusBadge,
+} from '../../ui/subscription-status-badge';
 
 interface SubscriptionDetailsCardProps {
   status: string | null;
   startDate: string | null;
   endDate: string | null;
+  /** A subscription an admin granted, shown as active when Stripe holds none. */
+  grant?: SubscriptionGrant | null | undefined;
   /** Actions under the details (for example a button to manage the subscription). */
   children?: ReactNode;
 }
@@ -16,20 +24,25 @@ export function SubscriptionDetailsCard({
   status,
   startDate,
   endDate,
+  grant,
   children,
 }: SubscriptionDetailsCardProps) {
+  const view = viewSubscription({ status, startDate, endDate, grant });
   return (
     <section className="card profile-card" aria-labelledby="subscription-title">
       <h2 id="subscription-title">Subscription Details</h2>
       <dl className="details">
         <dt>Status</dt>
         <dd>
-          <SubscriptionStatusBadge status={status} />
+          <SubscriptionStatusBadge status={view.status} />
+          {view.isGrantedByAdmin ? (
+            <span className="subscription-source">{GRANTED_BY_ADMIN}</span>
+          ) : null}
         </dd>
         <dt>Start Date</dt>
-        <dd>{formatDate(startDate)}</dd>
+        <dd>{formatDate(view.startDate)}</dd>
         <dt>Next Payment Date/End Date</dt>
-        <dd>{formatDate(endDate)}</dd>
+        <dd>{view.isGrantedByAdmin && !view.endDate ? NO_END_DATE : formatDate(view.endDate)}</dd>
       </dl>
       {children ? <div className="profile-card__actions">{children}</div> : null}
     </section>

@@ -10,6 +10,7 @@ import { Link, useNavigate } from 'react-router';
 
 import { useAuthStore } from '../auth/auth-store';
 import { ManageSubscription } from './manage-subscription';
+import { StripeDocument } from './stripe-document';
 import { subscriptionApi } from './subscription-api';
 
 // Stripe.js and Elements load only when the card form is shown
@@ -181,5 +182,14 @@ export function SubscribePage() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** /subscribe: the page, in the document the server served for it (see StripeDocument). */
+export function SubscribeRoute() {
+  return (
+    <StripeDocument>
+      <SubscribePage />
+    </StripeDocument>
   );
 }

@@ -1,11 +1,29 @@
-import type { RunCodeResponse } from '@portfolio/types';
-import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
+import {
+  type CompilerDiagnostic,
+  CPP_STANDARDS,
+  CppStandard,
+  OPTIMIZATION_LEVELS,
+  OptimizationLevel,
+  type RunCodeInfo,
+  type RunCodeResponse,
+} from '@portfolio/types/run-code';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 
-import { editorHeight } from './editor-height';
-import { describeRunError, describeRunResult, runCode } from './run-code-api';
-
-// Monaco is large: it loads in its own chunk, only when a C++ tutorial is on screen.
-const CppEditor = lazy(() => import('./cpp-editor').then((m) => ({ default: m.CppEditor })));
+import { CodeEditorBox } from './code-editor-box';
+import { isRunShortcut } from './code-preview';
+import { type CodeBoxSource, useCodeBox, useCodeBoxStore } from './code-box-store';
+import type { EditorHandle } from './editor-handle';
+import {
+  describeDiagnostic,
+  describeLimits,
+  describeRunError,
+  describeRunResult,
+  getRunCodeInfo,
+  optimizationLabel,
+  runCode,
+  standardLabel,
+} from './run-code-api';
+import { ShareBox } from './share-box';
 
 type RunState =
   | { status: 'idle' }
@@ -13,19 +31,72 @@ type RunState =
   | { status: 'done'; result: RunCodeResponse }
   | { status: 'failed'; detail: string };
 
+const NO_DIAGNOSTICS: readonly CompilerDiagnostic[] = [];
+
+/** The runner's limits and choices, asked without holding up the page (null until known). */
+function useRunCodeInfo(): RunCodeInfo | null {
+  const [info, setInfo] = useState<RunCodeInfo | null>(null);
+  useEffect(() => {
+    let isCurrent = true;
+    getRunCodeInfo().then(
+      (answer) => {
+        if (isCurrent) {
+          setInfo(answer);
+        }
+      },
+      // the page works without it: Run answers with the reason if running is not possible
+      () => undefined,
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, []);
+  return info;
+}
+
+/** The server's choices, keeping the box's own choice listed even if the server lacks it. */
+function choices<T extends string>(all: readonly T[], offered: readonly T[] | undefined, own: T) {
+  const list = offered && offered.length > 0 ? offered : all;
+  return list.includes(own) ? list : [...list, own];
+}
+
 interface CodeTutorialProps {
+  /** The tutorial's id: the box's edits are kept under it while the app runs. */
+  id: string;
   title: string;
   initialCode: string;
 }
 
-/** A C++ tutorial: the editable sample, a Run button and the output box. */
-export function CodeTutorial({ title, initialCode }: CodeTutorialProps) {
-  const [code, setCode] = useState(initialCode);
+/**
+ * A C++ tutorial's code box: the editor, standard input, the C++ standard and optimisation level,
+ * Run (with the runner's limits beside it), Share, and the output with the compiler's messages.
+ */
+export function CodeTutorial({ id, title, initialCode }: CodeTutorialProps) {
+  const source = useCodeBox(id, initialCode);
+  const edit = useCodeBoxStore((state) => state.edit);
   const [state, setState] = useState<RunState>({ status: 'idle' });
+  const [isEditorWanted, setEditorWanted] = useState(false);
+  const info = useRunCodeInfo();
   const isRunning = state.status === 'running';
   const runningRef = useRef(false);
+  const sourceRef = useRef<CodeBoxSource>(source);
+  useLayoutEffect(() => {
+    sourceRef.current = source;
+  });
+  const editorHandle = useRef<EditorHandle | null>(null);
   const hintId = useId();
   const outputId = useId();
+  const outputLabelId = useId();
+  const stdinId = useId();
+  const standardId = useId();
+  const optimizationId = useId();
+
+  const change = useCallback(
+    (patch: Partial<CodeBoxSource>) => edit(id, initialCode, patch),
+    [edit, id, initialCode],
+  );
+  const handleCodeChange = useCallback((code: string) => change({ code }), [change]);
+  const wantEditor = useCallback(() => setEditorWanted(true), []);
 
   const handleRun = useCallback(() => {
     // Ctrl/Cmd+Enter while a run is going starts no second one
@@ -33,31 +104,34 @@ export function CodeTutorial({ title, initialCode }: CodeTutorialProps) {
       return;
     }
     runningRef.current = true;
+    // the markers need the editor: it loads while the program compiles
+    setEditorWanted(true);
     setState({ status: 'running' });
-    runCode(code)
+    const { code, stdin, standard, optimization } = sourceRef.current;
+    runCode({ code, stdin, standard, optimization })
       .then((result) => setState({ status: 'done', result }))
       .catch((error: unknown) => setState({ status: 'failed', detail: describeRunError(error) }))
       .finally(() => {
         runningRef.current = false;
       });
-  }, [code]);
+  }, []);
+
+  const diagnostics = state.status === 'done' ? state.result.diagnostics : NO_DIAGNOSTICS;
+  const standards = choices(CPP_STANDARDS, info?.standards, source.standard);
+  const optimizations = choices(OPTIMIZATION_LEVELS, info?.optimizations, source.optimization);
 
   return (
     <div className="code-tutorial">
-      <Suspense
-        fallback={
-          <div className="cpp-editor cpp-editor--loading" style={{ height: editorHeight(code) }}>
-            Loading...
-          </div>
-        }
-      >
-        <CppEditor
-          value={code}
-          label={`${title}: C++ source`}
-          onChange={setCode}
-          onRun={handleRun}
-        />
-      </Suspense>
+      <CodeEditorBox
+        value={source.code}
+        label={`${title}: C++ source`}
+        onChange={handleCodeChange}
+        onRun={handleRun}
+        diagnostics={diagnostics}
+        isEditorWanted={isEditorWanted}
+        onWantEditor={wantEditor}
+        handleRef={editorHandle}
+      />
       <div className="code-tutorial__actions">
         <button
           type="button"
@@ -69,24 +143,111 @@ export function CodeTutorial({ title, initialCode }: CodeTutorialProps) {
         >
           {isRunning ? 'Running...' : 'Run'}
         </button>
-        <span id={hintId} className="code-tutorial__hint">
-          Ctrl+Enter (⌘+Enter) in the editor runs the code. Ctrl+M lets Tab leave the editor.
-        </span>
+        <div className="code-tutorial__option">
+          <label htmlFor={standardId}>Standard</label>
+          <select
+            id={standardId}
+            value={source.standard}
+            onChange={(event) => {
+              const parsed = CppStandard.safeParse(event.target.value);
+              if (parsed.success) {
+                change({ standard: parsed.data });
+              }
+            }}
+          >
+            {standards.map((standard) => (
+              <option key={standard} value={standard}>
+                {standardLabel(standard)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="code-tutorial__option">
+          <label htmlFor={optimizationId}>Optimisation</label>
+          <select
+            id={optimizationId}
+            value={source.optimization}
+            onChange={(event) => {
+              const parsed = OptimizationLevel.safeParse(event.target.value);
+              if (parsed.success) {
+                change({ optimization: parsed.data });
+              }
+            }}
+          >
+            {optimizations.map((level) => (
+              <option key={level} value={level}>
+                {optimizationLabel(level)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ShareBox source={source}>
+          {info ? (
+            <span className="code-tutorial__limits">
+              {info.available
+                ? describeLimits(info.limits)
+                : `Running code is not available on this server: ${info.reason}`}
+            </span>
+          ) : null}
+        </ShareBox>
       </div>
-      <div
-        id={outputId}
-        className={`code-output${state.status === 'failed' ? ' code-output--error' : ''}`}
-        role="status"
-        aria-label="Output"
-        aria-busy={isRunning}
-      >
-        <RunOutput state={state} />
+      <p id={hintId} className="code-tutorial__hint">
+        Ctrl+Enter (⌘+Enter) in the editor or the input runs the code. Ctrl+M lets Tab leave the
+        editor; F8 goes to the next compiler message.
+      </p>
+      <div className="code-tutorial__io">
+        <div className="code-tutorial__stdin">
+          <label htmlFor={stdinId} className="code-tutorial__io-label">
+            Standard input
+          </label>
+          <textarea
+            id={stdinId}
+            value={source.stdin}
+            rows={4}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            placeholder="What the program reads from std::cin"
+            onChange={(event) => change({ stdin: event.target.value })}
+            onKeyDown={(event) => {
+              if (isRunShortcut(event)) {
+                event.preventDefault();
+                handleRun();
+              }
+            }}
+          />
+        </div>
+        <div className="code-tutorial__output">
+          <span id={outputLabelId} className="code-tutorial__io-label">
+            Output
+          </span>
+          <div
+            id={outputId}
+            className={`code-output${state.status === 'failed' ? ' code-output--error' : ''}`}
+            role="status"
+            aria-labelledby={outputLabelId}
+            aria-busy={isRunning}
+          >
+            <RunOutput
+              state={state}
+              onGoTo={(diagnostic) =>
+                editorHandle.current?.goTo(diagnostic.line, diagnostic.column)
+              }
+            />
+          </div>
+        </div>
       </div>
     </div>
   );
 }
 
-function RunOutput({ state }: { state: RunState }) {
+function RunOutput({
+  state,
+  onGoTo,
+}: {
+  state: RunState;
+  onGoTo: (diagnostic: CompilerDiagnostic) => void;
+}) {
   switch (state.status) {
     case 'idle':
       return <p className="code-output__placeholder">Press Run to compile and run the program.</p>;
@@ -100,15 +261,41 @@ function RunOutput({ state }: { state: RunState }) {
     case 'failed':
       return <pre>{`Error executing code.\n${state.detail}`}</pre>;
     case 'done': {
-      const notes = describeRunResult(state.result);
+      const { result } = state;
+      const hasList = result.diagnostics.length > 0;
       return (
         <>
-          <pre>{state.result.output.length > 0 ? state.result.output : '(no output)'}</pre>
-          {notes.map((note) => (
-            <p key={note} className="code-output__note">
-              {note}
-            </p>
-          ))}
+          {result.compiled ? (
+            <pre>{result.output.length > 0 ? result.output : '(no output)'}</pre>
+          ) : null}
+          {hasList ? (
+            <>
+              <p className="code-output__heading">
+                {result.compiled ? 'Compiler warnings:' : 'Compiler messages:'}
+              </p>
+              <ul className="code-output__diagnostics">
+                {result.diagnostics.map((diagnostic, index) => (
+                  <li key={index}>
+                    <button
+                      type="button"
+                      className={`code-output__diagnostic code-output__diagnostic--${diagnostic.severity}`}
+                      onClick={() => onGoTo(diagnostic)}
+                    >
+                      {describeDiagnostic(diagnostic)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {!result.compiled && hasList ? (
+            <details className="code-output__details">
+              <summary>Full compiler output</summary>
+              <pre>{result.output}</pre>
+            </details>
+          ) : null}
+          {!result.compiled && !hasList ? <pre>{result.output}</pre> : null}
+          <p className="code-output__note">{describeRunResult(result)}</p>
         </>
       );
     }

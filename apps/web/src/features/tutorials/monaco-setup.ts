@@ -3,7 +3,6 @@
  * few editing features and the editor worker, all served from the site itself (no CDN; the CSP
  * allows scripts and workers from 'self'). Imported only by the editor's lazy chunk.
  */
-import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import 'monaco-editor/languages/definitions/cpp/register';
@@ -16,6 +15,9 @@ import 'monaco-editor/features/contextmenu/register';
 import 'monaco-editor/features/cursorUndo/register';
 import 'monaco-editor/features/find/register';
 import 'monaco-editor/features/folding/register';
+// compiler diagnostics: their message on hover, F8 / Shift+F8 go from one to the next
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/hover/register';
 import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/linesOperations/register';
 import 'monaco-editor/features/multicursor/register';
@@ -28,7 +30,5 @@ import 'monaco-editor/features/wordOperations/register';
 self.MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
 };
-
-loader.config({ monaco });
 
 export { monaco };

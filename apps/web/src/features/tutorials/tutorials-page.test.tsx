@@ -1,31 +1,49 @@
-import { Tutorial } from '@portfolio/types';
+import { type Snippet, Tutorial } from '@portfolio/types';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { apiError, jsonResponse, renderApp, stubApi } from '../../test/render-app';
+import { useCodeBoxStore } from './code-box-store';
+import { forgetRunCodeInfo } from './run-code-api';
 import { tutorials } from './tutorials-data';
 
-// Monaco needs a real browser (Playwright covers it); here a textarea stands in for it.
-vi.mock('./cpp-editor', () => ({
-  CppEditor: (props: {
-    value: string;
-    label: string;
-    onChange: (value: string) => void;
-    onRun: () => void;
-  }) => (
-    <textarea
-      aria-label={props.label}
-      value={props.value}
-      onChange={(event) => props.onChange(event.target.value)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-          props.onRun();
-        }
-      }}
-    />
-  ),
-}));
+// Monaco needs a real browser (Playwright covers it): here its chunk arrives empty, and the
+// highlighted text with its text area stays the editor.
+vi.mock('./cpp-editor', () => ({ CppEditor: () => null }));
+
+const CPP_LABEL = 'Hello, World! in C++: C++ source';
+const SAMPLE = tutorials[0]?.content ?? '';
+
+const SNIPPET: Snippet = {
+  id: 'Ab3_-xyz0123',
+  code: '#include <iostream>\nint main() { int n; std::cin >> n; std::cout << n * 2; }\n',
+  stdin: '21\n',
+  standard: 'c++20',
+  optimization: 'O3',
+  url: '/Tutorials?snippet=Ab3_-xyz0123',
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+
+function runResult(output: string) {
+  return {
+    output,
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    truncated: false,
+    compiled: true,
+    diagnostics: [],
+    durationMs: 3,
+    cached: false,
+    backend: 'native',
+  };
+}
+
+beforeEach(() => {
+  useCodeBoxStore.setState({ boxes: {} });
+  forgetRunCodeInfo();
+});
 
 describe('tutorials content', () => {
   it('matches the contract: a C++ code item, an Unreal iframe and an Unreal markdown item', () => {
@@ -47,15 +65,7 @@ describe('TutorialsPage', () => {
     const { calls } = stubApi({
       'POST /run-code': () =>
         new Promise<Response>((resolve) => {
-          release = () =>
-            resolve(
-              jsonResponse({
-                output: 'Hello, World!\n',
-                exitCode: 0,
-                timedOut: false,
-                truncated: false,
-              }),
-            );
+          release = () => resolve(jsonResponse(runResult('Hello, World!\n')));
         }),
     });
     const user = userEvent.setup();
@@ -70,7 +80,8 @@ describe('TutorialsPage', () => {
       expect.stringMatching(/^https:\/\/blueprintue\.com\//),
     );
 
-    const editor = await screen.findByLabelText('Hello, World! in C++: C++ source');
+    const editor = await screen.findByLabelText(CPP_LABEL);
+    expect(editor).toHaveValue(SAMPLE);
     await user.click(screen.getByRole('button', { name: 'Run' }));
     // a visible running state while the server compiles
     expect(screen.getByRole('button', { name: 'Running...' })).toBeDisabled();
@@ -78,7 +89,11 @@ describe('TutorialsPage', () => {
       'Compiling and running...',
     );
     expect(calls.filter((c) => c.url === '/run-code')).toEqual([
-      { method: 'POST', url: '/run-code', body: { code: tutorials[0]?.content } },
+      {
+        method: 'POST',
+        url: '/run-code',
+        body: { code: SAMPLE, stdin: '', standard: 'c++17', optimization: 'O2' },
+      },
     ]);
     release?.();
     await waitFor(() =>
@@ -90,7 +105,7 @@ describe('TutorialsPage', () => {
     fireEvent.change(editor, { target: { value: 'int main() { return 3; }' } });
     fireEvent.keyDown(editor, { key: 'Enter', ctrlKey: true });
     await waitFor(() => expect(calls.filter((c) => c.url === '/run-code')).toHaveLength(2));
-    expect(calls.at(-1)?.body).toEqual({ code: 'int main() { return 3; }' });
+    expect(calls.at(-1)?.body).toMatchObject({ code: 'int main() { return 3; }' });
   });
 
   it("shows 'Error executing code.' with the server's message", async () => {
@@ -104,5 +119,84 @@ describe('TutorialsPage', () => {
     const output = screen.getByRole('status', { name: 'Output' });
     await waitFor(() => expect(output).toHaveTextContent('Error executing code.'));
     expect(output).toHaveTextContent('Running code is not available on this server.');
+  });
+
+  it("keeps a box's edits when the person leaves the page and comes back", async () => {
+    stubApi();
+    const { router } = renderApp('/Tutorials');
+    fireEvent.change(await screen.findByLabelText(CPP_LABEL), { target: { value: 'int x;' } });
+    await router.navigate('/games');
+    await router.navigate('/Tutorials');
+    expect(await screen.findByLabelText(CPP_LABEL)).toHaveValue('int x;');
+  });
+});
+
+describe('a share link (/Tutorials?snippet=<id>)', () => {
+  it('opens the snippet with its standard input, standard and optimisation', async () => {
+    const { calls } = stubApi({
+      [`GET /api/snippets/${SNIPPET.id}`]: () => jsonResponse(SNIPPET),
+    });
+    renderApp(`/Tutorials?snippet=${SNIPPET.id}`);
+    expect(
+      await screen.findByText(
+        `Showing the shared snippet ${SNIPPET.id} (C++20, -O3, with standard input).`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText(CPP_LABEL)).toHaveValue(SNIPPET.code);
+    expect(screen.getByLabelText('Standard input')).toHaveValue('21\n');
+    expect(screen.getByLabelText('Standard')).toHaveValue('c++20');
+    expect(screen.getByLabelText('Optimisation')).toHaveValue('O3');
+    expect(calls.filter((c) => c.url.startsWith('/api/snippets'))).toHaveLength(1);
+  });
+
+  it('says an unknown snippet was not found and keeps the sample', async () => {
+    stubApi({
+      'GET /api/snippets/Zz9_-unknown1': () => apiError(404, 'No such snippet.', 'NOT_FOUND'),
+    });
+    renderApp('/Tutorials?snippet=Zz9_-unknown1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'There is no shared snippet "Zz9_-unknown1": the link may be incomplete or mistyped. ' +
+        "The tutorial's own code is shown instead.",
+    );
+    expect(screen.getByLabelText(CPP_LABEL)).toHaveValue(SAMPLE);
+  });
+
+  it('refuses a malformed id without asking the server', async () => {
+    const { calls } = stubApi();
+    renderApp('/Tutorials?snippet=%3Cscript%3E');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This share link is broken: "<script>" is not a snippet id.',
+    );
+    expect(screen.getByLabelText(CPP_LABEL)).toHaveValue(SAMPLE);
+    expect(calls.some((c) => c.url.startsWith('/api/snippets'))).toBe(false);
+  });
+
+  it('says when the snippet could not be loaded for another reason', async () => {
+    stubApi({
+      [`GET /api/snippets/${SNIPPET.id}`]: () => apiError(500, 'Database unavailable.'),
+    });
+    renderApp(`/Tutorials?snippet=${SNIPPET.id}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `The shared snippet "${SNIPPET.id}" could not be loaded: Database unavailable.`,
+    );
+  });
+
+  it("never replaces the person's edits without asking", async () => {
+    stubApi({ [`GET /api/snippets/${SNIPPET.id}`]: () => jsonResponse(SNIPPET) });
+    const user = userEvent.setup();
+    const { router } = renderApp('/Tutorials');
+    fireEvent.change(await screen.findByLabelText(CPP_LABEL), { target: { value: 'mine' } });
+    await router.navigate(`/Tutorials?snippet=${SNIPPET.id}`);
+    expect(
+      await screen.findByText(
+        `You have edited this code, so the shared snippet ${SNIPPET.id} did not replace it.`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText(CPP_LABEL)).toHaveValue('mine');
+    await user.click(
+      screen.getByRole('button', { name: 'Replace my code with the shared snippet' }),
+    );
+    expect(screen.getByLabelText(CPP_LABEL)).toHaveValue(SNIPPET.code);
+    expect(screen.getByText(/Showing the shared snippet/)).toBeInTheDocument();
   });
 });

@@ -1,14 +1,19 @@
 import type { Tutorial, TutorialSection } from '@portfolio/types';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 
 import './tutorials.css';
 import { CodeTutorial } from './code-tutorial';
+import { SharedSnippet } from './shared-snippet';
 import { tutorials } from './tutorials-data';
+import { useNearViewport } from './use-near-viewport';
 
 // react-markdown and its plugins load in their own chunk.
 const MarkdownContent = lazy(() =>
   import('./markdown-content').then((m) => ({ default: m.MarkdownContent })),
 );
+
+// a share link opens its snippet in the first C++ code box
+const SHARE_TARGET = tutorials.find((t) => t.section === 'cpp' && t.type === 'code');
 
 const SECTIONS: { id: TutorialSection; title: string }[] = [
   { id: 'cpp', title: 'C++ Tutorials' },
@@ -63,11 +68,35 @@ function TutorialBody({ tutorial }: { tutorial: Tutorial }) {
     );
   }
   if (tutorial.section === 'cpp') {
-    return <CodeTutorial title={tutorial.title} initialCode={tutorial.content} />;
+    return (
+      <>
+        {tutorial === SHARE_TARGET ? (
+          <SharedSnippet tutorialId={tutorial.id} initialCode={tutorial.content} />
+        ) : null}
+        <CodeTutorial id={tutorial.id} title={tutorial.title} initialCode={tutorial.content} />
+      </>
+    );
   }
+  return <DeferredMarkdown>{tutorial.content}</DeferredMarkdown>;
+}
+
+/**
+ * Markdown below the fold is parsed and rendered when it comes near the viewport: on a phone its
+ * parser and table cost more main-thread time than the rest of the page together.
+ */
+function DeferredMarkdown({ children }: { children: string }) {
+  const slotRef = useRef<HTMLDivElement>(null);
+  const isNear = useNearViewport(slotRef);
+  const placeholder = <p className="markdown-placeholder">Loading...</p>;
   return (
-    <Suspense fallback={<p>Loading...</p>}>
-      <MarkdownContent>{tutorial.content}</MarkdownContent>
-    </Suspense>
+    <div ref={slotRef}>
+      {isNear ? (
+        <Suspense fallback={placeholder}>
+          <MarkdownContent>{children}</MarkdownContent>
+        </Suspense>
+      ) : (
+        placeholder
+      )}
+    </div>
   );
 }

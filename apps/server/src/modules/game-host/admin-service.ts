@@ -1,0 +1,236 @@
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+import { eq, sql } from 'drizzle-orm';
+
+import type { CreateGameRequest, UpdateGameRequest } from '@portfolio/types/game-host';
+
+import type { GamesHostConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { games } from '../../db/schema.js';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.js';
+import type { Actor } from '../users/audit.js';
+import { recordGameAudit } from './audit.js';
+import type { GameCatalogue, GameRecord } from './catalogue.js';
+
+/*
+ * The admin's changes to the catalogue (issue 16): add, edit, publish/unpublish, delete (not the
+ * built-in games) and the card's thumbnail. Each change is one transaction with its audit entry,
+ * then the catalogue is read again in every process.
+ */
+
+/** Ids the games origin uses for itself (`/g/<grant>/…`). */
+const RESERVED_IDS = new Set(['g']);
+
+/** The largest thumbnail accepted. */
+export const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
+
+type ImageType = 'png' | 'jpg' | 'webp';
+
+/** The image type by its first bytes (the declared Content-Type is not trusted). */
+export function sniffImage(bytes: Buffer): ImageType | undefined {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'png';
+  }
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    return 'jpg';
+  }
+  if (
+    bytes.length > 12 &&
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  ) {
+    return 'webp';
+  }
+  return undefined;
+}
+
+const DECLARED_TYPE: Record<string, ImageType> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+};
+
+export interface GameAdminService {
+  create(input: CreateGameRequest, actor: Actor): Promise<GameRecord>;
+  update(gameId: string, input: UpdateGameRequest, actor: Actor): Promise<GameRecord>;
+  delete(gameId: string, actor: Actor): Promise<void>;
+  setThumbnail(
+    gameId: string,
+    image: Buffer,
+    contentType: string,
+    actor: Actor,
+  ): Promise<GameRecord>;
+}
+
+/** `title: "a" → "b"; published: false → true` for the fields that changed. */
+function describeChanges(before: Record<string, unknown>, after: Record<string, unknown>): string {
+  return Object.keys(after)
+    .filter((key) => before[key] !== after[key])
+    .map((key) => `${key}: ${JSON.stringify(before[key])} → ${JSON.stringify(after[key])}`)
+    .join('; ');
+}
+
+export function createGameAdminService(deps: {
+  db: Db;
+  config: GamesHostConfig;
+  catalogue: GameCatalogue;
+}): GameAdminService {
+  const { db, config, catalogue } = deps;
+
+  const recordOf = (gameId: string): GameRecord => {
+    const record = catalogue.get(gameId);
+    if (!record) {
+      throw notFound(`No game with the id '${gameId}'`);
+    }
+    return record;
+  };
+
+  return {
+    async create(input, actor) {
+      if (RESERVED_IDS.has(input.id.toLowerCase())) {
+        throw badRequest(`id: '${input.id}' is reserved`);
+      }
+      await db.transaction(async (tx) => {
+        const [clash] = await tx
+          .select({ id: games.id })
+          .from(games)
+          .where(eq(sql`lower(${games.id})`, input.id.toLowerCase()));
+        if (clash) {
+          throw conflict(`A game with the id '${clash.id}' already exists`);
+        }
+        const [{ next } = { next: 0 }] = await tx
+          .select({ next: sql<number>`coalesce(max(${games.sortOrder}), -10) + 10` })
+          .from(games);
+        await tx.insert(games).values({
+          id: input.id,
+          title: input.title,
+          description: input.description,
+          instructions: input.instructions,
+          section: input.section,
+          access: input.access,
+          sortOrder: input.order ?? Number(next),
+          isMultiplayer: input.section === 'multiplayer',
+        });
+        await recordGameAudit(tx, {
+          action: 'game-create',
+          actor,
+          gameId: input.id,
+          detail: `'${input.title}' (${input.section}, ${input.access})`,
+        });
+      });
+      await catalogue.changed();
+      return recordOf(input.id);
+    },
+
+    async update(gameId, input, actor) {
+      await db.transaction(async (tx) => {
+        const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+        if (!game) {
+          throw notFound(`No game with the id '${gameId}'`);
+        }
+        if (input.published === true && !game.published && game.liveVersion === null) {
+          throw conflict(`Upload a build of ${game.title} before publishing it`);
+        }
+        const before = {
+          title: game.title,
+          description: game.description,
+          instructions: game.instructions,
+          section: game.section,
+          access: game.access,
+          order: game.sortOrder,
+          published: game.published,
+        };
+        const after = { ...before, ...input };
+        const detail = describeChanges(before, after);
+        if (!detail) {
+          return;
+        }
+        await tx
+          .update(games)
+          .set({
+            title: after.title,
+            description: after.description,
+            instructions: after.instructions,
+            section: after.section,
+            access: after.access,
+            sortOrder: after.order,
+            published: after.published,
+            // the built-in games keep the spec's rule; an added game listed under Multiplayer
+            // needs a signed-in player like the built-in ones
+            ...(game.isBuiltIn ? {} : { isMultiplayer: after.section === 'multiplayer' }),
+            updatedAt: new Date(),
+          })
+          .where(eq(games.id, gameId));
+        await recordGameAudit(tx, { action: 'game-update', actor, gameId, detail });
+      });
+      await catalogue.changed();
+      return recordOf(gameId);
+    },
+
+    async delete(gameId, actor) {
+      await db.transaction(async (tx) => {
+        const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+        if (!game) {
+          throw notFound(`No game with the id '${gameId}'`);
+        }
+        if (game.isBuiltIn) {
+          throw conflict(`${game.title} is a built-in game: unpublish it instead`);
+        }
+        await tx.delete(games).where(eq(games.id, gameId));
+        await recordGameAudit(tx, {
+          action: 'game-delete',
+          actor,
+          gameId,
+          detail: `'${game.title}'`,
+        });
+      });
+      await catalogue.changed();
+      // its files go too (a new game with this id starts again at version 1)
+      await rm(path.join(config.dir, gameId), { recursive: true, force: true });
+    },
+
+    async setThumbnail(gameId, image, contentType, actor) {
+      recordOf(gameId);
+      const type = sniffImage(image);
+      if (!type) {
+        throw new HttpError(400, 'BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
+      }
+      const declared = DECLARED_TYPE[contentType];
+      if (declared !== type) {
+        throw new HttpError(
+          400,
+          'BAD_IMAGE',
+          `The thumbnail is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
+        );
+      }
+      const dir = path.join(config.dir, gameId);
+      await mkdir(dir, { recursive: true });
+      const name = `thumbnail.${type}`;
+      const temporary = path.join(dir, `.${name}.${process.pid}.${Date.now()}`);
+      await writeFile(temporary, image);
+      await rename(temporary, path.join(dir, name));
+      // the other types' files go: one thumbnail per game
+      for (const file of await readdir(dir)) {
+        if (/^thumbnail\.(png|jpg|webp)$/.test(file) && file !== name) {
+          await rm(path.join(dir, file), { force: true });
+        }
+      }
+      await db.transaction(async (tx) => {
+        await tx
+          .update(games)
+          .set({ thumbnail: name, updatedAt: new Date() })
+          .where(eq(games.id, gameId));
+        await recordGameAudit(tx, {
+          action: 'thumbnail-upload',
+          actor,
+          gameId,
+          detail: `${name} (${image.length} bytes)`,
+        });
+      });
+      await catalogue.changed();
+      return recordOf(gameId);
+    },
+  };
+}

@@ -1,0 +1,320 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import type { Config } from '../../config.js';
+import { applyConnectionLimits } from '../../lib/connection-limits.js';
+import { createGracefulClose } from '../../lib/graceful-close.js';
+import { isHtml, sendFile } from './file-server.js';
+import type { GameGrants } from './grants.js';
+import { type GameHostCatalogue, type HostedGame, versionDir } from './layout.js';
+import { siteOriginsFor, webSocketOriginOf } from './origin.js';
+
+/*
+ * The games origin (issue 16): a bare node:http server, apart from the site, that serves
+ * uploaded builds and nothing else. No cookie is read or set here, and there is no API.
+ *
+ *   /<gameId>/<version>/<path>             a public game's files
+ *   /g/<grant>/<gameId>/<version>/<path>   a subscriber game's files (grant from grants.ts)
+ *   /<gameId>/thumbnail.<png|jpg|webp>     the uploaded card image
+ *   /sdk.js                                packages/games/sdk.js
+ *   anything else                          404
+ *
+ * The catalogue says which versions of which games may be served (an unpublished game: none)
+ * and which need cross-origin isolation. Paths never leave the version's folder: each segment
+ * is decoded once and refused if it is empty, `.`/`..`, a dotfile, or holds a slash, a
+ * backslash or NUL.
+ */
+
+export interface GamesServerOptions {
+  config: Pick<Config, 'port' | 'publicOrigin' | 'gamesHost'>;
+  catalogue: GameHostCatalogue;
+  grants: GameGrants;
+  /** packages/games/sdk.js. */
+  sdkPath: string;
+}
+
+const VERSION_FILE_CACHE = 'public, max-age=31536000, immutable';
+/** A subscriber game's files: the same, but only in the player's own browser cache. */
+const GRANTED_FILE_CACHE = 'private, max-age=31536000, immutable';
+const SHORT_CACHE = 'public, max-age=300';
+const VERSION = /^[1-9]\d{0,8}$/;
+const GAME_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const THUMBNAIL = /^thumbnail\.(png|jpg|webp)$/;
+
+/** The games origin's CSP: engines' inline start-up scripts, eval, WebAssembly, blob: workers. */
+export function gamesContentSecurityPolicy(siteOrigins: readonly string[]): string {
+  const site = siteOrigins.join(' ');
+  const sockets = siteOrigins.map(webSocketOriginOf).join(' ');
+  return [
+    "default-src 'self'",
+    // the site's origins: the multiplayer demo games load socket.io.js from the site
+    `script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: ${site}`,
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' data: blob: ${site} ${sockets}`,
+    `frame-ancestors ${site}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+  ].join('; ');
+}
+
+/** Splits a request's path into decoded segments, or undefined when it is not a safe path. */
+export function safeSegments(url: string | undefined): string[] | undefined {
+  if (!url?.startsWith('/')) {
+    return undefined;
+  }
+  const end = url.search(/[?#]/);
+  const raw = end === -1 ? url : url.slice(0, end);
+  if (raw.includes('\\') || raw.includes('\0')) {
+    return undefined;
+  }
+  const parts = raw.slice(1).split('/');
+  const segments: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch {
+      return undefined;
+    }
+    const isLast = index === parts.length - 1;
+    // a trailing slash leaves one empty last segment (a folder's index); empty elsewhere: refused
+    if (decoded === '' && !isLast) {
+      return undefined;
+    }
+    if (
+      decoded.startsWith('.') ||
+      decoded.includes('/') ||
+      decoded.includes('\\') ||
+      decoded.includes('\0')
+    ) {
+      return undefined;
+    }
+    segments.push(decoded);
+  }
+  return segments;
+}
+
+function answerText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: OutgoingHttpHeaders,
+): void {
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
+/** The request handler of the games origin. */
+export function createGamesRequestHandler(options: GamesServerOptions) {
+  const { config, catalogue, grants } = options;
+  const gamesDir = path.resolve(config.gamesHost.dir);
+  // the site's origins depend on the port the site listens on (known once it listens)
+  let cspFor: { key: string; csp: string } | undefined;
+  const baseHeaders = (): OutgoingHttpHeaders => {
+    const key = `${config.publicOrigin ?? ''}|${config.port}`;
+    if (cspFor?.key !== key) {
+      cspFor = { key, csp: gamesContentSecurityPolicy(siteOriginsFor(config)) };
+    }
+    return {
+      'Content-Security-Policy': cspFor.csp,
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'X-Content-Type-Options': 'nosniff',
+    };
+  };
+
+  async function serveVersionFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    game: HostedGame,
+    gameId: string,
+    version: number,
+    rest: string[],
+    isGranted: boolean,
+  ): Promise<void> {
+    const headers = baseHeaders();
+    const root = versionDir(gamesDir, gameId, version);
+    let relative = rest.join('/');
+    if (relative === '' || relative.endsWith('/')) {
+      relative += 'index.html';
+    }
+    const filePath = path.join(root, relative);
+    if (!filePath.startsWith(root + path.sep)) {
+      answerText(res, 404, 'Not found', headers);
+      return;
+    }
+    if (game.needsThreads) {
+      // threads need SharedArrayBuffer: cross-origin isolation in the frame (and on its own page)
+      headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+      if (isHtml(filePath)) {
+        headers['Cross-Origin-Opener-Policy'] = 'same-origin';
+      }
+    }
+    const result = await sendFile(req, res, filePath, {
+      cacheControl: isGranted ? GRANTED_FILE_CACHE : VERSION_FILE_CACHE,
+      headers,
+      negotiate: true,
+    });
+    if (result === 'directory') {
+      // the game's relative URLs need the folder's trailing slash
+      const url = req.url ?? '/';
+      const end = url.search(/[?#]/);
+      const pathname = end === -1 ? url : url.slice(0, end);
+      res.writeHead(301, {
+        ...headers,
+        Location: `${pathname}/${end === -1 ? '' : url.slice(end)}`,
+        'Cache-Control': 'no-store',
+        'Content-Length': 0,
+      });
+      res.end();
+    } else if (result === 'missing') {
+      answerText(res, 404, 'Not found', headers);
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = baseHeaders();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      answerText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
+      return;
+    }
+    const segments = safeSegments(req.url);
+    if (!segments) {
+      answerText(res, 404, 'Not found', headers);
+      return;
+    }
+    if (segments.length === 1 && segments[0] === 'sdk.js') {
+      const result = await sendFile(req, res, options.sdkPath, {
+        cacheControl: SHORT_CACHE,
+        headers,
+        negotiate: false,
+      });
+      if (result !== 'sent') {
+        answerText(res, 404, 'Not found', headers);
+      }
+      return;
+    }
+    let isGranted = false;
+    let grant: string | undefined;
+    let rest = segments;
+    if (segments[0] === 'g' && segments.length >= 4) {
+      isGranted = true;
+      grant = segments[1];
+      rest = segments.slice(2);
+    }
+    const [gameId = '', second = '', ...files] = rest;
+    const game = GAME_ID.test(gameId) ? catalogue.find(gameId) : undefined;
+    if (!game) {
+      answerText(res, 404, 'Not found', headers);
+      return;
+    }
+    if (!isGranted && files.length === 0 && THUMBNAIL.test(second)) {
+      const result = await sendFile(req, res, path.join(gamesDir, gameId, second), {
+        cacheControl: SHORT_CACHE,
+        headers,
+        negotiate: false,
+      });
+      if (result !== 'sent') {
+        answerText(res, 404, 'Not found', headers);
+      }
+      return;
+    }
+    if (!VERSION.test(second)) {
+      answerText(res, 404, 'Not found', headers);
+      return;
+    }
+    const version = Number(second);
+    const isServable =
+      game.liveVersion !== null &&
+      (version === game.liveVersion || game.versions.includes(version));
+    if (!isServable) {
+      answerText(res, 404, 'Not found', headers);
+      return;
+    }
+    if (isGranted ? !grants.verify(grant ?? '', gameId) : game.access === 'subscriber') {
+      answerText(res, 403, 'This game is for subscribers.', headers);
+      return;
+    }
+    if (files.length === 0) {
+      // /<gameId>/<version>: the folder, with its slash
+      const url = req.url ?? '/';
+      const end = url.search(/[?#]/);
+      res.writeHead(301, {
+        ...headers,
+        Location: `${end === -1 ? url : url.slice(0, end)}/${end === -1 ? '' : url.slice(end)}`,
+        'Cache-Control': 'no-store',
+        'Content-Length': 0,
+      });
+      res.end();
+      return;
+    }
+    await serveVersionFile(req, res, game, gameId, version, files, isGranted);
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('[games-origin] request failed', error);
+      if (!res.headersSent) {
+        answerText(res, 500, 'Internal error', baseHeaders());
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
+
+export interface GamesServer {
+  server: Server;
+  /** Listens on config.gamesHost.port (writing the bound port back when it was 0). */
+  listen(host: string): Promise<number>;
+  /** Stops accepting and lets running downloads finish (cut after hardLimitMs). */
+  close(hardLimitMs?: number): Promise<void>;
+}
+
+/** The games origin's HTTP server, with the site's connection limits and graceful close. */
+export function createGamesServer(
+  options: GamesServerOptions & { config: Pick<Config, 'connections' | 'trustProxy'> },
+): GamesServer {
+  const server = createServer(
+    { connectionsCheckingInterval: 1000 },
+    createGamesRequestHandler(options),
+  );
+  server.keepAliveTimeout = 65_000;
+  applyConnectionLimits(server, options.config.connections, options.config.trustProxy);
+  const graceful = createGracefulClose(server);
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    async listen(host) {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.config.gamesHost.port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const port = (server.address() as AddressInfo).port;
+      options.config.gamesHost.port = port;
+      return port;
+    },
+    close(hardLimitMs = 8000) {
+      closing ??= server.listening ? graceful.close(hardLimitMs) : Promise.resolve();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import path from 'node:path';
+
+/*
+ * Where builds live on disk, shared by the publisher (upload, versions) and the games origin's
+ * file server (issue 16):
+ *
+ *   <GAMES_DIR>/<gameId>/<version>/…        one folder per uploaded version, never changed once
+ *                                           live (a player keeps the files they started with);
+ *                                           brotli/gzip siblings (<file>.br, <file>.gz) made at
+ *                                           publish sit beside the files they compress
+ *   <GAMES_DIR>/<gameId>/thumbnail.<ext>    the uploaded card image (served at /<gameId>/thumbnail.<ext>)
+ *   <GAMES_DIR>/.incoming/                  uploads being streamed and unpacked (same file
+ *                                           system, so going live is one rename)
+ *
+ * The catalogue (database) says which version of a game is live and who may play it; the file
+ * server asks it through GameHostCatalogue.
+ */
+
+export function versionDir(gamesDir: string, gameId: string, version: number): string {
+  return path.join(gamesDir, gameId, String(version));
+}
+
+export function incomingDir(gamesDir: string): string {
+  return path.join(gamesDir, '.incoming');
+}
+
+/** What the games origin needs to know about a game to serve its files. */
+export interface HostedGame {
+  access: 'public' | 'subscriber';
+  /** The live version, null when none is (unpublished games are not served). */
+  liveVersion: number | null;
+  /** Every version still on disk (a player who started an older one keeps it for a while). */
+  versions: readonly number[];
+  /** The live build needs cross-origin isolation (threads): its pages get COEP. */
+  needsThreads: boolean;
+}
+
+/** The games origin's view of the catalogue; cached in memory and refreshed on every change. */
+export interface GameHostCatalogue {
+  find(gameId: string): HostedGame | undefined;
+}

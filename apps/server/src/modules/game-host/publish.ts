@@ -1,0 +1,267 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+
+import { and, eq, sql } from 'drizzle-orm';
+
+import type { GamesHostConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { gameBuilds, games } from '../../db/schema.js';
+import { notFound } from '../../lib/errors.js';
+import type { Actor } from '../users/audit.js';
+import { SYSTEM_ACTOR_NAME } from '../users/audit.js';
+import { recordGameAudit } from './audit.js';
+import type { BuildRow, GameCatalogue } from './catalogue.js';
+import { compressBuild } from './compress.js';
+import { detectBuild } from './detect.js';
+import { incomingDir, versionDir } from './layout.js';
+import { formatBytes, receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
+
+/*
+ * Publishing a build (issue 16), the one path for an admin's upload and for the demo games
+ * imported at first start:
+ *
+ *   zip → GAMES_DIR/.incoming/<id>.zip (streamed) → checked and unpacked into .incoming/<id>/
+ *   → start page, engine and threads detected → .br/.gz siblings made → in one transaction:
+ *   the game row locked, the next version number taken, the folder renamed to
+ *   GAMES_DIR/<game>/<version>/ (same file system: one rename), the build row written and,
+ *   unless activate=false, live_version swapped.
+ *
+ * Everything before the transaction happens in .incoming, so a refused or failed upload
+ * changes nothing live. Old versions stay on disk (a player keeps the files they started with;
+ * a rollback is one update).
+ */
+
+export interface PublishOptions {
+  actor: Actor;
+  /** Make the new version live (default); false keeps the live one. */
+  activate: boolean;
+}
+
+export interface Publisher {
+  /** Streams a zip request body to disk, checks, unpacks and publishes it as the next version. */
+  publishUpload(gameId: string, req: IncomingMessage, options: PublishOptions): Promise<BuildRow>;
+  /** Publishes the files of a folder (the demo games) as the next version. */
+  publishFolder(
+    gameId: string,
+    folder: string,
+    options: PublishOptions & { sourceHash?: string },
+  ): Promise<BuildRow>;
+  /** Writes a demo folder's files again where a recorded version's folder is missing. */
+  restoreFolder(gameId: string, version: number, folder: string): Promise<void>;
+  /** Makes an existing version live (a rollback, or a build uploaded with activate=false). */
+  activate(gameId: string, version: number, actor: Actor): Promise<BuildRow>;
+}
+
+/** Copies the regular files of `source` into `target` (links and other kinds are skipped). */
+async function copyFolder(source: string, target: string, prefix = ''): Promise<UnpackedFile[]> {
+  const copied: UnpackedFile[] = [];
+  await mkdir(target, { recursive: true });
+  for (const entry of await readdir(source, { withFileTypes: true })) {
+    const from = path.join(source, entry.name);
+    const to = path.join(target, entry.name);
+    if (entry.isDirectory()) {
+      copied.push(...(await copyFolder(from, to, `${prefix}${entry.name}/`)));
+    } else if (entry.isFile()) {
+      await copyFile(from, to);
+      copied.push({ path: `${prefix}${entry.name}`, size: (await lstat(to)).size });
+    }
+  }
+  return copied;
+}
+
+function describeBuild(build: BuildRow, isLive: boolean): string {
+  return [
+    `version ${build.version}`,
+    build.engine,
+    build.needsThreads ? 'threads' : null,
+    `${build.files} files`,
+    formatBytes(build.bytes),
+    isLive ? 'live' : 'not live',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+export function createPublisher(deps: {
+  db: Db;
+  config: GamesHostConfig;
+  catalogue: GameCatalogue;
+}): Publisher {
+  const { db, config, catalogue } = deps;
+  const incoming = incomingDir(config.dir);
+
+  const staging = async () => {
+    await mkdir(incoming, { recursive: true });
+    return path.join(incoming, randomUUID());
+  };
+
+  /** Detects, compresses and commits an unpacked build in `dir` (moved away on success). */
+  async function publishStaged(
+    gameId: string,
+    dir: string,
+    files: UnpackedFile[],
+    options: PublishOptions & { sourceHash?: string },
+  ): Promise<BuildRow> {
+    const detection = await detectBuild(
+      dir,
+      files.map((file) => file.path),
+    );
+    const { compressedBytes } = await compressBuild(dir, files);
+    const bytes = files.reduce((sum, file) => sum + file.size, 0);
+    const build = await db.transaction(async (tx) => {
+      const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+      if (!game) {
+        throw notFound(`No game with the id '${gameId}'`);
+      }
+      const [latest] = await tx
+        .select({ version: sql<number | null>`max(${gameBuilds.version})` })
+        .from(gameBuilds)
+        .where(eq(gameBuilds.gameId, gameId));
+      const version = Number(latest?.version ?? 0) + 1;
+      const target = versionDir(config.dir, gameId, version);
+      // a folder left by a commit that failed after its rename: never recorded, never served
+      await rm(target, { recursive: true, force: true });
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(dir, target);
+      const now = new Date();
+      const [inserted] = await tx
+        .insert(gameBuilds)
+        .values({
+          gameId,
+          version,
+          engine: detection.engine,
+          entry: detection.entry,
+          needsThreads: detection.needsThreads,
+          files: files.length,
+          bytes,
+          compressedBytes,
+          uploadedBy: options.actor?.username ?? SYSTEM_ACTOR_NAME,
+          wentLiveAt: options.activate ? now : null,
+          sourceHash: options.sourceHash ?? null,
+        })
+        .returning();
+      if (!inserted) {
+        throw new Error('build insert returned nothing');
+      }
+      if (options.activate) {
+        await swapLive(tx, gameId, game.liveVersion, version, now);
+      }
+      await recordGameAudit(tx, {
+        action: 'build-upload',
+        actor: options.actor,
+        gameId,
+        detail: describeBuild(inserted, options.activate),
+      });
+      return inserted;
+    });
+    await catalogue.changed();
+    return build;
+  }
+
+  /** live_version → `version`; the old live build is marked replaced (it serves a while longer). */
+  async function swapLive(
+    tx: Db,
+    gameId: string,
+    oldVersion: number | null,
+    version: number,
+    now: Date,
+  ): Promise<void> {
+    if (oldVersion !== null && oldVersion !== version) {
+      await tx
+        .update(gameBuilds)
+        .set({ replacedAt: now })
+        .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, oldVersion)));
+    }
+    await tx
+      .update(gameBuilds)
+      .set({ wentLiveAt: now, replacedAt: null })
+      .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, version)));
+    await tx
+      .update(games)
+      .set({ liveVersion: version, updatedAt: now })
+      .where(eq(games.id, gameId));
+  }
+
+  return {
+    async publishUpload(gameId, req, options) {
+      const dir = await staging();
+      const zipFile = `${dir}.zip`;
+      try {
+        await receiveUpload(req, zipFile, config.uploadMaxBytes);
+        const files = await unpackZip(zipFile, dir, {
+          maxFiles: config.zipMaxFiles,
+          maxUnpackedBytes: config.zipMaxUnpackedBytes,
+          maxRatio: config.zipMaxRatio,
+        });
+        await rm(zipFile, { force: true });
+        return await publishStaged(gameId, dir, files, options);
+      } finally {
+        await Promise.all([
+          rm(zipFile, { force: true }),
+          rm(dir, { recursive: true, force: true }),
+        ]);
+      }
+    },
+
+    async publishFolder(gameId, folder, options) {
+      const dir = await staging();
+      try {
+        const files = await copyFolder(folder, dir);
+        return await publishStaged(gameId, dir, files, options);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    async restoreFolder(gameId, version, folder) {
+      const dir = await staging();
+      try {
+        const files = await copyFolder(folder, dir);
+        await compressBuild(dir, files);
+        const target = versionDir(config.dir, gameId, version);
+        await mkdir(path.dirname(target), { recursive: true });
+        // another process sharing GAMES_DIR may have restored it first: theirs is the same
+        await rename(dir, target).catch((error: unknown) => {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code !== 'ENOTEMPTY' && code !== 'EEXIST') {
+            throw error;
+          }
+        });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    async activate(gameId, version, actor) {
+      const build = await db.transaction(async (tx) => {
+        const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+        if (!game) {
+          throw notFound(`No game with the id '${gameId}'`);
+        }
+        const [found] = await tx
+          .select()
+          .from(gameBuilds)
+          .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, version)));
+        if (!found) {
+          throw notFound(`${game.title} has no version ${version}`);
+        }
+        if (game.liveVersion === version) {
+          return found;
+        }
+        const now = new Date();
+        await swapLive(tx, gameId, game.liveVersion, version, now);
+        await recordGameAudit(tx, {
+          action: 'build-activate',
+          actor,
+          gameId,
+          detail: `version ${version} live (was ${game.liveVersion ?? 'none'})`,
+        });
+        return { ...found, wentLiveAt: now, replacedAt: null };
+      });
+      await catalogue.changed();
+      return build;
+    },
+  };
+}

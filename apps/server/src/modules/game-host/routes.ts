@@ -1,0 +1,339 @@
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+
+import {
+  type AdminGameResponse,
+  type AdminGamesResponse,
+  type AdminTokensResponse,
+  CreateAdminTokenRequest,
+  type CreateAdminTokenResponse,
+  CreateGameRequest,
+  GameId,
+  type GameAuditResponse,
+  type GameBuildResponse,
+  type GamesResponse,
+  UpdateGameRequest,
+} from '@portfolio/types/game-host';
+import { z } from 'zod';
+
+import type { Config } from '../../config.js';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../lib/errors.js';
+import { isSiteOrigin } from '../../lib/security.js';
+import { parseInput } from '../../lib/validate.js';
+import { policies, requireAdmin, sessionOf } from '../auth/policies.js';
+import type { Actor } from '../users/audit.js';
+import { THUMBNAIL_MAX_BYTES } from './admin-service.js';
+import { toAdminGame, toGameBuild, toGameEntry, type PresentContext } from './catalogue.js';
+import { gamesOriginFor } from './origin.js';
+import type { GameHost } from './service.js';
+
+/*
+ * The game host's API (issue 16):
+ *
+ *   GET    /api/games                                   the published cards (GamesResponse)
+ *   GET    /api/admin/games                             every game with its builds
+ *   POST   /api/admin/games                             add a game (unpublished, no build)
+ *   PATCH  /api/admin/games/:id                         edit, publish, unpublish
+ *   DELETE /api/admin/games/:id                         delete (not the built-in games)
+ *   PUT    /api/admin/games/:id/build[?activate=false]  upload a build (zip body, streamed)
+ *   POST   /api/admin/games/:id/builds/:version/activate   make a version live (rollback)
+ *   PUT    /api/admin/games/:id/thumbnail               the card image (PNG, JPEG or WebP body)
+ *   GET    /api/admin/games/audit[?gameId=]             the game audit log
+ *   GET/POST /api/admin/tokens, DELETE /api/admin/tokens/:id   API tokens (admin session only)
+ *
+ * The games admin API takes an admin session or `Authorization: Bearer <admin token>`.
+ */
+
+const ActivateQuery = z.object({ activate: z.enum(['true', 'false']).optional() });
+const AuditQuery = z.object({ gameId: GameId.optional() });
+const VersionParam = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** The admin a request acts as (set by gameAdminAuth). */
+function actorOf(res: Response): NonNullable<Actor> {
+  const actor: unknown = res.locals.gameAdmin;
+  if (
+    typeof actor === 'object' &&
+    actor !== null &&
+    'id' in actor &&
+    'username' in actor &&
+    typeof actor.id === 'string' &&
+    typeof actor.username === 'string'
+  ) {
+    return { id: actor.id, username: actor.username };
+  }
+  throw unauthorized();
+}
+
+/**
+ * An admin session, or a bearer token of an admin: a present Authorization header decides
+ * (a wrong token is a 401 even with an admin's cookie).
+ */
+function gameAdminAuth(host: GameHost): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    if (header !== undefined) {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+      const actor = token ? await host.tokens.authenticate(token) : undefined;
+      if (!actor) {
+        throw new HttpError(
+          401,
+          'INVALID_TOKEN',
+          'The API token is not valid, was deleted, or its admin is no longer an admin.',
+        );
+      }
+      res.locals.gameAdmin = actor;
+      next();
+      return;
+    }
+    if (!req.auth) {
+      throw unauthorized();
+    }
+    if (!policies.isAdmin(req.auth.user)) {
+      throw forbidden();
+    }
+    res.locals.gameAdmin = { id: req.auth.user.id, username: req.auth.user.username };
+    next();
+  };
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
+function presentContext(req: Request, config: Config, host: GameHost): PresentContext {
+  return {
+    role: req.auth?.user.role ?? null,
+    gamesOrigin: gamesOriginFor(req, config),
+    grants: host.grants,
+  };
+}
+
+function gameIdOf(req: Request): string {
+  const id = String(req.params.id ?? '');
+  if (!GameId.safeParse(id).success) {
+    throw notFound(`No game with the id '${id.slice(0, 64)}'`);
+  }
+  return id;
+}
+
+/** The JSON routes: behind the API's same-origin guard and JSON parser. */
+export function createGameHostRouter(deps: { host: GameHost; config: Config }): Router {
+  const { host, config } = deps;
+  const router = Router();
+  const admin = gameAdminAuth(host);
+
+  router.get('/games', (req, res) => {
+    const context = presentContext(req, config, host);
+    res.set('Cache-Control', 'private, no-store').json({
+      games: host.catalogue
+        .list()
+        .filter((record) => record.game.published)
+        .map((record) => toGameEntry(record, context)),
+    } satisfies GamesResponse);
+  });
+
+  router.use(['/admin/games', '/admin/tokens'], noStore);
+
+  router.get('/admin/games', admin, (req, res) => {
+    const context = presentContext(req, config, host);
+    res.json({
+      games: host.catalogue.list().map((record) => toAdminGame(record, context)),
+    } satisfies AdminGamesResponse);
+  });
+
+  router.post('/admin/games', admin, async (req, res) => {
+    const input = parseInput(CreateGameRequest, req.body);
+    const record = await host.admin.create(input, actorOf(res));
+    res.status(201).json({
+      game: toAdminGame(record, presentContext(req, config, host)),
+    } satisfies AdminGameResponse);
+  });
+
+  router.get('/admin/games/audit', admin, async (req, res) => {
+    const { gameId } = parseInput(AuditQuery, req.query);
+    res.json({ entries: await host.audit(gameId) } satisfies GameAuditResponse);
+  });
+
+  router.patch('/admin/games/:id', admin, async (req, res) => {
+    const gameId = gameIdOf(req);
+    const input = parseInput(UpdateGameRequest, req.body);
+    const record = await host.admin.update(gameId, input, actorOf(res));
+    res.json({
+      game: toAdminGame(record, presentContext(req, config, host)),
+    } satisfies AdminGameResponse);
+  });
+
+  router.delete('/admin/games/:id', admin, async (req, res) => {
+    await host.admin.delete(gameIdOf(req), actorOf(res));
+    res.status(204).end();
+  });
+
+  router.post('/admin/games/:id/builds/:version/activate', admin, async (req, res) => {
+    const gameId = gameIdOf(req);
+    const parsed = VersionParam.safeParse(req.params.version);
+    if (!parsed.success) {
+      throw notFound(`No version '${String(req.params.version).slice(0, 20)}'`);
+    }
+    const build = await host.publisher.activate(gameId, parsed.data, actorOf(res));
+    const record = host.catalogue.get(gameId);
+    if (!record) {
+      throw notFound(`No game with the id '${gameId}'`);
+    }
+    res.json({
+      game: toAdminGame(record, presentContext(req, config, host)),
+      build: toGameBuild(build, record.game.liveVersion),
+    } satisfies GameBuildResponse);
+  });
+
+  // API tokens are managed from an admin session only: a token cannot mint or list tokens
+  router.get('/admin/tokens', requireAdmin, async (_req, res) => {
+    res.json({ tokens: await host.tokens.list() } satisfies AdminTokensResponse);
+  });
+
+  router.post('/admin/tokens', requireAdmin, async (req, res) => {
+    const { name } = parseInput(CreateAdminTokenRequest, req.body);
+    const { user } = sessionOf(req);
+    const created = await host.tokens.create(name, { id: user.id, username: user.username });
+    res.status(201).json(created satisfies CreateAdminTokenResponse);
+  });
+
+  router.delete('/admin/tokens/:tokenId', requireAdmin, async (req, res) => {
+    const { user } = sessionOf(req);
+    const deleted = await host.tokens.delete(String(req.params.tokenId), {
+      id: user.id,
+      username: user.username,
+    });
+    if (!deleted) {
+      throw notFound('No such token');
+    }
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/** Whether a request is a build upload (server.ts lets those take minutes while data flows). */
+export function isBuildUpload(req: {
+  method?: string | undefined;
+  url?: string | undefined;
+}): boolean {
+  return req.method === 'PUT' && /^\/api\/admin\/games\/[^/?]+\/build(\?|$)/.test(req.url ?? '');
+}
+
+const ZIP_TYPES = new Set([
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/octet-stream',
+]);
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+
+const mediaTypeOf = (req: Request) =>
+  (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/**
+ * The same-origin rule for binary bodies: a browser's request must come from the site (Origin,
+ * Sec-Fetch-Site), and the body must be of one of `types`, none of which a cross-site form can
+ * send without a CORS preflight this server never answers.
+ */
+function binaryBodyGuard(
+  types: ReadonlySet<string>,
+  allowedOrigins: readonly string[],
+  description: string,
+): RequestHandler {
+  return (req, _res, next) => {
+    const origin = req.get('origin');
+    const isAllowedOrigin =
+      origin !== undefined && isSiteOrigin(origin, req.protocol, req.get('host'), allowedOrigins);
+    const site = req.get('sec-fetch-site');
+    if (
+      (origin !== undefined && !isAllowedOrigin) ||
+      (site !== undefined && site !== 'same-origin' && site !== 'none' && !isAllowedOrigin)
+    ) {
+      throw forbidden('Cross-site requests are not allowed');
+    }
+    if (!types.has(mediaTypeOf(req))) {
+      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${description}`);
+    }
+    next();
+  };
+}
+
+/**
+ * The binary uploads (a build's zip, a thumbnail), mounted ahead of the API's JSON-only guard
+ * and parser: the zip streams to disk from the request itself.
+ */
+export function createGameUploadRouter(deps: {
+  host: GameHost;
+  config: Config;
+  resolveSession: RequestHandler;
+}): Router {
+  const { host, config, resolveSession } = deps;
+  const router = Router();
+  const admin = gameAdminAuth(host);
+  const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
+
+  /** 404 before the body is read. */
+  const knownGame: RequestHandler = (req, _res, next) => {
+    const gameId = gameIdOf(req);
+    if (!host.catalogue.get(gameId)) {
+      throw notFound(`No game with the id '${gameId}'`);
+    }
+    next();
+  };
+
+  router.put(
+    '/admin/games/:id/build',
+    binaryBodyGuard(
+      ZIP_TYPES,
+      allowedOrigins,
+      'the build as a zip (Content-Type: application/zip)',
+    ),
+    noStore,
+    resolveSession,
+    admin,
+    knownGame,
+    async (req, res) => {
+      const gameId = gameIdOf(req);
+      const { activate } = parseInput(ActivateQuery, req.query);
+      const build = await host.publisher.publishUpload(gameId, req, {
+        actor: actorOf(res),
+        activate: activate !== 'false',
+      });
+      const record = host.catalogue.get(gameId);
+      if (!record) {
+        throw notFound(`No game with the id '${gameId}'`);
+      }
+      res.status(201).json({
+        game: toAdminGame(record, presentContext(req, config, host)),
+        build: toGameBuild(build, record.game.liveVersion),
+      } satisfies GameBuildResponse);
+    },
+  );
+
+  router.put(
+    '/admin/games/:id/thumbnail',
+    binaryBodyGuard(
+      IMAGE_TYPES,
+      allowedOrigins,
+      'a PNG, JPEG or WebP image (Content-Type: image/png, image/jpeg or image/webp)',
+    ),
+    noStore,
+    resolveSession,
+    admin,
+    knownGame,
+    express.raw({ type: [...IMAGE_TYPES], limit: THUMBNAIL_MAX_BYTES }),
+    async (req, res) => {
+      const gameId = gameIdOf(req);
+      const body: unknown = req.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) {
+        throw badRequest('The thumbnail is empty.');
+      }
+      const record = await host.admin.setThumbnail(gameId, body, mediaTypeOf(req), actorOf(res));
+      res.json({
+        game: toAdminGame(record, presentContext(req, config, host)),
+      } satisfies AdminGameResponse);
+    },
+  );
+
+  return router;
+}

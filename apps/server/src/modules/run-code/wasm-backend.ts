@@ -1,0 +1,570 @@
+import { existsSync, openSync, readFileSync } from 'node:fs';
+import { devNull } from 'node:os';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+import type { BackendStatus, RunBackend, RunJob, RunOutcome } from './backend.js';
+import { BackendFailure } from './backend.js';
+import { NOTICES, RUN_CODE_LIMITS, withNotice } from './limits.js';
+import {
+  type CompileRequest,
+  type CompileWorkerMessage,
+  OUTPUT_HEADER_BYTES,
+  type RunWorkerData,
+  STOP_INDEX,
+  type RunWorkerMessage,
+} from './wasm-protocol.js';
+
+/** How often a running compile's or program's CPU time is read. */
+const POLL_MS = 50;
+
+/**
+ * Starts a worker thread: its own entry in dist/ in the bundle (scripts/build.mjs); from source
+ * (tests, development) the .ts file beside this one, loaded through tsx's API (Node 20 does not
+ * apply `--import tsx` to a worker's own entry).
+ */
+function startWorker(
+  name: 'wasm-compile-worker' | 'wasm-run-worker',
+  options: ConstructorParameters<typeof Worker>[1] = {},
+): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL(`./run-code-${name}.js`, import.meta.url), options);
+  }
+  // require.resolve finds the CommonJS build; the ES module sits beside it
+  const tsxApi = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  const tsx = pathToFileURL(tsxApi).href;
+  const entry = new URL(`./${name}.ts`, import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** CPU time (ms) of one of this process's threads, from /proc; undefined where there is none. */
+function threadCpuMs(tid: number): number | undefined {
+  if (tid <= 0) {
+    return undefined;
+  }
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) "
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this system shows threads' CPU time (Linux); elsewhere wall time stands in for it. */
+const HAS_THREAD_TIMES = existsSync('/proc/self/task');
+
+/**
+ * Watches a worker's time once it has started its work (`tid` is its OS thread, 0 before it
+ * starts): ends it when the thread's CPU time passes `cpuMs` (wall time where the system shows
+ * no thread times), or its wall time passes `wallMs`.
+ */
+function watchLimits(options: {
+  tid: () => number;
+  cpuMs: number;
+  wallMs: number;
+  onLimit: (kind: 'cpu' | 'wall') => void;
+}): { stop: () => void; elapsedMs: () => number } {
+  let startedAt: number | undefined;
+  let cpuAtStart: number | undefined;
+  const check = () => {
+    const tid = options.tid();
+    if (tid === 0) {
+      return;
+    }
+    const now = performance.now();
+    startedAt ??= now;
+    const elapsed = now - startedAt;
+    const cpu = HAS_THREAD_TIMES ? threadCpuMs(tid) : undefined;
+    cpuAtStart ??= cpu;
+    const used = cpu === undefined || cpuAtStart === undefined ? elapsed : cpu - cpuAtStart;
+    if (used > options.cpuMs) {
+      options.onLimit('cpu');
+    } else if (elapsed > options.wallMs) {
+      options.onLimit('wall');
+    }
+  };
+  const timer = setInterval(check, POLL_MS);
+  check();
+  return {
+    stop: () => clearInterval(timer),
+    elapsedMs: () => (startedAt === undefined ? 0 : performance.now() - startedAt),
+  };
+}
+
+interface CompileResult {
+  ok: boolean;
+  compilerOutput: string;
+  program?: Uint8Array;
+  /** The compile hit its CPU or wall-time limit. */
+  timedOut?: 'cpu' | 'wall';
+}
+
+/** One compile worker: loads Clang once, then compiles job after job. */
+class CompileWorker {
+  readonly ready: Promise<{ tid: number; version: string }>;
+  private readonly worker: Worker;
+  private tid = 0;
+  private nextId = 1;
+  private pending:
+    | {
+        id: number;
+        isStarted: boolean;
+        resolve: (result: CompileResult) => void;
+        reject: (error: Error) => void;
+      }
+    | undefined;
+  isBusy = false;
+  isDead = false;
+
+  constructor(onExit: (worker: CompileWorker) => void) {
+    this.worker = startWorker('wasm-compile-worker');
+    this.worker.unref();
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.on('message', (message: CompileWorkerMessage) => {
+        if (message.type === 'ready') {
+          this.tid = message.tid;
+          resolve({ tid: message.tid, version: message.version });
+          return;
+        }
+        const pending = this.pending;
+        if (!pending || pending.id !== message.id) {
+          return;
+        }
+        if (message.type === 'started') {
+          pending.isStarted = true;
+          return;
+        }
+        this.pending = undefined;
+        if (message.type === 'failed') {
+          pending.reject(new BackendFailure(`the WebAssembly compiler failed: ${message.message}`));
+        } else {
+          pending.resolve(
+            message.ok
+              ? { ok: true, compilerOutput: message.compilerOutput, program: message.program }
+              : { ok: false, compilerOutput: message.compilerOutput },
+          );
+        }
+      });
+      this.worker.on('error', (error) => {
+        reject(new BackendFailure(`the WebAssembly compiler could not start: ${error.message}`));
+        this.pending?.reject(
+          new BackendFailure(`the WebAssembly compiler failed: ${error.message}`),
+        );
+        this.pending = undefined;
+      });
+      this.worker.on('exit', () => {
+        this.isDead = true;
+        reject(new BackendFailure('the WebAssembly compiler exited'));
+        this.pending?.reject(new BackendFailure('the WebAssembly compiler exited'));
+        this.pending = undefined;
+        onExit(this);
+      });
+    });
+    // a worker that never gets ready is reported by the job that waits for it
+    this.ready.catch(() => undefined);
+  }
+
+  /**
+   * Compiles one source within the compile limits (ending this worker if they are passed); a
+   * warm-up compile (`isWarmUp`) has no limits: its first compiles are the slowest.
+   */
+  async compile(job: RunJob, isWarmUp = false): Promise<CompileResult> {
+    await this.ready;
+    const id = this.nextId++;
+    const limits = RUN_CODE_LIMITS;
+    return new Promise<CompileResult>((resolve, reject) => {
+      let limited = false;
+      const watch = watchLimits({
+        // counted from when the worker starts this compile (it may finish a header first)
+        tid: () => (isWarmUp || this.pending?.id !== id || !this.pending.isStarted ? 0 : this.tid),
+        cpuMs: limits.compileSeconds * 1000,
+        wallMs: limits.compileWallSeconds * 1000,
+        onLimit: (kind) => {
+          if (limited) {
+            return;
+          }
+          limited = true;
+          this.pending = undefined;
+          watch.stop();
+          this.isDead = true;
+          void this.worker.terminate();
+          resolve({ ok: false, compilerOutput: '', timedOut: kind });
+        },
+      });
+      this.pending = {
+        id,
+        isStarted: false,
+        resolve: (result) => {
+          watch.stop();
+          resolve(result);
+        },
+        reject: (error) => {
+          watch.stop();
+          if (!limited) {
+            reject(error);
+          }
+        },
+      };
+      this.worker.postMessage({
+        id,
+        source: job.source,
+        standard: job.standard,
+        optimization: job.optimization,
+      } satisfies CompileRequest);
+    });
+  }
+
+  terminate() {
+    void this.worker.terminate();
+  }
+}
+
+/** Compile workers, at most `size`, each kept (with Clang loaded) between compiles. */
+class CompilePool {
+  private readonly workers = new Set<CompileWorker>();
+  private readonly idle: CompileWorker[] = [];
+  private readonly waiters: Array<(worker: CompileWorker) => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  private spawn(): CompileWorker {
+    const worker = new CompileWorker((gone) => {
+      this.workers.delete(gone);
+      const index = this.idle.indexOf(gone);
+      if (index >= 0) {
+        this.idle.splice(index, 1);
+      }
+      // a waiting compile gets a fresh worker in its place
+      const waiter = this.waiters.shift();
+      if (waiter) {
+        waiter(this.spawn());
+      }
+    });
+    this.workers.add(worker);
+    return worker;
+  }
+
+  /** Starts one worker ahead of the first compile (the compiler takes seconds to load). */
+  warm(): Promise<{ tid: number; version: string }> {
+    const worker = this.idle[0] ?? this.spawn();
+    if (!this.idle.includes(worker)) {
+      this.idle.push(worker);
+    }
+    return worker.ready;
+  }
+
+  async compile(job: RunJob, isWarmUp = false): Promise<CompileResult> {
+    const worker = await this.take();
+    try {
+      return await worker.compile(job, isWarmUp);
+    } finally {
+      this.give(worker);
+    }
+  }
+
+  private take(): Promise<CompileWorker> {
+    const idle = this.idle.pop();
+    if (idle) {
+      return Promise.resolve(idle);
+    }
+    if (this.workers.size < this.size) {
+      return Promise.resolve(this.spawn());
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private give(worker: CompileWorker) {
+    if (worker.isDead) {
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      waiter(worker);
+    } else {
+      this.idle.push(worker);
+    }
+  }
+
+  close() {
+    for (const worker of this.workers) {
+      worker.terminate();
+    }
+    this.workers.clear();
+    this.idle.length = 0;
+  }
+}
+
+let nullFd: number | undefined;
+
+/**
+ * The null device every program's WASI descriptors 0-2 point at, opened once: a descriptor per
+ * run would have to be closed after it, and a run's worker can be ended at any moment.
+ */
+function sharedNullFd(): number {
+  nullFd ??= openSync(devNull, 'r+');
+  return nullFd;
+}
+
+/** The resource limits of a run worker: its program's memory is its own (capped at link time). */
+const RUN_WORKER_OPTIONS = {
+  resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+  stdout: true,
+  stderr: true,
+} satisfies ConstructorParameters<typeof Worker>[1];
+
+/**
+ * Run workers started ahead of their run (a worker's start-up costs more than a small program's
+ * whole run): one waits, unused, for the next program. Each worker still runs a single program.
+ */
+class SpareRunWorker {
+  private spare: Worker | undefined;
+  private isClosed = false;
+
+  /** A fresh worker for one run (the waiting one if there is one). */
+  take(): Worker {
+    const worker = this.spare ?? startWorker('wasm-run-worker', RUN_WORKER_OPTIONS);
+    this.spare = undefined;
+    worker.removeAllListeners();
+    worker.ref();
+    return worker;
+  }
+
+  /** Starts the next spare (after a run, so that its start-up does not slow the run down). */
+  refill() {
+    if (this.spare || this.isClosed) {
+      return;
+    }
+    const worker = startWorker('wasm-run-worker', RUN_WORKER_OPTIONS);
+    worker.unref();
+    const drop = () => {
+      if (this.spare === worker) {
+        this.spare = undefined;
+      }
+    };
+    worker.on('error', drop);
+    worker.on('exit', drop);
+    this.spare = worker;
+  }
+
+  close() {
+    this.isClosed = true;
+    void this.spare?.terminate();
+    this.spare = undefined;
+  }
+}
+
+/** Runs a compiled program in a fresh worker within the run limits; the same notices as native. */
+function runProgram(
+  workers: SpareRunWorker,
+  program: Uint8Array,
+  stdin: string,
+): Promise<Omit<RunOutcome, 'compilerOutput' | 'compiled'>> {
+  const limits = RUN_CODE_LIMITS;
+  const shared = new SharedArrayBuffer(OUTPUT_HEADER_BYTES + limits.outputBytes);
+  const header = new Int32Array(shared, 0, OUTPUT_HEADER_BYTES / 4);
+  const worker = workers.take();
+  const data: RunWorkerData = {
+    program,
+    stdin: new Uint8Array(Buffer.from(stdin, 'utf8')),
+    shared,
+    outputLimit: limits.outputBytes,
+    nullFd: sharedNullFd(),
+  };
+  worker.postMessage(data, [program.buffer as ArrayBuffer]);
+  return new Promise((resolve, reject) => {
+    let settled: RunWorkerMessage | { type: 'limit'; kind: 'cpu' | 'wall' } | undefined;
+    const watch = watchLimits({
+      // the worker sets its thread id as the program starts (its own start-up does not count)
+      tid: () => Atomics.load(header, 1),
+      cpuMs: limits.runCpuSeconds * 1000,
+      wallMs: limits.runWallSeconds * 1000,
+      onLimit: (kind) => {
+        settled ??= { type: 'limit', kind };
+        // wakes a program that sleeps (see poll_oneoff in the worker), then ends the thread
+        Atomics.store(header, STOP_INDEX, 1);
+        Atomics.notify(header, STOP_INDEX);
+        void worker.terminate();
+      },
+    });
+    worker.on('message', (message: RunWorkerMessage) => {
+      settled ??= message;
+    });
+    worker.on('error', (error) => {
+      settled ??= { type: 'failed', message: error.message };
+    });
+    worker.on('exit', () => {
+      watch.stop();
+      workers.refill();
+      const durationMs = watch.elapsedMs();
+      const length = Math.min(Atomics.load(header, 0), limits.outputBytes);
+      let output = Buffer.from(new Uint8Array(shared, OUTPUT_HEADER_BYTES, length)).toString(
+        'utf8',
+      );
+      const truncated = Atomics.load(header, 2) === 1;
+      if (truncated) {
+        output = withNotice(output, NOTICES.truncated);
+      }
+      const outcome = settled ?? { type: 'failed', message: 'the program worker ended silently' };
+      switch (outcome.type) {
+        case 'exit':
+          resolve({
+            output,
+            exitCode: outcome.code,
+            signal: null,
+            timedOut: false,
+            truncated,
+            durationMs: outcome.durationMs,
+          });
+          return;
+        case 'truncated':
+          resolve({
+            output,
+            exitCode: null,
+            signal: 'SIGKILL',
+            timedOut: false,
+            truncated,
+            durationMs,
+          });
+          return;
+        case 'trap':
+          resolve({
+            output: withNotice(output, NOTICES.signal(outcome.signal)),
+            exitCode: null,
+            signal: outcome.signal,
+            timedOut: false,
+            truncated,
+            durationMs,
+          });
+          return;
+        case 'limit':
+          resolve({
+            output: withNotice(
+              output,
+              outcome.kind === 'cpu' ? NOTICES.cpuLimit : NOTICES.wallLimit,
+            ),
+            exitCode: null,
+            signal: 'SIGKILL',
+            timedOut: true,
+            truncated,
+            durationMs,
+          });
+          return;
+        case 'failed':
+          reject(new BackendFailure(`the WebAssembly program could not run: ${outcome.message}`));
+      }
+    });
+  });
+}
+
+const EXCEPTIONS_NOTE =
+  '[The WebAssembly backend compiles without C++ exceptions: try, catch and throw are not available on this server.]\n';
+
+/**
+ * The WebAssembly backend: Clang compiled to WebAssembly (@yowasp/clang) in a pool of worker
+ * threads, and each program in a worker thread under WASI. Needs nothing from the system.
+ */
+export function createWasmBackend(options: {
+  concurrency: number;
+  log: (message: string) => void;
+}): RunBackend {
+  const pool = new CompilePool(Math.max(1, options.concurrency));
+  const runWorkers = new SpareRunWorker();
+  let isReady = false;
+
+  async function run(job: RunJob): Promise<RunOutcome> {
+    const compiled = await pool.compile(job);
+    const notRun = { exitCode: null, signal: null, compiled: false, durationMs: 0 };
+    if (compiled.timedOut) {
+      return {
+        ...notRun,
+        output: withNotice(
+          compiled.compilerOutput,
+          compiled.timedOut === 'cpu' ? NOTICES.compileCpuLimit : NOTICES.compileWallLimit,
+        ),
+        compilerOutput: compiled.compilerOutput,
+        signal: 'SIGKILL',
+        timedOut: true,
+        truncated: false,
+      };
+    }
+    const compilerOutput = compiled.compilerOutput.slice(0, RUN_CODE_LIMITS.outputBytes);
+    if (!compiled.ok || !compiled.program) {
+      const usesExceptions = /with exceptions disabled/.test(compilerOutput);
+      const output =
+        (compilerOutput || 'Compilation failed.\n') + (usesExceptions ? EXCEPTIONS_NOTE : '');
+      return { ...notRun, output, compilerOutput, timedOut: false, truncated: false };
+    }
+    const outcome = await runProgram(runWorkers, compiled.program, job.stdin);
+    return { ...outcome, compilerOutput, compiled: true };
+  }
+
+  return {
+    name: 'wasm',
+
+    async detect(): Promise<BackendStatus> {
+      try {
+        const { version } = await pool.warm();
+        const outcome = await run({
+          source: '#include <cstdio>\nint main() { std::puts("wasm self-test ok"); }\n',
+          stdin: '',
+          standard: 'c++17',
+          optimization: 'O2',
+          slot: 0,
+        });
+        if (outcome.exitCode !== 0 || outcome.output !== 'wasm self-test ok\n') {
+          return {
+            ok: false,
+            reason: `the WebAssembly self-test failed (${(outcome.output || outcome.compilerOutput).trim().slice(0, 300)}).`,
+          };
+        }
+        isReady = true;
+        return {
+          ok: true,
+          compiler: `${version.replace(/^clang version/, 'clang')} (WebAssembly, wasm32-wasip1)`,
+        };
+      } catch (error) {
+        return {
+          ok: false,
+          reason: `Clang in WebAssembly does not work here (${error instanceof Error ? error.message : String(error)}).`,
+        };
+      }
+    },
+
+    run(job) {
+      if (!isReady) {
+        return Promise.reject(new BackendFailure('the WebAssembly backend is not ready'));
+      }
+      return run(job);
+    },
+
+    async prebuild() {
+      // the first compiles of a worker are the slowest (the compiler's code is compiled lazily);
+      // a header set's second use precompiles it: two <iostream> programs warm the worker and
+      // make the tutorials' header; four more (each waits for that header) let V8 optimise the
+      // compiler's code that reads it (the first compiles with a header are ~2× slower)
+      for (let round = 1; round <= 6; round++) {
+        await pool.compile(
+          {
+            source: `#include <iostream>\nint main() { std::cout << "warm ${round}" << std::endl; }\n`,
+            stdin: '',
+            standard: 'c++17',
+            optimization: 'O2',
+            slot: 0,
+          },
+          true,
+        );
+      }
+    },
+
+    close() {
+      pool.close();
+      runWorkers.close();
+    },
+  };
+}

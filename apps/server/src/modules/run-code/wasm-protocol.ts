@@ -1,0 +1,53 @@
+/** Messages between the WebAssembly backend and its worker threads (see wasm-backend.ts). */
+import type { CppStandard, OptimizationLevel } from '@portfolio/types';
+
+export interface CompileRequest {
+  id: number;
+  source: string;
+  standard: CppStandard;
+  optimization: OptimizationLevel;
+}
+
+export type CompileWorkerMessage =
+  /** The worker's OS thread (for its CPU time) and that the compiler is loaded. */
+  | { type: 'ready'; tid: number; version: string }
+  | { type: 'started'; id: number }
+  | { type: 'compiled'; id: number; ok: true; compilerOutput: string; program: Uint8Array }
+  | { type: 'compiled'; id: number; ok: false; compilerOutput: string }
+  | { type: 'failed'; id: number; message: string };
+
+/** What a run worker gets; its output goes to `output` (a shared buffer the parent reads). */
+export interface RunWorkerData {
+  program: Uint8Array;
+  stdin: Uint8Array;
+  /**
+   * Int32 view: [0] output bytes written, [1] the worker's OS thread id, [2] 1 once the output
+   * passed its limit, [3] (STOP_INDEX) set by the parent to wake and end a sleeping program;
+   * the bytes follow at offset OUTPUT_HEADER_BYTES.
+   */
+  shared: SharedArrayBuffer;
+  outputLimit: number;
+  /** The null device, opened once by the parent and shared by every run (never closed). */
+  nullFd: number;
+}
+
+export const OUTPUT_HEADER_BYTES = 16;
+export const STOP_INDEX = 3;
+
+export type RunWorkerMessage =
+  | { type: 'exit'; code: number; durationMs: number }
+  /** A trap (`unreachable`, out-of-bounds memory…) as the signal a native program would get. */
+  | { type: 'trap'; signal: string; message: string }
+  | { type: 'truncated' }
+  | { type: 'failed'; message: string };
+
+/** This thread's id as the kernel knows it (Linux), for reading its CPU time from /proc. */
+export async function currentThreadId(): Promise<number> {
+  try {
+    const { readlinkSync } = await import('node:fs');
+    const link = readlinkSync('/proc/thread-self');
+    return Number(link.split('/').pop() ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,217 @@
+import type { AdminGame, GameBuildResponse } from '@portfolio/types/game-host';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+
+import { uploadBuild } from './admin-games-api';
+import { messageOf } from './admin-games-store';
+import { BuildFacts } from './build-facts';
+import { formatBytes } from './game-labels';
+
+export const UPLOAD_ERROR = 'The upload failed';
+export const NOT_A_ZIP = 'Choose a .zip file: the web export of the game, zipped.';
+
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'uploading'; sent: number; total: number }
+  | { kind: 'done'; response: GameBuildResponse }
+  | { kind: 'failed'; message: string };
+
+function isZip(file: File): boolean {
+  return /\.zip$/i.test(file.name);
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+interface BuildUploadProps {
+  game: AdminGame;
+  /** The server's answer: the game with its new version. */
+  onUploaded: (response: GameBuildResponse) => void;
+}
+
+/**
+ * Upload a build: a drop zone (drag and drop, or the file button) for the zip, a progress bar
+ * while it goes out, then what the server found in it. A failed upload leaves the chosen file
+ * and the choices in place, so sending it again is one click.
+ */
+export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
+  const prefix = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [activate, setActivate] = useState(true);
+  const [isDragging, setDragging] = useState(false);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const isUploading = phase.kind === 'uploading';
+
+  // leaving the page stops an upload on its way
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const choose = (chosen: File | undefined) => {
+    if (!chosen || isUploading) {
+      return;
+    }
+    if (!isZip(chosen)) {
+      setPhase({ kind: 'failed', message: NOT_A_ZIP });
+      return;
+    }
+    setFile(chosen);
+    setPhase({ kind: 'idle' });
+  };
+
+  const handleDragOver = (event: DragEvent<HTMLDivElement>) => {
+    if (!Array.from(event.dataTransfer.types).includes('Files')) {
+      return;
+    }
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+
+  const handleDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    choose(event.dataTransfer.files[0]);
+  };
+
+  const handleUpload = async () => {
+    if (!file) {
+      return;
+    }
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setPhase({ kind: 'uploading', sent: 0, total: file.size });
+    try {
+      const response = await uploadBuild(game.id, file, activate, {
+        signal: controller.signal,
+        onProgress: (sent, total) => setPhase({ kind: 'uploading', sent, total }),
+      });
+      setPhase({ kind: 'done', response });
+      setFile(null);
+      onUploaded(response);
+    } catch (error) {
+      if (controller.signal.aborted && isAbort(error)) {
+        setPhase({ kind: 'idle' });
+        return;
+      }
+      console.warn(UPLOAD_ERROR, error);
+      setPhase({ kind: 'failed', message: messageOf(error, uploadErrorText(error)) });
+    } finally {
+      abortRef.current = null;
+    }
+  };
+
+  const hintId = `${prefix}-hint`;
+  const percent =
+    phase.kind === 'uploading' && phase.total > 0
+      ? Math.min(100, Math.round((phase.sent / phase.total) * 100))
+      : 0;
+
+  return (
+    <div className="build-upload">
+      <div
+        className={`drop-zone${isDragging ? ' drop-zone--active' : ''}`}
+        onDragEnter={handleDragOver}
+        onDragOver={handleDragOver}
+        onDragLeave={() => setDragging(false)}
+        onDrop={handleDrop}
+        data-testid="build-drop-zone"
+      >
+        <p id={hintId} className="drop-zone__hint">
+          Drop the game&apos;s web export here as a <strong>.zip</strong>, or
+        </p>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => inputRef.current?.click()}
+          disabled={isUploading}
+          aria-describedby={hintId}
+        >
+          Choose a .zip file
+        </button>
+        <input
+          ref={inputRef}
+          type="file"
+          accept=".zip,application/zip"
+          hidden
+          aria-label="Build .zip file"
+          onChange={(event) => {
+            choose(event.target.files?.[0]);
+            // choosing the same file again after a failure fires change again
+            event.target.value = '';
+          }}
+        />
+        {file ? (
+          <p className="drop-zone__file">
+            Selected: <strong>{file.name}</strong> ({formatBytes(file.size)})
+          </p>
+        ) : null}
+      </div>
+      <div className="build-upload__options">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={activate}
+            onChange={(event) => setActivate(event.target.checked)}
+            disabled={isUploading}
+          />
+          Make this version live as soon as it is uploaded
+        </label>
+        <div className="form__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void handleUpload()}
+            disabled={!file || isUploading}
+          >
+            {isUploading ? 'Uploading...' : 'Upload Build'}
+          </button>
+          {isUploading ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => abortRef.current?.abort()}
+            >
+              Cancel Upload
+            </button>
+          ) : null}
+        </div>
+      </div>
+      {phase.kind === 'uploading' ? (
+        <div className="upload-progress">
+          <label htmlFor={`${prefix}-progress`}>
+            {percent < 100
+              ? `Uploading: ${percent}% of ${formatBytes(phase.total)}`
+              : 'Uploaded; the server is checking the build...'}
+          </label>
+          <progress id={`${prefix}-progress`} max={100} value={percent}>
+            {percent}%
+          </progress>
+        </div>
+      ) : null}
+      <div role="alert" className="build-upload__alert">
+        {phase.kind === 'failed' ? <p className="alert alert--error">{phase.message}</p> : null}
+      </div>
+      {phase.kind === 'done' ? <UploadResult response={phase.response} /> : null}
+    </div>
+  );
+}
+
+function uploadErrorText(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : UPLOAD_ERROR;
+}
+
+function UploadResult({ response }: { response: GameBuildResponse }) {
+  const { build } = response;
+  return (
+    <section className="upload-result" aria-labelledby="upload-result-title">
+      <h3 id="upload-result-title" role="status">
+        {build.isLive
+          ? `Version ${build.version} uploaded and live`
+          : `Version ${build.version} uploaded (not live yet)`}
+      </h3>
+      <p className="admin-muted">What the server found in the build:</p>
+      <BuildFacts build={build} />
+    </section>
+  );
+}
