@@ -271,6 +271,20 @@ test('a bad upload shows the server’s reason and changes nothing live; a versi
   const status = await statusOf(frame);
   expect(status.inline).toBe('ok');
   expect(status.wasm).toBeUndefined();
+
+  // the Godot version is not wanted any more: deleted after confirmation, its files stop serving
+  const godotEntry = `${GAMES_ORIGIN}/${gameId}/2/${engineExport('godot4').entry}`;
+  expect((await page.request.get(godotEntry)).status()).toBe(200);
+  await page.goto(`/admin/games/${gameId}`);
+  const remaining = page.getByRole('region', { name: 'Versions' });
+  await remaining.getByRole('button', { name: 'Delete version 2' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete Version' });
+  await expectNoSeriousA11yViolations(page);
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(remaining.getByText('Version 2 deleted')).toBeVisible();
+  await expect(remaining.getByRole('listitem')).toHaveCount(1);
+  await expect(remaining.getByRole('button', { name: /Delete version/ })).toHaveCount(0);
+  expect((await page.request.get(godotEntry)).status()).toBe(404);
 });
 
 test('the Games section works by keyboard, on a phone, with a thumbnail and API tokens', async ({

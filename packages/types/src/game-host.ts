@@ -156,6 +156,7 @@ export const GAME_AUDIT_ACTIONS = [
   'game-delete',
   'build-upload',
   'build-activate',
+  'build-delete',
   'thumbnail-upload',
   'token-create',
   'token-delete',

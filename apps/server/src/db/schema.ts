@@ -273,6 +273,11 @@ export const gameBuilds = pgTable(
     replacedAt: timestamp('replaced_at', { withTimezone: true }),
     /** Demo imports: a hash of the packaged folder, so a changed demo game is imported again. */
     sourceHash: text('source_hash'),
+    /**
+     * When an admin deleted it: its files are gone, the row stays so that its number is never
+     * given to another build (the games origin caches a version's files as immutable).
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (table) => [primaryKey({ columns: [table.gameId, table.version] })],
 );

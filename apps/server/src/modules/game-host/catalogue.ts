@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm';
+import { asc, isNull } from 'drizzle-orm';
 
 import { decideGameAccess, type Role } from '@portfolio/types';
 import type { AdminGame, GameBuild, GameEntry } from '@portfolio/types/game-host';
@@ -56,7 +56,7 @@ export function createGameCatalogue(deps: {
   const load = async () => {
     const [gameRows, buildRows] = await Promise.all([
       db.select().from(games).orderBy(asc(games.sortOrder), asc(games.title), asc(games.id)),
-      db.select().from(gameBuilds),
+      db.select().from(gameBuilds).where(isNull(gameBuilds.deletedAt)),
     ]);
     const buildsOf = new Map<string, BuildRow[]>();
     for (const build of buildRows) {

@@ -70,6 +70,10 @@ afterAll(async () => {
   rmSync(gamesDir, { recursive: true, force: true });
 });
 
+interface ErrorBody {
+  error: { message: string };
+}
+
 const uniqueGameId = () => `T${randomBytes(5).toString('hex')}`;
 
 interface UploadOptions {
@@ -394,6 +398,44 @@ describe('versions', () => {
     expect((await admin.post(`/api/admin/games/${id}/builds/9/activate`)).status).toBe(404);
     expect((await admin.post(`/api/admin/games/${id}/builds/zero/activate`)).status).toBe(404);
   });
+
+  it('deletes a version that is not live: files, serving and number go for good', async () => {
+    const id = await publishedGame();
+    expect((await upload(id, await plainBuild('v2'))).status).toBe(201);
+    const v1Url = `${app.gamesUrl}/${id}/1/index.html`;
+    // version 1 was live a moment ago: a player may still be in it
+    expect((await fetch(v1Url)).status).toBe(200);
+
+    const live = await admin.delete<ErrorBody>(`/api/admin/games/${id}/builds/2`);
+    expect(live.status).toBe(409);
+    expect(live.body.error.message).toBe(
+      'Version 2 is live: make another version live before deleting it',
+    );
+
+    expect((await admin.delete(`/api/admin/games/${id}/builds/1`)).status).toBe(204);
+    expect(existsSync(path.join(gamesDir, id, '1'))).toBe(false);
+    expect((await fetch(v1Url)).status).toBe(404);
+    expect((await adminGame(id))?.builds.map((build) => build.version)).toEqual([2]);
+    const audit = await admin.get<GameAuditResponse>(`/api/admin/games/audit?gameId=${id}`);
+    expect(audit.body.entries[0]).toMatchObject({
+      action: 'build-delete',
+      actorUsername: adminName,
+    });
+    expect(audit.body.entries[0]?.detail).toMatch(/^version 1 deleted \(.+\)$/);
+
+    // gone: no rollback to it, no second delete, and the next upload does not take its number
+    const again = await admin.delete<ErrorBody>(`/api/admin/games/${id}/builds/1`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.message).toBe(`Game ${id} has no version 1`);
+    expect((await admin.post(`/api/admin/games/${id}/builds/1/activate`)).status).toBe(404);
+    expect((await admin.delete(`/api/admin/games/${id}/builds/zero`)).status).toBe(404);
+    const third = await upload(id, await plainBuild('v3'), { activate: false });
+    expect((third.body as GameBuildResponse).build.version).toBe(3);
+    expect((await admin.delete(`/api/admin/games/${id}/builds/3`)).status).toBe(204);
+    const fourth = await upload(id, await plainBuild('v4'));
+    expect((fourth.body as GameBuildResponse).build.version).toBe(4);
+    expect(await (await fetch(`${app.gamesUrl}/${id}/4/index.html`)).text()).toContain('v4');
+  });
 });
 
 describe('bad uploads', () => {
@@ -566,6 +608,7 @@ describe('who may publish', () => {
       ).toBe(status);
       expect((await client.delete(`/api/admin/games/${id}`)).status).toBe(status);
       expect((await client.post(`/api/admin/games/${id}/builds/1/activate`)).status).toBe(status);
+      expect((await client.delete(`/api/admin/games/${id}/builds/1`)).status).toBe(status);
       expect((await client.get('/api/admin/games/audit')).status).toBe(status);
       expect((await client.get('/api/admin/tokens')).status).toBe(status);
       expect((await client.post('/api/admin/tokens', { name: 'x' })).status).toBe(status);
@@ -937,5 +980,40 @@ describe('an uploaded game in the SDK records and game clicks', () => {
     await admin.request('PATCH', `/api/admin/games/${id}`, { published: false });
     expect((await subscriber.get(`/api/games/${id}/save`)).status).toBe(404);
     expect((await subscriber.post('/api/track-game-click', { gameId: id })).status).toBe(400);
+  });
+});
+
+describe('a deleted demo import', () => {
+  it('does not come back when the site starts again', async () => {
+    const entry = GAME_CATALOGUE.find((game) =>
+      existsSync(path.join(DEFAULT_GAMES_DIR, game.id, 'index.html')),
+    );
+    const demoVersion = entry && (await adminGame(entry.id))?.version;
+    if (!entry || !demoVersion) {
+      throw new Error('no demo game to import');
+    }
+    // the owner's own build goes live, then the demo version is deleted
+    expect((await upload(entry.id, await plainBuild('mine'))).status).toBe(201);
+    expect((await admin.delete(`/api/admin/games/${entry.id}/builds/${demoVersion}`)).status).toBe(
+      204,
+    );
+    const builds = () =>
+      app.deps.database.db
+        .select({ version: gameBuilds.version, deletedAt: gameBuilds.deletedAt })
+        .from(gameBuilds)
+        .where(eq(gameBuilds.gameId, entry.id));
+    const before = await builds();
+
+    const restarted = await createGameHost({
+      config: app.deps.config,
+      database: app.deps.database,
+      bus: createLocalInvalidationBus(),
+      demoDir: DEFAULT_GAMES_DIR,
+    });
+    expect(await builds()).toEqual(before);
+    expect(restarted.catalogue.get(entry.id)?.builds.map((build) => build.version)).not.toContain(
+      demoVersion,
+    );
+    expect(existsSync(path.join(gamesDir, entry.id, String(demoVersion)))).toBe(false);
   });
 });

@@ -3,12 +3,12 @@ import { copyFile, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { gameBuilds, games } from '../../db/schema.js';
-import { notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { SYSTEM_ACTOR_NAME } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
@@ -30,7 +30,8 @@ import { formatBytes, receiveUpload, type UnpackedFile, unpackZip } from './zip.
  *
  * Everything before the transaction happens in .incoming, so a refused or failed upload
  * changes nothing live. Old versions stay on disk (a player keeps the files they started with;
- * a rollback is one update).
+ * a rollback is one update) until an admin deletes them: the row stays, marked, so that no later
+ * build takes its number.
  */
 
 export interface PublishOptions {
@@ -52,6 +53,8 @@ export interface Publisher {
   restoreFolder(gameId: string, version: number, folder: string): Promise<void>;
   /** Makes an existing version live (a rollback, or a build uploaded with activate=false). */
   activate(gameId: string, version: number, actor: Actor): Promise<BuildRow>;
+  /** Deletes a version that is not live: its files go, its number is never used again. */
+  deleteBuild(gameId: string, version: number, actor: Actor): Promise<void>;
 }
 
 /** Copies the regular files of `source` into `target` (links and other kinds are skipped). */
@@ -184,6 +187,28 @@ export function createPublisher(deps: {
       .where(eq(games.id, gameId));
   }
 
+  /** The game row (locked for the transaction) and one of its builds that was not deleted. */
+  async function lockBuild(tx: Db, gameId: string, version: number) {
+    const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+    if (!game) {
+      throw notFound(`No game with the id '${gameId}'`);
+    }
+    const [build] = await tx
+      .select()
+      .from(gameBuilds)
+      .where(
+        and(
+          eq(gameBuilds.gameId, gameId),
+          eq(gameBuilds.version, version),
+          isNull(gameBuilds.deletedAt),
+        ),
+      );
+    if (!build) {
+      throw notFound(`${game.title} has no version ${version}`);
+    }
+    return { game, build };
+  }
+
   return {
     async publishUpload(gameId, req, options) {
       const dir = await staging();
@@ -236,17 +261,7 @@ export function createPublisher(deps: {
 
     async activate(gameId, version, actor) {
       const build = await db.transaction(async (tx) => {
-        const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
-        if (!game) {
-          throw notFound(`No game with the id '${gameId}'`);
-        }
-        const [found] = await tx
-          .select()
-          .from(gameBuilds)
-          .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, version)));
-        if (!found) {
-          throw notFound(`${game.title} has no version ${version}`);
-        }
+        const { game, build: found } = await lockBuild(tx, gameId, version);
         if (game.liveVersion === version) {
           return found;
         }
@@ -262,6 +277,29 @@ export function createPublisher(deps: {
       });
       await catalogue.changed();
       return build;
+    },
+
+    async deleteBuild(gameId, version, actor) {
+      await db.transaction(async (tx) => {
+        const { game, build } = await lockBuild(tx, gameId, version);
+        if (game.liveVersion === version) {
+          throw conflict(
+            `Version ${version} is live: make another version live before deleting it`,
+          );
+        }
+        await tx
+          .update(gameBuilds)
+          .set({ deletedAt: new Date() })
+          .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, version)));
+        await recordGameAudit(tx, {
+          action: 'build-delete',
+          actor,
+          gameId,
+          detail: `version ${version} deleted (${formatBytes(build.bytes)})`,
+        });
+      });
+      await catalogue.changed();
+      await rm(versionDir(config.dir, gameId, version), { recursive: true, force: true });
     },
   };
 }

@@ -116,6 +116,14 @@ function gameIdOf(req: Request): string {
   return id;
 }
 
+function versionOf(req: Request): number {
+  const parsed = VersionParam.safeParse(req.params.version);
+  if (!parsed.success) {
+    throw notFound(`No version '${String(req.params.version).slice(0, 20)}'`);
+  }
+  return parsed.data;
+}
+
 /** The JSON routes: behind the API's same-origin guard and JSON parser. */
 export function createGameHostRouter(deps: { host: GameHost; config: Config }): Router {
   const { host, config } = deps;
@@ -170,11 +178,7 @@ export function createGameHostRouter(deps: { host: GameHost; config: Config }): 
 
   router.post('/admin/games/:id/builds/:version/activate', admin, async (req, res) => {
     const gameId = gameIdOf(req);
-    const parsed = VersionParam.safeParse(req.params.version);
-    if (!parsed.success) {
-      throw notFound(`No version '${String(req.params.version).slice(0, 20)}'`);
-    }
-    const build = await host.publisher.activate(gameId, parsed.data, actorOf(res));
+    const build = await host.publisher.activate(gameId, versionOf(req), actorOf(res));
     const record = host.catalogue.get(gameId);
     if (!record) {
       throw notFound(`No game with the id '${gameId}'`);
@@ -183,6 +187,11 @@ export function createGameHostRouter(deps: { host: GameHost; config: Config }): 
       game: toAdminGame(record, presentContext(req, config, host)),
       build: toGameBuild(build, record.game.liveVersion),
     } satisfies GameBuildResponse);
+  });
+
+  router.delete('/admin/games/:id/builds/:version', admin, async (req, res) => {
+    await host.publisher.deleteBuild(gameIdOf(req), versionOf(req), actorOf(res));
+    res.status(204).end();
   });
 
   // API tokens are managed from an admin session only: a token cannot mint or list tokens

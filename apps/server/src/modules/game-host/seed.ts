@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 
 import { GAME_CATALOGUE, type GameCatalogueEntry } from '@portfolio/types';
 import type { GameSection } from '@portfolio/types/game-host';
 
 import type { Db } from '../../db/client.js';
-import { games } from '../../db/schema.js';
+import { gameBuilds, games } from '../../db/schema.js';
 import type { GameCatalogue } from './catalogue.js';
 import { versionDir } from './layout.js';
 import type { Publisher } from './publish.js';
@@ -57,6 +57,22 @@ export async function hashFolder(folder: string): Promise<string> {
   };
   await walk(folder, '');
   return hash.digest('hex');
+}
+
+/** Whether a build of these files was imported once and then deleted by an admin. */
+async function wasDeleted(db: Db, gameId: string, sourceHash: string): Promise<boolean> {
+  const rows = await db
+    .select({ version: gameBuilds.version })
+    .from(gameBuilds)
+    .where(
+      and(
+        eq(gameBuilds.gameId, gameId),
+        eq(gameBuilds.sourceHash, sourceHash),
+        isNotNull(gameBuilds.deletedAt),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function seedGameCatalogue(deps: {
@@ -107,6 +123,9 @@ export async function seedGameCatalogue(deps: {
         return;
       }
       const imported = record.builds.find((build) => build.sourceHash === sourceHash);
+      if (!imported && (await wasDeleted(db, entry.id, sourceHash))) {
+        return; // an admin deleted this import: it does not come back at the next start
+      }
       if (imported) {
         if (!existsSync(versionDir(gamesDir, entry.id, imported.version))) {
           await publisher.restoreFolder(entry.id, imported.version, folder);

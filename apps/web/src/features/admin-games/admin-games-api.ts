@@ -49,6 +49,11 @@ export async function activateBuild(gameId: string, version: number): Promise<vo
   await request('POST', `${gamePath(gameId)}/builds/${version}/activate`);
 }
 
+/** Deletes a version that is not live, with its files. */
+export async function deleteBuild(gameId: string, version: number): Promise<void> {
+  await request('DELETE', `${gamePath(gameId)}/builds/${version}`);
+}
+
 export interface UploadOptions {
   /** Called as the body goes out: bytes sent and the total. */
   onProgress?: (sent: number, total: number) => void;

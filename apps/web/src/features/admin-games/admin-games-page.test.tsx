@@ -308,6 +308,55 @@ describe('/admin/games/:gameId', () => {
     expect(callsTo(calls, 'POST', '/api/admin/games/SkyIsland/builds/1/activate')).toHaveLength(1);
   });
 
+  it('deletes a version that is not live after confirmation, and shows the refusal of another', async () => {
+    let current = game({ version: 3, builds: [build(1, false), build(2, false), build(3, true)] });
+    const { calls } = stubAdmin([], {
+      'GET /api/admin/games': () => jsonResponse({ games: [current] }),
+      'DELETE /api/admin/games/SkyIsland/builds/1': () => {
+        current = { ...current, builds: [build(2, false), build(3, true)] };
+        return new Response(null, { status: 204 });
+      },
+      'DELETE /api/admin/games/SkyIsland/builds/2': () =>
+        jsonResponse(
+          {
+            error: {
+              code: 'CONFLICT',
+              message: 'Version 2 is live: make another version live before deleting it',
+            },
+          },
+          409,
+        ),
+    });
+    renderApp('/admin/games/SkyIsland');
+    const versions = within(await screen.findByRole('region', { name: 'Versions' }));
+    // the live version offers no Delete
+    expect(versions.queryByRole('button', { name: 'Delete version 3' })).not.toBeInTheDocument();
+
+    await userEvent.click(versions.getByRole('button', { name: 'Delete version 1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete Version' });
+    expect(dialog).toHaveTextContent(
+      'Delete version 1 of Sky Island and its files (2.5 MB)? A player still on it loses it.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(callsTo(calls, 'DELETE', '/api/admin/games/SkyIsland/builds/1')).toHaveLength(0);
+
+    await userEvent.click(versions.getByRole('button', { name: 'Delete version 1' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await versions.findByText('Version 1 deleted')).toBeVisible();
+    expect(
+      versions
+        .getAllByRole('listitem')
+        .map((item) => within(item).getByRole('heading').textContent),
+    ).toEqual(['Version 3', 'Version 2']);
+
+    await userEvent.click(versions.getByRole('button', { name: 'Delete version 2' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(
+      await versions.findByText('Version 2 is live: make another version live before deleting it'),
+    ).toBeVisible();
+    expect(versions.getAllByRole('listitem')).toHaveLength(2);
+  });
+
   it('deletes a game after confirmation, and offers no deletion for a built-in one', async () => {
     let games = [game(), builtIn];
     const { calls } = stubAdmin([], {

@@ -1,0 +1,1 @@
+ALTER TABLE "game_builds" ADD COLUMN "deleted_at" timestamp with time zone;
