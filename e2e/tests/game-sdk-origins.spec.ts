@@ -193,6 +193,15 @@ test('a multiplayer game on the games origin joins its room with a play ticket',
   await expect(game.locator('#hud')).toContainText(account.username);
   await expect(game.getByRole('status')).toBeHidden();
   expect(await frame.evaluate(() => window.location.origin)).toBe(GAMES_ORIGIN);
+
+  // signed out elsewhere: the server ends the game, and the game's link leads to the site's login
+  expect((await page.request.post('/api/auth/logout', { data: {} })).status()).toBe(200);
+  await expect(game.getByRole('status')).toContainText('Disconnected: your session ended.');
+  await expect(game.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    `http://127.0.0.1:${SITE_PORT}/login`,
+  );
+  await expect(game.getByRole('link', { name: 'Log in' })).toHaveAttribute('target', '_top');
 });
 
 declare global {

@@ -14,6 +14,10 @@
  *                                              (e.g. '/play/RocketGame') with a fresh ticket on
  *                                              every (re)connection; rejects like a Socket.IO
  *                                              connect_error ({ data: { code, message } })
+ *   GameSDK.connectionMessage(problem, title): string
+ *                                              what to tell the player, as HTML, when connect()
+ *                                              or the socket fails (`problem`: the connect_error)
+ *                                              or the socket drops (`problem`: the reason)
  *   GameSDK.hostOrigin: string | null          the site's origin when embedded by it
  *
  * The SDK never calls the site's API itself (this origin has no session): it posts messages to
@@ -223,6 +227,41 @@
     });
   }
 
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (char) {
+      return '&#' + char.charCodeAt(0) + ';';
+    });
+  }
+
+  function connectionMessage(problem, title) {
+    // the site's pages (log in) live on the site's origin, not this page's on the games origin
+    var login = escapeHtml((hostOrigin || '') + '/login');
+    if (typeof problem === 'string') {
+      return problem === 'io server disconnect'
+        ? '<p>Disconnected: your session ended. <a href="' +
+            login +
+            '" target="_top">Log in</a> to play again.</p>'
+        : '<p>Connection lost. Reconnecting…</p>';
+    }
+    var data = (problem && problem.data) || {};
+    if (data.code === 'UNAUTHORIZED') {
+      return (
+        '<p><strong>Sign in to play ' +
+        escapeHtml(title) +
+        '.</strong><br />It is a live multiplayer game: <a href="' +
+        login +
+        '" target="_top">log in</a> and open it again.</p>'
+      );
+    }
+    if (data.code === 'UNREACHABLE') {
+      return '<p>The game server is not reachable.</p>';
+    }
+    if (data.code === 'INVALID_TICKET') {
+      return '<p>' + escapeHtml(data.message) + '</p>';
+    }
+    return '<p>Cannot reach the game server. Retrying…</p>';
+  }
+
   window.GameSDK = Object.freeze({
     hostOrigin: hostOrigin,
     start: function () {
@@ -249,5 +288,6 @@
     },
     playTicket: playTicket,
     connect: connect,
+    connectionMessage: connectionMessage,
   });
 })();

@@ -42,29 +42,9 @@
 
   // ---- connection -------------------------------------------------------------------------------
 
-  // the site's pages (log in) live on the site's origin, which is not this page's on the games origin
-  var site = window.GameSDK.hostOrigin || '';
-
-  function showRefusal(error) {
-    var data = (error && error.data) || {};
-    if (data.code === 'UNAUTHORIZED') {
-      showMessage(
-        '<p><strong>Sign in to play WolfScape.</strong><br />' +
-          'It is a live multiplayer game: <a href="' +
-          site +
-          '/login" target="_top">log in</a> and open it again.</p>',
-      );
-      return;
-    }
-    if (data.code === 'UNREACHABLE') {
-      showMessage('<p>The game server is not reachable.</p>');
-      return;
-    }
-    if (data.code === 'INVALID_TICKET') {
-      showMessage('<p>' + data.message + '</p>');
-      return;
-    }
-    showMessage('<p>Cannot reach the game server. Retrying…</p>');
+  /** A refused or failed connection (connect_error) or a dropped one (its reason). */
+  function showConnection(problem) {
+    showMessage(window.GameSDK.connectionMessage(problem, 'WolfScape'));
   }
 
   // a ticket from the site's viewer when embedded on the games origin; the session cookie when the
@@ -72,19 +52,11 @@
   var socket = null;
   window.GameSDK.connect('/play/WolfScape').then(function (connected) {
     socket = connected;
-    socket.on('connect_error', showRefusal);
-    socket.on('disconnect', function (reason) {
-      showMessage(
-        reason === 'io server disconnect'
-          ? '<p>Disconnected: your session ended. <a href="' +
-              site +
-              '/login" target="_top">Log in</a> to play again.</p>'
-          : '<p>Connection lost. Reconnecting…</p>',
-      );
-    });
+    socket.on('connect_error', showConnection);
+    socket.on('disconnect', showConnection);
     socket.on('welcome', onWelcome);
     socket.on('u', onUpdate);
-  }, showRefusal);
+  }, showConnection);
 
   function addWolf(entry) {
     wolves.set(entry[0], {

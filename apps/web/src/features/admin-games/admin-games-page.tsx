@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { AdminNav } from '../admin/admin-nav';
 import { type NoticeState, noticeOf } from '../admin/navigation-notice';
@@ -332,23 +333,20 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
         </div>
       </section>
 
-      <section className="admin-section" aria-labelledby="upload-build-title">
-        <h2 id="upload-build-title">Upload a Build</h2>
+      <AdminSection titleId="upload-build-title" title="Upload a Build">
         <BuildUpload
           game={game}
           onUploaded={(response) => {
             replaceGame(response.game);
           }}
         />
-      </section>
+      </AdminSection>
 
-      <section className="admin-section" aria-labelledby="versions-title">
-        <h2 id="versions-title">Versions</h2>
+      <AdminSection titleId="versions-title" title="Versions">
         <BuildVersions game={game} onChanged={onChanged} />
-      </section>
+      </AdminSection>
 
-      <section className="admin-section" aria-labelledby="game-details-title">
-        <h2 id="game-details-title">Details</h2>
+      <AdminSection titleId="game-details-title" title="Details">
         <GameForm
           initial={valuesOf(game)}
           mode="edit"
@@ -357,28 +355,25 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
           successMessage="Changes saved"
           onSubmit={handleSave}
         />
-      </section>
+      </AdminSection>
 
-      <section className="admin-section" aria-labelledby="thumbnail-title">
-        <h2 id="thumbnail-title">Thumbnail</h2>
+      <AdminSection titleId="thumbnail-title" title="Thumbnail">
         <ThumbnailUpload game={game} onUploaded={onChanged} />
-      </section>
+      </AdminSection>
 
-      <section className="admin-section" aria-labelledby="terminal-title">
-        <h2 id="terminal-title">Publish from a Terminal</h2>
+      <AdminSection titleId="terminal-title" title="Publish from a Terminal">
         <PublishCommands gameId={game.id} />
         <p className="admin-muted">
           Tokens are made under <Link to="/admin/games#api-tokens-title">API Tokens</Link>.
         </p>
-      </section>
+      </AdminSection>
 
-      <section className="admin-section" aria-labelledby="game-history-title">
-        <h2 id="game-history-title">History</h2>
+      <AdminSection titleId="game-history-title" title="History">
         <GameHistory
           gameId={game.id}
           revision={`${game.updatedAt} ${game.version ?? 0} ${game.builds.length}`}
         />
-      </section>
+      </AdminSection>
 
       <section className="card danger-zone" aria-labelledby="game-danger-title">
         <h2 id="game-danger-title">Danger Zone</h2>
