@@ -164,6 +164,20 @@ test('a subscription an admin grants shows as active, granted by an admin, with 
     await expect(detailCard).toContainText(today);
     await expect(detailCard).toContainText('No end date');
     await expectNoSeriousA11yViolations(page);
+
+    // the admin gives the grant an end, by keyboard: the member sees it on their profile
+    const ends = detailCard.getByLabel('Granted subscription ends on');
+    await ends.fill('2031-05-20');
+    await ends.press('Enter');
+    await expect(detailCard.getByRole('status')).toHaveText('End date saved');
+    const endDay = await page.evaluate(() => new Date(2031, 4, 20).toLocaleDateString());
+    await expect(detailCard).toContainText(endDay);
+    await expect(page.getByRole('region', { name: 'History' })).toContainText(
+      `${admin.username} set ${member.username}'s granted subscription to end on ${endDay}`,
+    );
+    await expectNoSeriousA11yViolations(page);
+    await memberPage.reload();
+    await expect(ownCard).toContainText(endDay);
   } finally {
     await phone.close();
   }

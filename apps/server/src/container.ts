@@ -55,7 +55,11 @@ import {
   createSubscriptionService,
 } from './modules/subscription/service.js';
 import { createStripeClient } from './modules/subscription/stripe-client.js';
-import { type AdminUsersService, createAdminUsersService } from './modules/users/admin-service.js';
+import {
+  type AdminUsersService,
+  createAdminUsersService,
+  GRANT_CHECK_INTERVAL_MS,
+} from './modules/users/admin-service.js';
 import { createGameRecordsReader } from './modules/users/game-records.js';
 import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
@@ -278,6 +282,14 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       10_000,
     ).unref(),
   );
+  const endExpiredGrants = () =>
+    adminUsers
+      .endExpiredGrants()
+      .catch((error: unknown) =>
+        console.error('[users] ending granted subscriptions failed', error),
+      );
+  void endExpiredGrants();
+  timers.push(setInterval(() => void endExpiredGrants(), GRANT_CHECK_INTERVAL_MS).unref());
   timers.push(
     setInterval(
       () =>

@@ -65,7 +65,7 @@ export const UserSummary = z.object({
 });
 export type UserSummary = z.infer<typeof UserSummary>;
 
-export const AUDIT_ACTIONS = ['role-change', 'delete'] as const;
+export const AUDIT_ACTIONS = ['role-change', 'delete', 'grant-end'] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
@@ -82,9 +82,9 @@ export const AuditEntry = z.object({
   actor_username: z.string(),
   target_id: z.string().nullable(),
   target_username: z.string(),
-  /** The role before a role change or deletion. */
+  /** The role before a role change or deletion; a grant's end before its change (null: none). */
   old_value: z.string().nullable(),
-  /** The role after a role change; null for a deletion. */
+  /** The role after a role change; null for a deletion; a grant's new end (null: none). */
   new_value: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
@@ -149,6 +149,21 @@ export const UpdateRoleRequest = z.object({
   role: Role,
 });
 export type UpdateRoleRequest = z.infer<typeof UpdateRoleRequest>;
+
+/**
+ * PUT /api/users/{userId}/subscription-grant: when the subscription an admin granted ends (an ISO
+ * date and time in the future), or null for no end. The role goes back to user at that time.
+ */
+export const UpdateGrantRequest = z.object({
+  ends_at: z.iso.datetime({ offset: true, error: 'must be a date and time' }).nullable(),
+});
+export type UpdateGrantRequest = z.infer<typeof UpdateGrantRequest>;
+
+export const UpdateGrantResponse = z.object({
+  message: z.string(),
+  subscription_grant: SubscriptionGrant,
+});
+export type UpdateGrantResponse = z.infer<typeof UpdateGrantResponse>;
 
 export const UpdateRoleResponse = z.object({
   message: z.string(),

@@ -102,7 +102,7 @@ export const auditLog = pgTable(
   (table) => [
     index('audit_log_target_idx').on(table.targetId, table.at),
     index('audit_log_actor_idx').on(table.actorId, table.at),
-    check('audit_log_action_check', sql`${table.action} in ('role-change', 'delete')`),
+    check('audit_log_action_check', sql`${table.action} in ('role-change', 'delete', 'grant-end')`),
   ],
 );
 

@@ -25,7 +25,7 @@ describe.skipIf(!isShared)('two server processes', () => {
     await Promise.all(apps.map((app) => app.stop()));
   });
 
-  it('delivers a heartbeat on one process to an admin socket on the other within 2 s', async () => {
+  it('delivers a heartbeat on one process to an admin socket on the other at once', async () => {
     const redisPrefix = uniqueName('two-processes');
     const appA = await startTestApp({ redisPrefix });
     const appB = await startTestApp({ redisPrefix });
@@ -40,14 +40,20 @@ describe.skipIf(!isShared)('two server processes', () => {
     const user = await signedInClient(appA, 'user');
     const page = `/games/${uniqueName('page')}`;
     const started = Date.now();
-    const update = waitForEvent(socket.socket, 'presence:update', (payload) =>
-      payload.authenticated.some(
-        (entry) => entry.username === user.username && entry.current_page === page,
-      ),
+    const update = waitForEvent(
+      socket.socket,
+      'presence:update',
+      (payload) =>
+        payload.authenticated.some(
+          (entry) => entry.username === user.username && entry.current_page === page,
+        ),
+      10_000,
     );
     expect((await user.client.post('/api/auth/heartbeat', { currentPage: page })).status).toBe(200);
     await update;
-    expect(Date.now() - started).toBeLessThan(2000);
+    // pushed at once (coalesced to one a second), not at the next 30 s heartbeat; the margin is
+    // for a busy machine
+    expect(Date.now() - started).toBeLessThan(10_000);
 
     // and process B's own view (the shared store) agrees
     const active = await admin.client.get<{ authenticated: Array<{ username: string }> }>(

@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull, lte } from 'drizzle-orm';
 
 import type { Role } from '@portfolio/types';
+import { HELD_SUBSCRIPTION_STATUSES } from '@portfolio/types/subscription';
 
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { recordAudit } from './audit.js';
+import { isGrantActive } from '../subscription/subscription-state.js';
+import { type Actor, recordAudit } from './audit.js';
 import type { UserRow } from './repo.js';
 
 /** How an admin's change to another account ended. */
@@ -19,6 +21,14 @@ export type AdminChangeOutcome =
   | { kind: 'done'; user: UserRow; previousRole: Role; isChanged: boolean };
 
 export type AdminChange = { action: 'role-change'; role: Role } | { action: 'delete' };
+
+export type GrantEndOutcome =
+  | { kind: 'not-found' }
+  /** The user holds no subscription an admin granted (or it has ended). */
+  | { kind: 'no-grant'; username: string }
+  | { kind: 'done'; user: UserRow };
+
+const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
  * Role changes and deletions made by admins, each in one transaction with its audit entry. The
@@ -95,6 +105,91 @@ export function createAdminRepo(db: Db) {
           newValue: newRole,
         });
         return { kind: 'done', user, previousRole: target.role, isChanged: true };
+      });
+    },
+
+    /** Sets or removes the end of a subscription an admin granted, with its audit entry. */
+    async setGrantEnd(
+      actor: NonNullable<Actor>,
+      targetId: string,
+      endsAt: Date | null,
+      now: Date,
+    ): Promise<GrantEndOutcome> {
+      return db.transaction(async (tx) => {
+        const [target] = await tx
+          .select()
+          .from(users)
+          .where(eq(users.id, targetId))
+          .limit(1)
+          .for('update');
+        if (!target) {
+          return { kind: 'not-found' };
+        }
+        const grant = {
+          grantedAt: target.subscriptionGrantedAt,
+          endsAt: target.subscriptionGrantEndsAt,
+        };
+        if (target.role !== 'subscriber' || !isGrantActive(grant, now)) {
+          return { kind: 'no-grant', username: target.username };
+        }
+        const [updated] = await tx
+          .update(users)
+          .set({ subscriptionGrantEndsAt: endsAt })
+          .where(eq(users.id, target.id))
+          .returning();
+        await recordAudit(tx, {
+          action: 'grant-end',
+          actor,
+          target,
+          oldValue: isoOrNull(grant.endsAt),
+          newValue: isoOrNull(endsAt),
+        });
+        return { kind: 'done', user: updated ?? { ...target, subscriptionGrantEndsAt: endsAt } };
+      });
+    },
+
+    /**
+     * Ends the grants whose end has come: the grant is cleared and the role goes back to user
+     * (subscriber while Stripe still holds a subscription of theirs), recorded as the system's
+     * role change. Returns the users whose role changed.
+     */
+    async endExpiredGrants(now: Date): Promise<UserRow[]> {
+      return db.transaction(async (tx) => {
+        const ended = await tx
+          .select()
+          .from(users)
+          .where(
+            and(isNotNull(users.subscriptionGrantedAt), lte(users.subscriptionGrantEndsAt, now)),
+          )
+          .for('update');
+        const changed: UserRow[] = [];
+        for (const target of ended) {
+          const isStripeHeld =
+            target.subscriptionStatus !== null &&
+            (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(target.subscriptionStatus);
+          const role: Role = target.role === 'subscriber' && !isStripeHeld ? 'user' : target.role;
+          const [updated] = await tx
+            .update(users)
+            .set({
+              role,
+              subscriptionGrantedAt: null,
+              subscriptionGrantedBy: null,
+              subscriptionGrantEndsAt: null,
+            })
+            .where(eq(users.id, target.id))
+            .returning();
+          if (role !== target.role) {
+            await recordAudit(tx, {
+              action: 'role-change',
+              actor: null,
+              target,
+              oldValue: target.role,
+              newValue: role,
+            });
+            changed.push(updated ?? { ...target, role });
+          }
+        }
+        return changed;
       });
     },
   };

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   type MessageResponse,
   TOTAL_COUNT_HEADER,
+  UpdateGrantRequest,
+  type UpdateGrantResponse,
   UpdateRoleRequest,
   type UpdateRoleResponse,
   type UserDetail,
@@ -28,7 +30,10 @@ function userIdOf(params: unknown): string {
   return result.data.userId;
 }
 
-/** The admin's user management: GET /users, GET and DELETE /users/:userId, POST /update-role. */
+/**
+ * The admin's user management: GET /users, GET and DELETE /users/:userId, PUT
+ * /users/:userId/subscription-grant, POST /update-role.
+ */
 export function createAdminUsersRouter(deps: { adminUsers: AdminUsersService }): Router {
   const { adminUsers } = deps;
   const router = Router();
@@ -54,6 +59,16 @@ export function createAdminUsersRouter(deps: { adminUsers: AdminUsersService }):
     const userId = userIdOf(req.params);
     await adminUsers.deleteUser(sessionOf(req).user, userId);
     res.json({ message: 'User deleted successfully' } satisfies MessageResponse);
+  });
+
+  router.put('/users/:userId/subscription-grant', requireAdmin, async (req, res) => {
+    const userId = userIdOf(req.params);
+    const input = parseInput(UpdateGrantRequest, req.body);
+    const grant = await adminUsers.setGrantEnd(sessionOf(req).user, userId, input);
+    res.json({
+      message: grant.ends_at ? 'End date saved' : 'End date removed',
+      subscription_grant: grant,
+    } satisfies UpdateGrantResponse);
   });
 
   router.post('/update-role', requireAdmin, async (req, res) => {

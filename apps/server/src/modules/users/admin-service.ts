@@ -1,5 +1,7 @@
 import type {
   CurrentUser,
+  SubscriptionGrant,
+  UpdateGrantRequest,
   UpdateRoleRequest,
   UserDetail,
   UserListQuery,
@@ -7,14 +9,17 @@ import type {
 } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import { toCurrentUser } from '../auth/service.js';
 import { type AdminChange, type AdminChangeOutcome, createAdminRepo } from './admin-repo.js';
 import { listAudit } from './audit.js';
 import type { GameRecordsReader } from './game-records.js';
-import { toAuditEntry, toDeviceSummary, toUserSummary } from './present.js';
+import { toAuditEntry, toDeviceSummary, toSubscriptionGrant, toUserSummary } from './present.js';
 import type { UserRow, UsersRepo } from './repo.js';
+
+/** How often the grants whose end has come are ended (a minute late at most). */
+export const GRANT_CHECK_INTERVAL_MS = 60_000;
 
 /** The answer about a user id that names no one (unknown or malformed). */
 export const userNotFound = () => notFound('No such user');
@@ -91,6 +96,45 @@ export function createAdminUsersService(deps: {
         events.emit('user:role-changed', { userId: user.id, role: user.role });
       }
       return toCurrentUser(user);
+    },
+
+    /**
+     * Sets when the subscription an admin granted ends (null: never). Only a subscriber whose
+     * grant still holds has one; the end must be in the future.
+     */
+    async setGrantEnd(
+      actor: CurrentUser,
+      userId: string,
+      input: UpdateGrantRequest,
+      now = new Date(),
+    ): Promise<SubscriptionGrant> {
+      const endsAt = input.ends_at === null ? null : new Date(input.ends_at);
+      if (endsAt && endsAt <= now) {
+        throw badRequest('ends_at: must be in the future');
+      }
+      const outcome = await adminRepo.setGrantEnd(actor, userId, endsAt, now);
+      if (outcome.kind === 'not-found') {
+        throw userNotFound();
+      }
+      if (outcome.kind === 'no-grant') {
+        throw conflict(
+          `${outcome.username} has no subscription granted by an admin: set their role to Subscriber first`,
+        );
+      }
+      const grant = toSubscriptionGrant(outcome.user, now);
+      if (!grant) {
+        throw new Error('a grant just set is not active');
+      }
+      return grant;
+    },
+
+    /** Ends the grants whose end has come (every minute, and at start); returns how many. */
+    async endExpiredGrants(now = new Date()): Promise<number> {
+      const changed = await adminRepo.endExpiredGrants(now);
+      for (const user of changed) {
+        events.emit('user:role-changed', { userId: user.id, role: user.role });
+      }
+      return changed.length;
     },
 
     /**

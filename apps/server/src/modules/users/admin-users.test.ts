@@ -7,6 +7,7 @@ import {
   ActiveUsersResponse,
   Profile,
   TOTAL_COUNT_HEADER,
+  UpdateGrantResponse,
   UpdateRoleResponse,
   UserDetail,
   UserList,
@@ -346,6 +347,113 @@ describe('POST /api/update-role', () => {
     });
     expect(response.status).toBe(200);
     expect((await other.client.get('/api/users')).status).toBe(403);
+  });
+});
+
+describe('PUT /api/users/{userId}/subscription-grant', () => {
+  const grantPath = (id: string) => `/api/users/${id}/subscription-grant`;
+  const detailOf = async (id: string) =>
+    UserDetail.parse((await admin.client.get(`/api/users/${id}`)).body);
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+  it('sets and removes the end of a granted subscription, each in the history', async () => {
+    const member = await signedInClient(app, 'user');
+    const none = await admin.client.request('PUT', grantPath(member.id), { ends_at: inDays(10) });
+    expect(none.status).toBe(409);
+    expect(none.body).toMatchObject({
+      error: {
+        message: `${member.username} has no subscription granted by an admin: set their role to Subscriber first`,
+      },
+    });
+
+    await admin.client.post('/api/update-role', { userId: member.id, role: 'subscriber' });
+    const endsAt = inDays(10);
+    const saved = await admin.client.request('PUT', grantPath(member.id), { ends_at: endsAt });
+    expect(saved.status).toBe(200);
+    expect(UpdateGrantResponse.parse(saved.body)).toMatchObject({
+      message: 'End date saved',
+      subscription_grant: { ends_at: endsAt },
+    });
+    const detail = await detailOf(member.id);
+    expect(detail.subscription_grant?.ends_at).toBe(endsAt);
+    expect(detail.history[0]).toMatchObject({
+      action: 'grant-end',
+      actor_username: admin.username,
+      old_value: null,
+      new_value: endsAt,
+    });
+    expect(
+      Profile.parse((await member.client.get('/api/user/profile')).body).subscription_grant
+        ?.ends_at,
+    ).toBe(endsAt);
+
+    const removed = await admin.client.request('PUT', grantPath(member.id), { ends_at: null });
+    expect(UpdateGrantResponse.parse(removed.body)).toMatchObject({
+      message: 'End date removed',
+      subscription_grant: { ends_at: null },
+    });
+    expect((await detailOf(member.id)).history[0]).toMatchObject({
+      action: 'grant-end',
+      old_value: endsAt,
+      new_value: null,
+    });
+  });
+
+  it('refuses a past or malformed end, other roles and unknown users', async () => {
+    const member = await signedInClient(app, 'user');
+    await admin.client.post('/api/update-role', { userId: member.id, role: 'subscriber' });
+    const cases: Array<[unknown, string | RegExp]> = [
+      [{ ends_at: inDays(-1) }, 'ends_at: must be in the future'],
+      [{ ends_at: 'next week' }, 'ends_at: must be a date and time'],
+      [{}, /^ends_at: /],
+    ];
+    for (const [body, message] of cases) {
+      const response = await admin.client.request('PUT', grantPath(member.id), body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body).toMatchObject({
+        error: { message: expect.stringMatching(message) as string },
+      });
+    }
+    const body = { ends_at: inDays(3) };
+    expect((await admin.client.request('PUT', grantPath(randomUUID()), body)).status).toBe(404);
+    expect((await member.client.request('PUT', grantPath(member.id), body)).status).toBe(403);
+    expect((await app.client().request('PUT', grantPath(member.id), body)).status).toBe(401);
+    expect((await detailOf(member.id)).subscription_grant?.ends_at).toBeNull();
+  });
+
+  it('ends the grant when its time comes: the role is user again from the next request', async () => {
+    const member = await signedInClient(app, 'user');
+    const paying = await signedInClient(app, 'user');
+    for (const user of [member, paying]) {
+      await admin.client.post('/api/update-role', { userId: user.id, role: 'subscriber' });
+    }
+    // the second one also pays through Stripe: they stay a subscriber when the grant ends
+    await app.deps.database.db
+      .update(users)
+      .set({ subscriptionStatus: 'active' })
+      .where(eq(users.id, paying.id));
+    const soon = new Date(Date.now() + 1000).toISOString();
+    for (const user of [member, paying]) {
+      const response = await admin.client.request('PUT', grantPath(user.id), { ends_at: soon });
+      expect(response.status).toBe(200);
+    }
+    // not yet
+    await app.deps.adminUsers.endExpiredGrants();
+    expect((await currentUserOf(member.client))?.role).toBe('subscriber');
+
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(soon) - Date.now() + 50));
+    await app.deps.adminUsers.endExpiredGrants();
+    expect((await currentUserOf(member.client))?.role).toBe('user');
+    const ended = await detailOf(member.id);
+    expect(ended.subscription_grant).toBeNull();
+    expect(ended.history[0]).toMatchObject({
+      action: 'role-change',
+      actor_username: 'system',
+      old_value: 'subscriber',
+      new_value: 'user',
+    });
+    expect((await currentUserOf(paying.client))?.role).toBe('subscriber');
+    expect((await detailOf(paying.id)).subscription_grant).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import type { UserDetail } from '@portfolio/types';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -169,6 +169,67 @@ describe('AdminUserPage', () => {
       new Date('2025-02-03T10:00:00.000Z').toLocaleDateString(),
     );
     expect(detailOf(subscription, 'End Date')).toBe('No end date');
+  });
+
+  it('sets and removes the end of a granted subscription, then shows it and its history', async () => {
+    let current: UserDetail = {
+      ...detail,
+      subscription_status: null,
+      subscription_end_date: null,
+      subscription_grant: { granted_at: '2025-02-03T10:00:00.000Z', ends_at: null },
+    };
+    const chosen = new Date(2031, 4, 20).toISOString(); // local midnight of 20 May 2031
+    const { calls } = detailApi(current, {
+      [`GET /api/users/${USER_ID}`]: () => jsonResponse(current),
+      [`PUT /api/users/${USER_ID}/subscription-grant`]: (body) => {
+        const endsAt = (body as { ends_at: string | null }).ends_at;
+        current = {
+          ...current,
+          subscription_grant: { granted_at: '2025-02-03T10:00:00.000Z', ends_at: endsAt },
+          history: [
+            {
+              id: String(current.history.length + 1),
+              at: '2025-03-08T08:00:00.000Z',
+              actor_id: 'admin-id',
+              actor_username: 'root',
+              target_id: USER_ID,
+              target_username: 'carol',
+              action: 'grant-end',
+              old_value: current.subscription_grant?.ends_at ?? null,
+              new_value: endsAt,
+            },
+            ...current.history,
+          ],
+        };
+        return jsonResponse({
+          message: endsAt ? 'End date saved' : 'End date removed',
+          subscription_grant: current.subscription_grant,
+        });
+      },
+    });
+    await openDetail();
+    const subscription = card('Subscription Details');
+    const input = within(subscription).getByLabelText('Granted subscription ends on');
+    expect(
+      within(subscription).queryByRole('button', { name: 'Remove End Date' }),
+    ).not.toBeInTheDocument();
+    fireEvent.change(input, { target: { value: '2031-05-20' } });
+    await userEvent.click(within(subscription).getByRole('button', { name: 'Save End Date' }));
+    expect(await within(subscription).findByText('End date saved')).toBeVisible();
+    await waitFor(() =>
+      expect(detailOf(subscription, 'End Date')).toBe(new Date(chosen).toLocaleDateString()),
+    );
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ ends_at: chosen });
+    expect(card('History')).toHaveTextContent(
+      `root set carol's granted subscription to end on ${new Date(chosen).toLocaleDateString()}`,
+    );
+
+    await userEvent.click(within(subscription).getByRole('button', { name: 'Remove End Date' }));
+    expect(await within(subscription).findByText('End date removed')).toBeVisible();
+    await waitFor(() => expect(detailOf(subscription, 'End Date')).toBe('No end date'));
+    expect(card('History')).toHaveTextContent(
+      "root removed the end of carol's granted subscription",
+    );
   });
 
   it("says 'No such user' with a link back for an id the server does not know", async () => {

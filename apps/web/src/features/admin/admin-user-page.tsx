@@ -1,6 +1,6 @@
 import type { AuditEntry, UserDetail } from '@portfolio/types';
 import { viewSubscription } from '@portfolio/types/subscription';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
@@ -12,13 +12,14 @@ import {
   SubscriptionStatusBadge,
 } from '../../ui/subscription-status-badge';
 import type { NoticeState } from './navigation-notice';
-import { deleteUser, getUser } from './users-api';
+import { deleteUser, getUser, setGrantEnd } from './users-api';
 
 export const DELETE_CONFIRMATION =
   'Are you sure you want to delete this user? This action cannot be undone.';
 export const DELETE_ERROR = 'Error deleting user';
 export const USER_LOAD_ERROR = 'Failed to fetch user details';
 export const NO_SUCH_USER = 'No such user';
+export const GRANT_END_ERROR = 'Failed to change the end date';
 
 function messageOf(error: unknown, fallback: string): string {
   return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
@@ -39,6 +40,8 @@ export function AdminUserPage() {
 
 function UserDetailPage({ userId }: { userId: string }) {
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
+  // bumped after a change on this page: the user is read again (with its new history entry)
+  const [revision, setRevision] = useState(0);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -58,7 +61,7 @@ function UserDetailPage({ userId }: { userId: string }) {
       },
     );
     return () => controller.abort();
-  }, [userId]);
+  }, [userId, revision]);
 
   return (
     <section className="page admin-user" aria-labelledby="admin-user-title">
@@ -84,12 +87,14 @@ function UserDetailPage({ userId }: { userId: string }) {
           {state.message}
         </p>
       ) : null}
-      {state.kind === 'loaded' ? <UserDetails user={state.user} /> : null}
+      {state.kind === 'loaded' ? (
+        <UserDetails user={state.user} onChanged={() => setRevision((value) => value + 1)} />
+      ) : null}
     </section>
   );
 }
 
-function UserDetails({ user }: { user: UserDetail }) {
+function UserDetails({ user, onChanged }: { user: UserDetail; onChanged: () => void }) {
   return (
     <div className="admin-user__grid">
       <section className="card" aria-labelledby="user-account-title">
@@ -172,6 +177,13 @@ function UserDetails({ user }: { user: UserDetail }) {
       <section className="card" aria-labelledby="user-subscription-title">
         <h2 id="user-subscription-title">Subscription Details</h2>
         <SubscriptionDetails user={user} />
+        {user.role === 'subscriber' && user.subscription_grant ? (
+          <GrantEndForm
+            userId={user.id}
+            endsAt={user.subscription_grant.ends_at}
+            onChanged={onChanged}
+          />
+        ) : null}
       </section>
       <section className="card admin-user__wide" aria-labelledby="user-history-title">
         <h2 id="user-history-title">History</h2>
@@ -229,8 +241,106 @@ function SubscriptionDetails({ user }: { user: UserDetail }) {
   );
 }
 
+/** A date input's value (YYYY-MM-DD, local) for an ISO time, and back (local midnight). */
+function toDateInput(iso: string): string {
+  const date = new Date(iso);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+function fromDateInput(value: string): string {
+  const [year = 0, month = 1, day = 1] = value.split('-').map(Number);
+  return new Date(year, month - 1, day).toISOString();
+}
+
+/**
+ * When the subscription an admin granted ends: a day (the grant ends as it begins, in the admin's
+ * time zone; the role goes back to user within a minute), or no end.
+ */
+function GrantEndForm({
+  userId,
+  endsAt,
+  onChanged,
+}: {
+  userId: string;
+  endsAt: string | null;
+  onChanged: () => void;
+}) {
+  const inputId = useId();
+  const [value, setValue] = useState(endsAt ? toDateInput(endsAt) : '');
+  const [isBusy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const tomorrow = new Date();
+  tomorrow.setDate(tomorrow.getDate() + 1);
+
+  const save = async (next: string | null) => {
+    setBusy(true);
+    setError(null);
+    setStatus(null);
+    try {
+      const { message } = await setGrantEnd(userId, next === null ? null : fromDateInput(next));
+      setStatus(message);
+      onChanged();
+    } catch (caught) {
+      console.warn(GRANT_END_ERROR, caught);
+      setError(messageOf(caught, GRANT_END_ERROR));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="form grant-end"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save(value);
+      }}
+    >
+      <div className="form__field">
+        <label htmlFor={inputId}>Granted subscription ends on</label>
+        <input
+          id={inputId}
+          type="date"
+          required
+          min={toDateInput(tomorrow.toISOString())}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+        />
+      </div>
+      <div className="form__actions">
+        <button type="submit" className="button button--primary button--small" disabled={isBusy}>
+          Save End Date
+        </button>
+        {endsAt ? (
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            disabled={isBusy}
+            onClick={() => {
+              setValue('');
+              void save(null);
+            }}
+          >
+            Remove End Date
+          </button>
+        ) : null}
+      </div>
+      <p role="status" className="form__hint form__hint--ok">
+        {status}
+      </p>
+      <div role="alert">{error ? <p className="alert alert--error">{error}</p> : null}</div>
+    </form>
+  );
+}
+
 /** One audit entry as a sentence: 'alice changed bob's role from user to admin'. */
 export function describeAuditEntry(entry: AuditEntry): string {
+  if (entry.action === 'grant-end') {
+    return entry.new_value
+      ? `${entry.actor_username} set ${entry.target_username}'s granted subscription to end on ${formatDate(entry.new_value)}`
+      : `${entry.actor_username} removed the end of ${entry.target_username}'s granted subscription`;
+  }
   if (entry.action === 'delete') {
     return `${entry.actor_username} deleted ${entry.target_username} (${entry.old_value ?? 'unknown role'})`;
   }

@@ -2,6 +2,7 @@ import {
   MessageResponse,
   type Role,
   TOTAL_COUNT_HEADER,
+  UpdateGrantResponse,
   UpdateRoleResponse,
   UserDetail,
   UserList,
@@ -9,7 +10,7 @@ import {
   type UserSummary,
 } from '@portfolio/types';
 
-import { http, requestWithHeaders } from '../../lib/http';
+import { http, request, requestWithHeaders } from '../../lib/http';
 
 export interface UserPage {
   users: UserSummary[];
@@ -39,6 +40,14 @@ export function getUser(userId: string, signal?: AbortSignal): Promise<UserDetai
 
 export function deleteUser(userId: string): Promise<MessageResponse> {
   return http.delete(`/api/users/${encodeURIComponent(userId)}`, MessageResponse);
+}
+
+/** Sets when the subscription an admin granted ends (an ISO date and time), or null for never. */
+export function setGrantEnd(userId: string, endsAt: string | null): Promise<UpdateGrantResponse> {
+  return request('PUT', `/api/users/${encodeURIComponent(userId)}/subscription-grant`, {
+    body: { ends_at: endsAt },
+    schema: UpdateGrantResponse,
+  });
 }
 
 /** Changes a user's role; answers the role the server now holds. */
