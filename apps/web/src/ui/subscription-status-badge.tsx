@@ -10,3 +10,19 @@ export function SubscriptionStatusBadge({ status }: { status: string | null }) {
   const { label, tone } = describeSubscriptionStatus(status);
   return <span className={`status-badge status-badge--${tone}`}>{label}</span>;
 }
+
+/** The badge, and 'Granted by an admin' beside it when an admin granted the subscription. */
+export function SubscriptionStatus({
+  status,
+  isGrantedByAdmin,
+}: {
+  status: string | null;
+  isGrantedByAdmin: boolean;
+}) {
+  return (
+    <>
+      <SubscriptionStatusBadge status={status} />
+      {isGrantedByAdmin ? <span className="subscription-source">{GRANTED_BY_ADMIN}</span> : null}
+    </>
+  );
+}

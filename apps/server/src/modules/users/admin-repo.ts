@@ -30,11 +30,17 @@ export type GrantEndOutcome =
 
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 
+/** A user's row, locked for the rest of the transaction. */
+async function lockUser(tx: Db, userId: string): Promise<UserRow | undefined> {
+  const [row] = await tx.select().from(users).where(eq(users.id, userId)).limit(1).for('update');
+  return row;
+}
+
 /**
  * Role changes and deletions made by admins, each in one transaction with its audit entry. The
  * admins' rows are locked first (in id order), so two admins demoting or deleting each other at
  * once are served one after the other and the second sees the first's result: there is always an
- * admin left.
+ * admin left. Granted subscriptions' ends (set by an admin, or come) go the same way.
  */
 export function createAdminRepo(db: Db) {
   return {
@@ -50,12 +56,7 @@ export function createAdminRepo(db: Db) {
           .where(eq(users.role, 'admin'))
           .orderBy(users.id)
           .for('update');
-        const [target] = await tx
-          .select()
-          .from(users)
-          .where(eq(users.id, targetId))
-          .limit(1)
-          .for('update');
+        const target = await lockUser(tx, targetId);
         if (!target) {
           return { kind: 'not-found' };
         }
@@ -116,12 +117,7 @@ export function createAdminRepo(db: Db) {
       now: Date,
     ): Promise<GrantEndOutcome> {
       return db.transaction(async (tx) => {
-        const [target] = await tx
-          .select()
-          .from(users)
-          .where(eq(users.id, targetId))
-          .limit(1)
-          .for('update');
+        const target = await lockUser(tx, targetId);
         if (!target) {
           return { kind: 'not-found' };
         }

@@ -6,11 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
 import { isHttpError } from '../../lib/http';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import {
-  GRANTED_BY_ADMIN,
-  NO_END_DATE,
-  SubscriptionStatusBadge,
-} from '../../ui/subscription-status-badge';
+import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
 import type { NoticeState } from './navigation-notice';
 import { deleteUser, getUser, setGrantEnd } from './users-api';
 
@@ -219,10 +215,7 @@ function SubscriptionDetails({ user }: { user: UserDetail }) {
     <dl className="details">
       <dt>Status</dt>
       <dd>
-        <SubscriptionStatusBadge status={view.status} />
-        {view.isGrantedByAdmin ? (
-          <span className="subscription-source">{GRANTED_BY_ADMIN}</span>
-        ) : null}
+        <SubscriptionStatus status={view.status} isGrantedByAdmin={view.isGrantedByAdmin} />
       </dd>
       {view.isGrantedByAdmin ? (
         <>

@@ -3,11 +3,7 @@ import { viewSubscription } from '@portfolio/types/subscription';
 import type { ReactNode } from 'react';
 
 import { formatDate } from '../../lib/format';
-import {
-  GRANTED_BY_ADMIN,
-  NO_END_DATE,
-  SubscriptionStatusBadge,
-} from '../../ui/subscription-status-badge';
+import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
 
 interface SubscriptionDetailsCardProps {
   status: string | null;
@@ -34,10 +30,7 @@ export function SubscriptionDetailsCard({
       <dl className="details">
         <dt>Status</dt>
         <dd>
-          <SubscriptionStatusBadge status={view.status} />
-          {view.isGrantedByAdmin ? (
-            <span className="subscription-source">{GRANTED_BY_ADMIN}</span>
-          ) : null}
+          <SubscriptionStatus status={view.status} isGrantedByAdmin={view.isGrantedByAdmin} />
         </dd>
         <dt>Start Date</dt>
         <dd>{formatDate(view.startDate)}</dd>
