@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 
+import { GAME_CATALOGUE } from '@portfolio/types';
 import type { AnalyticsQuery } from '@portfolio/types/analytics';
 import { ANALYTICS_DIMENSIONS } from '@portfolio/types/analytics';
 
@@ -150,6 +151,7 @@ async function queries() {
       db: database.db,
       repo,
       playingNow: () => Promise.resolve(new Map()),
+      games: () => GAME_CATALOGUE,
     });
     const rollStart = performance.now();
     const rolled = await service.rollUp();

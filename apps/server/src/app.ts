@@ -89,6 +89,7 @@ export function createApp(deps: Deps): Express {
       queries: deps.siteAnalytics,
       presence: deps.presence,
       rateLimiter: deps.rateLimiter,
+      findGame,
     }),
   );
   api.use(createGameStatusRouter(deps.gameStatus));
@@ -99,6 +100,7 @@ export function createApp(deps: Deps): Express {
       playTickets: deps.playTickets,
       rateLimiter: deps.rateLimiter,
       publicOrigin: config.publicOrigin,
+      findGame,
     }),
   );
   api.use(

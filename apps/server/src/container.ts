@@ -221,6 +221,8 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     db: database.db,
     repo: eventsRepo,
     playingNow: () => presence.countPlaying(),
+    // every game of the database's catalogue, published or not (the host is made below)
+    games: () => gameHost.catalogue.list().map(({ game }) => ({ id: game.id, title: game.title })),
     now,
   });
   /** Whole days are rolled up and old partitions dropped at start and every 10 minutes. */

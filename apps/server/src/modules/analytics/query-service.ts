@@ -15,7 +15,6 @@ import {
   FUNNEL_STEPS,
   type FunnelStep,
 } from '@portfolio/types/analytics';
-import { GAME_CATALOGUE } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/errors.js';
@@ -177,6 +176,8 @@ export function createAnalyticsQueryService(deps: {
   repo: EventsRepo;
   /** Players per game whose viewer is open now. */
   playingNow: () => Promise<Map<string, number>>;
+  /** The games the games table lists, in the catalogue's order. */
+  games: () => ReadonlyArray<{ id: string; title: string }>;
   now?: () => number;
 }): AnalyticsQueryService {
   const { db, repo } = deps;
@@ -536,7 +537,7 @@ export function createAnalyticsQueryService(deps: {
         ),
       ]);
       const clicksBy = new Map(clicks.map((row) => [row.game_id, num(row.clicks)]));
-      const games = GAME_CATALOGUE.map((game) => {
+      const games = deps.games().map((game) => {
         const play = plays.get(game.id) ?? { count: 0, seconds: 0 };
         return {
           gameId: game.id,

@@ -2,7 +2,6 @@ import { Router } from 'express';
 
 import {
   decideGameAccess,
-  findGame as findBuiltInGame,
   type GameCatalogueEntry,
   type HeartbeatResponse,
   TrackGameClickRequest,
@@ -22,13 +21,12 @@ export const GAME_CLICK_LIMIT: RateLimitRule = { limit: 60, windowMs: 60_000 };
 export function createAnalyticsRouter(deps: {
   analytics: AnalyticsService;
   rateLimiter: RateLimiter;
-  /** The catalogue's games (the database's, issue 16); default the built-in list. */
-  findGame?: (
+  /** A published game of the catalogue (the database's, issue 16). */
+  findGame: (
     gameId: string,
   ) => Pick<GameCatalogueEntry, 'title' | 'access' | 'isMultiplayer'> | undefined;
 }): Router {
-  const { analytics, rateLimiter } = deps;
-  const findGame = deps.findGame ?? findBuiltInGame;
+  const { analytics, rateLimiter, findGame } = deps;
   const router = Router();
 
   router.post('/track-game-click', async (req, res) => {

@@ -17,6 +17,7 @@ import {
 } from '../../test/harness.js';
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
+import { makeZip } from '../game-host/test-zips.js';
 import { rowsOf } from './events-repo.js';
 
 /**
@@ -263,6 +264,45 @@ describe('site analytics', () => {
       'subscription',
     ]);
     expect(funnel[0]?.count).toBeGreaterThanOrEqual(3);
+  });
+
+  it('counts a game the owner published from the admin (the database catalogue), not others', async () => {
+    const gameId = `Own${Date.now().toString(36)}`;
+    const created = await admin.post('/api/admin/games', {
+      id: gameId,
+      title: 'Own Game',
+      description: '',
+      instructions: '',
+      section: 'html5',
+      access: 'public',
+    });
+    expect(created.status).toBe(201);
+    const beaconOf = () =>
+      app
+        .client()
+        .post('/api/analytics/beacon', { type: 'play', gameId, seconds: 12 }, headersOf(german));
+    // not published yet: no game to play
+    expect((await beaconOf()).status).toBe(400);
+    const zip = await makeZip({ 'index.html': '<!DOCTYPE html><title>own</title>' });
+    const upload = await fetch(`${app.url}/api/admin/games/${gameId}/build`, {
+      method: 'PUT',
+      body: zip,
+      headers: { 'content-type': 'application/zip', cookie: admin.cookieHeader },
+    });
+    expect(upload.status).toBe(201);
+    expect(
+      (await admin.request('PATCH', `/api/admin/games/${gameId}`, { published: true })).status,
+    ).toBe(200);
+    expect((await beaconOf()).status).toBe(204);
+    await flush();
+    const { games } = AnalyticsGames.parse(
+      (await admin.get('/api/analytics/games?period=today')).body,
+    );
+    expect(games.find((game) => game.gameId === gameId)).toMatchObject({
+      title: 'Own Game',
+      plays: 1,
+      playSeconds: 12,
+    });
   });
 
   it('shows realtime visitors of the last 5 minutes and their pages', async () => {

@@ -10,7 +10,6 @@ import {
   type AnalyticsOverview,
   type AnalyticsRealtime,
 } from '@portfolio/types/analytics';
-import { findGame } from '@portfolio/types';
 
 import { rateLimitAddress } from '../../lib/client-address.js';
 import { badRequest } from '../../lib/errors.js';
@@ -68,6 +67,8 @@ export function createSiteAnalyticsRouter(deps: {
   queries: AnalyticsQueryService;
   presence: PresenceService;
   rateLimiter: RateLimiter;
+  /** A published game of the catalogue (the database's): beacons name no other. */
+  findGame: (gameId: string) => unknown;
   beaconLimit?: RateLimitRule;
 }): Router {
   const { collector, queries, presence } = deps;
@@ -90,7 +91,7 @@ export function createSiteAnalyticsRouter(deps: {
         await presence.leave(req.auth?.user.id, beacon.visitorId);
       }
     } else {
-      if (!findGame(beacon.gameId)) {
+      if (!deps.findGame(beacon.gameId)) {
         throw badRequest('gameId: Unknown game');
       }
       if (beacon.type === 'play') {

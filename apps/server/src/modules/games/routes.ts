@@ -2,7 +2,6 @@ import { type Request, Router } from 'express';
 
 import {
   decideGameAccess,
-  findGame as findBuiltInGame,
   GameSaveRequest,
   type GameSaveResponse,
   GameSessionRequest,
@@ -28,11 +27,10 @@ export type SdkGame = Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMu
 export function createGamesRouter(deps: {
   games: GamesService;
   rateLimiter: RateLimiter;
-  /** The catalogue's games (the database's, issue 16); default the built-in list. */
-  findGame?: (gameId: string) => SdkGame | undefined;
+  /** A published game of the catalogue (the database's, issue 16). */
+  findGame: (gameId: string) => SdkGame | undefined;
 }): Router {
-  const { games, rateLimiter } = deps;
-  const findGame = deps.findGame ?? findBuiltInGame;
+  const { games, rateLimiter, findGame } = deps;
   const router = Router();
 
   /** The signed-in player and the game of the path: 404 for an unknown game, 403 without access. */

@@ -1,17 +1,13 @@
 import { Router } from 'express';
 
-import {
-  decideGameAccess,
-  findGame,
-  PlayTicketRequest,
-  type PlayTicketResponse,
-} from '@portfolio/types';
+import { decideGameAccess, PlayTicketRequest, type PlayTicketResponse } from '@portfolio/types';
 import { MULTIPLAYER_NAMESPACES } from '@portfolio/types/multiplayer';
 
 import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
+import type { SdkGame } from '../games/routes.js';
 import type { PlayTickets } from './play-tickets.js';
 
 /** A viewer asks once per open and once per reconnection: far below this. */
@@ -30,13 +26,15 @@ export function createPlayTicketRouter(deps: {
   playTickets: PlayTickets;
   rateLimiter: RateLimiter;
   publicOrigin: string | undefined;
+  /** A published game of the catalogue (the database's): an unpublished one has no tickets. */
+  findGame: (gameId: string) => SdkGame | undefined;
 }): Router {
   const router = Router();
 
   router.post('/play-tickets', requireUser, async (req, res) => {
     const session = sessionOf(req);
     const { gameId } = parseInput(PlayTicketRequest, req.body);
-    const game = findGame(gameId);
+    const game = deps.findGame(gameId);
     if (!game || !isMultiplayerGameId(gameId)) {
       throw notFound(`No multiplayer game with the id '${gameId}'`);
     }

@@ -9,7 +9,13 @@ import {
   type WolfWelcome,
 } from '@portfolio/types/multiplayer';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import {
+  signedInClient,
+  startIsolatedTestApp,
+  startTestApp,
+  type TestApp,
+  uniqueName,
+} from '../../test/harness.js';
 import { PLAY_TICKET_LIMIT } from './play-ticket-routes.js';
 import { createPlayTickets } from './play-tickets.js';
 
@@ -292,5 +298,32 @@ describe('a game on the games origin joins with a ticket', () => {
       ticket,
     });
     expect((await refusalOf(socket)).code).toBe('TRANSPORT');
+  });
+});
+
+describe('tickets follow the catalogue an admin edits', () => {
+  it('refuses an unpublished game, and a subscriber game to a plain user', async () => {
+    // a database of its own: the built-in games of the shared one stay as they are
+    const own = await startIsolatedTestApp();
+    try {
+      const admin = (await signedInClient(own, 'admin')).client;
+      const { client: player } = await signedInClient(own, 'user');
+      const ask = (gameId: string) => player.post('/api/play-tickets', { gameId });
+      expect((await ask('WolfScape')).status).toBe(200);
+      expect((await ask('RocketGame')).status).toBe(200);
+
+      await admin.request('PATCH', '/api/admin/games/WolfScape', { published: false });
+      await admin.request('PATCH', '/api/admin/games/RocketGame', { access: 'subscriber' });
+      const unpublished = await ask('WolfScape');
+      expect(unpublished.status).toBe(404);
+      expect(unpublished.body).toMatchObject({
+        error: { message: "No multiplayer game with the id 'WolfScape'" },
+      });
+      const locked = await ask('RocketGame');
+      expect(locked.status).toBe(403);
+      expect(locked.body).toMatchObject({ error: { message: 'Rocket Game is for subscribers' } });
+    } finally {
+      await own.stop();
+    }
   });
 });
