@@ -3,12 +3,14 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { AdminNav } from '../admin/admin-nav';
 import { type NoticeState, noticeOf } from '../admin/navigation-notice';
+import { playPath } from '../games/isolation';
 import { createGame, deleteGame, updateGame } from './admin-games-api';
-import { messageOf, useAdminGamesStore } from './admin-games-store';
+import { useAdminGamesStore } from './admin-games-store';
 import { AdminTokensSection, PublishCommands } from './admin-tokens-section';
 import { BuildUpload } from './build-upload';
 import { BuildVersions } from './build-versions';
@@ -48,7 +50,7 @@ async function withMessage(action: Promise<void>, fallback: string): Promise<voi
   try {
     await action;
   } catch (error) {
-    throw new Error(messageOf(error, fallback), { cause: error });
+    throw new Error(serverMessageOr(error, fallback), { cause: error });
   }
 }
 
@@ -270,7 +272,7 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
       await onChanged();
     } catch (failure) {
       console.warn(PUBLISH_ERROR, failure);
-      setPublishError(messageOf(failure, PUBLISH_ERROR));
+      setPublishError(serverMessageOr(failure, PUBLISH_ERROR));
     } finally {
       setPublishing(false);
     }
@@ -288,7 +290,7 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
     } catch (failure) {
       console.warn(DELETE_GAME_ERROR, failure);
       setDeleteOpen(false);
-      setDeleteError(messageOf(failure, DELETE_GAME_ERROR));
+      setDeleteError(serverMessageOr(failure, DELETE_GAME_ERROR));
     } finally {
       setDeleting(false);
     }
@@ -320,10 +322,7 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
             {game.published ? 'Unpublish' : 'Publish'}
           </button>
           {game.published && game.version !== null ? (
-            <Link
-              to={`/games?play=${encodeURIComponent(game.id)}`}
-              className="button button--ghost"
-            >
+            <Link to={playPath(game.id, false)} className="button button--ghost">
               Open on /games
             </Link>
           ) : null}

@@ -1,18 +1,10 @@
 import type { AdminGame } from '@portfolio/types/game-host';
 import { create } from 'zustand';
 
-import { isHttpError } from '../../lib/http';
+import { serverMessageOr } from '../../lib/server-message';
 import { listAdminGames } from './admin-games-api';
 
 export const GAMES_LOAD_ERROR = 'Failed to fetch games';
-
-/** The server's message of a failed call, else the fallback. */
-export function messageOf(error: unknown, fallback: string): string {
-  if (isHttpError(error) && error.serverMessage) {
-    return error.serverMessage;
-  }
-  return fallback;
-}
 
 interface AdminGamesState {
   /** null until the first answer. */
@@ -41,7 +33,7 @@ export const useAdminGamesStore = create<AdminGamesState>()((set) => ({
     } catch (error) {
       if (id === loadCount) {
         console.warn(GAMES_LOAD_ERROR, error);
-        set({ error: messageOf(error, GAMES_LOAD_ERROR) });
+        set({ error: serverMessageOr(error, GAMES_LOAD_ERROR) });
       }
     }
   },

@@ -3,9 +3,10 @@ import { CreateAdminTokenRequest } from '@portfolio/types/game-host';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 
 import { formatDateTime } from '../../lib/format';
+import { serverMessageOr } from '../../lib/server-message';
+import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { createToken, listTokens, revokeToken } from './admin-games-api';
-import { messageOf } from './admin-games-store';
 
 export const TOKENS_LOAD_ERROR = 'Failed to fetch API tokens';
 export const TOKEN_CREATE_ERROR = 'Failed to create the token';
@@ -77,7 +78,7 @@ export function AdminTokensSection() {
         return;
       }
       console.warn(TOKENS_LOAD_ERROR, failure);
-      setState({ kind: 'failed', message: messageOf(failure, TOKENS_LOAD_ERROR) });
+      setState({ kind: 'failed', message: serverMessageOr(failure, TOKENS_LOAD_ERROR) });
     }
   }, []);
 
@@ -105,7 +106,7 @@ export function AdminTokensSection() {
       await load();
     } catch (failure) {
       console.warn(TOKEN_CREATE_ERROR, failure);
-      setError(messageOf(failure, TOKEN_CREATE_ERROR));
+      setError(serverMessageOr(failure, TOKEN_CREATE_ERROR));
     } finally {
       setCreating(false);
     }
@@ -136,15 +137,14 @@ export function AdminTokensSection() {
     } catch (failure) {
       console.warn(TOKEN_REVOKE_ERROR, failure);
       setRevoking(null);
-      setError(messageOf(failure, TOKEN_REVOKE_ERROR));
+      setError(serverMessageOr(failure, TOKEN_REVOKE_ERROR));
     } finally {
       setIsRevoking(false);
     }
   };
 
   return (
-    <section className="admin-section" aria-labelledby="api-tokens-title">
-      <h2 id="api-tokens-title">API Tokens</h2>
+    <AdminSection titleId="api-tokens-title" title="API Tokens">
       <p className="admin-muted">
         A build script publishes with a token instead of a session:{' '}
         <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as an admin on the admin API
@@ -239,6 +239,6 @@ export function AdminTokensSection() {
         onConfirm={() => void handleRevoke()}
         onCancel={() => setRevoking(null)}
       />
-    </section>
+    </AdminSection>
   );
 }

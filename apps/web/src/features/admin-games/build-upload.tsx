@@ -1,8 +1,8 @@
 import type { AdminGame, GameBuildResponse } from '@portfolio/types/game-host';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 
+import { serverMessageOr } from '../../lib/server-message';
 import { uploadBuild } from './admin-games-api';
-import { messageOf } from './admin-games-store';
 import { BuildFacts } from './build-facts';
 import { formatBytes } from './game-labels';
 
@@ -95,7 +95,7 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
         return;
       }
       console.warn(UPLOAD_ERROR, error);
-      setPhase({ kind: 'failed', message: messageOf(error, uploadErrorText(error)) });
+      setPhase({ kind: 'failed', message: serverMessageOr(error, uploadErrorText(error)) });
     } finally {
       abortRef.current = null;
     }

@@ -2,9 +2,9 @@ import type { AdminGame } from '@portfolio/types/game-host';
 import { useState } from 'react';
 
 import { formatDateTime } from '../../lib/format';
+import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { activateBuild, deleteBuild } from './admin-games-api';
-import { messageOf } from './admin-games-store';
 import { BuildFacts } from './build-facts';
 import { formatBytes } from './game-labels';
 
@@ -44,7 +44,7 @@ export function BuildVersions({ game, onChanged }: BuildVersionsProps) {
       setStatus(done);
     } catch (failure) {
       console.warn(failed, failure);
-      setError(messageOf(failure, failed));
+      setError(serverMessageOr(failure, failed));
     } finally {
       setBusyVersion(null);
     }

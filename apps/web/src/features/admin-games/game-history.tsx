@@ -2,8 +2,8 @@ import type { GameAuditEntry } from '@portfolio/types/game-host';
 import { useEffect, useState } from 'react';
 
 import { formatDateTime } from '../../lib/format';
+import { serverMessageOr } from '../../lib/server-message';
 import { listGameAudit } from './admin-games-api';
-import { messageOf } from './admin-games-store';
 
 export const HISTORY_LOAD_ERROR = 'Failed to fetch the history';
 
@@ -28,7 +28,7 @@ export function GameHistory({ gameId, revision }: { gameId: string; revision: st
           return;
         }
         console.warn(HISTORY_LOAD_ERROR, error);
-        setState({ kind: 'failed', message: messageOf(error, HISTORY_LOAD_ERROR) });
+        setState({ kind: 'failed', message: serverMessageOr(error, HISTORY_LOAD_ERROR) });
       },
     );
     return () => controller.abort();

@@ -1,8 +1,8 @@
 import type { AdminGame } from '@portfolio/types/game-host';
 import { useEffect, useId, useMemo, useState } from 'react';
 
+import { serverMessageOr } from '../../lib/server-message';
 import { uploadThumbnail } from './admin-games-api';
-import { messageOf } from './admin-games-store';
 import { formatBytes } from './game-labels';
 
 export const THUMBNAIL_ERROR = 'Failed to upload the thumbnail';
@@ -50,7 +50,7 @@ export function ThumbnailUpload({ game, onUploaded }: ThumbnailUploadProps) {
       setStatus('Thumbnail uploaded');
     } catch (failure) {
       console.warn(THUMBNAIL_ERROR, failure);
-      setError(messageOf(failure, THUMBNAIL_ERROR));
+      setError(serverMessageOr(failure, THUMBNAIL_ERROR));
     } finally {
       setBusy(false);
     }

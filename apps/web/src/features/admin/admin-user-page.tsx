@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 
 import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
 import { isHttpError } from '../../lib/http';
+import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
 import type { NoticeState } from './navigation-notice';
@@ -16,10 +17,6 @@ export const DELETE_ERROR = 'Error deleting user';
 export const USER_LOAD_ERROR = 'Failed to fetch user details';
 export const NO_SUCH_USER = 'No such user';
 export const GRANT_END_ERROR = 'Failed to change the end date';
-
-function messageOf(error: unknown, fallback: string): string {
-  return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
-}
 
 type LoadState =
   | { kind: 'loading' }
@@ -53,7 +50,7 @@ function UserDetailPage({ userId }: { userId: string }) {
           return;
         }
         console.warn(USER_LOAD_ERROR, error);
-        setState({ kind: 'failed', message: messageOf(error, USER_LOAD_ERROR) });
+        setState({ kind: 'failed', message: serverMessageOr(error, USER_LOAD_ERROR) });
       },
     );
     return () => controller.abort();
@@ -276,7 +273,7 @@ function GrantEndForm({
       onChanged();
     } catch (caught) {
       console.warn(GRANT_END_ERROR, caught);
-      setError(messageOf(caught, GRANT_END_ERROR));
+      setError(serverMessageOr(caught, GRANT_END_ERROR));
     } finally {
       setBusy(false);
     }
@@ -354,7 +351,7 @@ function DangerZone({ user }: { user: UserDetail }) {
       await navigate('/admin', { state: { notice: message } satisfies NoticeState });
     } catch (caught) {
       console.warn(DELETE_ERROR, caught);
-      setError(messageOf(caught, DELETE_ERROR));
+      setError(serverMessageOr(caught, DELETE_ERROR));
       setIsDeleting(false);
       setIsConfirming(false);
     }

@@ -10,7 +10,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 
 import { formatDateTime, formatDuration } from '../../lib/format';
-import { isHttpError } from '../../lib/http';
+import { serverMessageOr } from '../../lib/server-message';
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { listUsers, updateRole, type UserPage } from './users-api';
 
@@ -39,10 +39,6 @@ const COLUMNS: readonly Column[] = [
   { field: 'last_login', label: 'Last Login', firstOrder: 'desc' },
   { field: 'total_time_spent', label: 'Total Time', firstOrder: 'desc' },
 ];
-
-function messageOf(error: unknown, fallback: string): string {
-  return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
-}
 
 function useDebounced<T>(value: T, delayMs: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -82,7 +78,7 @@ export function UsersSection() {
           return;
         }
         console.warn(USERS_ERROR, caught);
-        setError(messageOf(caught, USERS_ERROR));
+        setError(serverMessageOr(caught, USERS_ERROR));
       },
     );
     return () => controller.abort();
@@ -270,7 +266,7 @@ function UserRow({
       onRoleChanged(user.id, await updateRole(user.id, role));
     } catch (caught) {
       console.warn(ROLE_ERROR, caught);
-      onRoleError(messageOf(caught, ROLE_ERROR));
+      onRoleError(serverMessageOr(caught, ROLE_ERROR));
     } finally {
       setIsSaving(false);
     }

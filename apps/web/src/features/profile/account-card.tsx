@@ -7,7 +7,7 @@ import {
 import { useState, type FormEvent } from 'react';
 
 import { FormField } from '../../app/form-field';
-import { isHttpError } from '../../lib/http';
+import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
 import { changePassword, updateEmail } from './profile-api';
 
@@ -35,11 +35,6 @@ function firstIssue(
   }
   const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
   return field && !WHOLE_MESSAGES.has(issue.message) ? `${field} ${issue.message}` : issue.message;
-}
-
-/** The server's message when it sent one, else the spec's default for the call. */
-function failureMessage(error: unknown, fallback: string): string {
-  return isHttpError(error) && error.serverMessage ? error.serverMessage : fallback;
 }
 
 function ErrorBox({ message }: { message: string | null }) {
@@ -76,7 +71,7 @@ function EmailForm({ onSaved, onCancel }: EmailFormProps) {
       await updateEmail(parsed.data);
       onSaved(parsed.data.email);
     } catch (caught) {
-      setError(failureMessage(caught, 'Failed to update email'));
+      setError(serverMessageOr(caught, 'Failed to update email'));
       setIsSaving(false);
     }
   };
@@ -156,7 +151,7 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
       await changePassword(parsed.data);
       onChanged();
     } catch (caught) {
-      setError(failureMessage(caught, 'Failed to change password'));
+      setError(serverMessageOr(caught, 'Failed to change password'));
       setIsSaving(false);
     }
   };
