@@ -33,6 +33,8 @@ export const RunCodeRequest = z.object({
   optimization: OptimizationLevel.default(DEFAULT_OPTIMIZATION),
 });
 export type RunCodeRequest = z.input<typeof RunCodeRequest>;
+/** A parsed `RunCodeRequest`: the defaults filled in. */
+export type RunCodeInput = z.output<typeof RunCodeRequest>;
 
 /** Which sandbox runs programs: bubblewrap + g++ on the host, or Clang in WebAssembly. */
 export const RUN_CODE_BACKENDS = ['native', 'wasm'] as const;
@@ -103,13 +105,8 @@ export const SNIPPET_ID_PATTERN = /^[A-Za-z0-9_-]{10,32}$/;
 export const SnippetId = z.string().regex(SNIPPET_ID_PATTERN, 'must be a snippet id');
 
 /** `POST /api/snippets` body (same-origin JSON); the same limits as a run. */
-export const ShareSnippetRequest = z.object({
-  code: z.string().min(1, 'is required'),
-  stdin: z.string().default(''),
-  standard: CppStandard.default(DEFAULT_CPP_STANDARD),
-  optimization: OptimizationLevel.default(DEFAULT_OPTIMIZATION),
-});
-export type ShareSnippetRequest = z.input<typeof ShareSnippetRequest>;
+export const ShareSnippetRequest = RunCodeRequest;
+export type ShareSnippetRequest = RunCodeRequest;
 
 /**
  * `POST /api/snippets` answer (201, or 200 when the same snippet was shared before: ids are

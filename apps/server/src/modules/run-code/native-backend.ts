@@ -2,6 +2,8 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } fro
 import { arch, tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { DEFAULT_CPP_STANDARD, DEFAULT_OPTIMIZATION } from '@portfolio/types';
+
 import { SECCOMP_DIR } from '../../lib/paths.js';
 import type { BackendStatus, RunBackend, RunOutcome } from './backend.js';
 import { createPchStore, type PchStore } from './pch.js';
@@ -42,7 +44,7 @@ export function seccompFilterPath(dir = SECCOMP_DIR): { path: string } | { missi
 }
 
 /** Whether a user with no relation to the folder's owners can walk into it (o+x all the way). */
-export function isReachableByOthers(dir: string): boolean {
+function isReachableByOthers(dir: string): boolean {
   let current = path.resolve(dir);
   for (;;) {
     try {
@@ -69,7 +71,7 @@ const FALLBACK_DIRS = ['/var/cache/portfolio-run-code', path.join(tmpdir(), 'por
  * (which bwrap runs as) can walk into it, else a root-owned folder they can reach, since a
  * careful owner's DATA_DIR is mode 700.
  */
-export function sandboxFilesDir(dir: string, fallbacks = FALLBACK_DIRS): string {
+function sandboxFilesDir(dir: string, fallbacks = FALLBACK_DIRS): string {
   if (isReachableByOthers(dir)) {
     return path.resolve(dir);
   }
@@ -158,8 +160,8 @@ export function createNativeBackend(options: {
       outcome = await launcher.sandbox(ready, {
         source: selfTestSource(dir),
         stdin: '',
-        standard: 'c++17',
-        optimization: 'O2',
+        standard: DEFAULT_CPP_STANDARD,
+        optimization: DEFAULT_OPTIMIZATION,
         uid: options.uidBase,
       });
     } catch (error) {

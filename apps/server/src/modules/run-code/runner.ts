@@ -3,11 +3,10 @@ import { availableParallelism } from 'node:os';
 
 import {
   CPP_STANDARDS,
-  type CppStandard,
   OPTIMIZATION_LEVELS,
-  type OptimizationLevel,
   type RunCodeBackend,
   type RunCodeInfo,
+  type RunCodeInput,
   type RunCodeResponse,
 } from '@portfolio/types';
 
@@ -22,8 +21,6 @@ import { createNativeBackend, DEFAULT_UID_BASE } from './native-backend.js';
 import type { ProcessLauncher } from './spawner.js';
 import { createWasmBackend } from './wasm-backend.js';
 
-export { DEFAULT_UID_BASE };
-
 /** Which backend runs programs: `auto` takes the native sandbox when its self-test passes. */
 export type BackendChoice = 'auto' | RunCodeBackend;
 
@@ -31,12 +28,7 @@ export type RunnerAvailability =
   | { ok: true; backend: RunCodeBackend; reason: string; compiler: string }
   | { ok: false; reason: string };
 
-export interface RunCodeJob {
-  code: string;
-  stdin: string;
-  standard: CppStandard;
-  optimization: OptimizationLevel;
-}
+export type RunCodeJob = RunCodeInput;
 
 export interface CodeRunner {
   /**
@@ -139,7 +131,6 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
   const choice = options.backend ?? 'auto';
   const backends: Partial<Record<RunCodeBackend, RunBackend>> = { ...options.backends };
   let selected: RunBackend | undefined;
-  let compiler = '';
   let detection: Promise<RunnerAvailability> | undefined;
   let prebuild: Promise<void> = Promise.resolve();
 
@@ -174,7 +165,6 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
         return { ok: false, reason: status.reason };
       }
       selected = backend;
-      compiler = status.compiler;
       return { ok: true, backend: name, reason: why, compiler: status.compiler };
     };
     if (choice !== 'auto') {
@@ -311,7 +301,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
         available: availability.ok,
         backend: availability.ok ? availability.backend : null,
         reason: availability.reason,
-        compiler: availability.ok ? availability.compiler : compiler,
+        compiler: availability.ok ? availability.compiler : '',
         limits: LIMITS_SHOWN,
         standards: [...CPP_STANDARDS],
         optimizations: [...OPTIMIZATION_LEVELS],

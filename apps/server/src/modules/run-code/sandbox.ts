@@ -4,33 +4,41 @@ import { constants, existsSync, lstatSync, readFileSync } from 'node:fs';
 import { access, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import type { CppStandard, OptimizationLevel } from '@portfolio/types';
+import {
+  type CppStandard,
+  DEFAULT_CPP_STANDARD,
+  DEFAULT_OPTIMIZATION,
+  type OptimizationLevel,
+} from '@portfolio/types';
 
 import { BackendFailure, type RunOutcome } from './backend.js';
 import { SOURCE_FILE } from './diagnostics.js';
 import { HELPER_C_SOURCE } from './helper-source.js';
 import { NOTICES, RUN_CODE_LIMITS, withNotice } from './limits.js';
 
-export { RUN_CODE_LIMITS };
+/**
+ * The flags of every compile besides the standard and optimisation (the sandbox script uses them
+ * alone): warnings are on and diagnostics one line each with byte columns.
+ */
+const FIXED_COMPILE_FLAGS = [
+  '-pipe',
+  '-Wall',
+  '-Wextra',
+  '-fdiagnostics-color=never',
+  '-fdiagnostics-column-unit=byte',
+  '-fdiagnostics-urls=never',
+] as const;
+
 /**
  * The flags of a compile with this standard and optimisation; a precompiled header is only
- * valid for the same ones. Warnings are on and diagnostics one line each with byte columns.
+ * valid for the same ones.
  */
 export function compileFlags(standard: CppStandard, optimization: OptimizationLevel): string[] {
-  return [
-    `-std=${standard}`,
-    `-${optimization}`,
-    '-pipe',
-    '-Wall',
-    '-Wextra',
-    '-fdiagnostics-color=never',
-    '-fdiagnostics-column-unit=byte',
-    '-fdiagnostics-urls=never',
-  ];
+  return [`-std=${standard}`, `-${optimization}`, ...FIXED_COMPILE_FLAGS];
 }
 
 /** The flags of the default standard and optimisation (the prebuilt headers use them). */
-export const COMPILE_FLAGS = compileFlags('c++17', 'O2');
+export const COMPILE_FLAGS = compileFlags(DEFAULT_CPP_STANDARD, DEFAULT_OPTIMIZATION);
 
 /** Where the precompiled header folder appears inside the sandbox (read-only). */
 export const SANDBOX_PCH_DIR = '/pch';
@@ -233,10 +241,10 @@ function systemRootArgs(): string[] {
  */
 function sandboxScript(sandbox: Sandbox): string {
   const limits = RUN_CODE_LIMITS;
-  const fixedFlags = compileFlags('c++17', 'O2')
-    .filter((flag) => !/^-(std=|O)/.test(flag))
-    .concat(sandbox.tools.hasGold ? ['-fuse-ld=gold'] : [])
-    .join(' ');
+  const fixedFlags = [
+    ...FIXED_COMPILE_FLAGS,
+    ...(sandbox.tools.hasGold ? ['-fuse-ld=gold'] : []),
+  ].join(' ');
   const compileLimits = [
     `--as=${limits.compileMemoryBytes}`,
     `--fsize=${limits.fileBytes}`,
@@ -359,7 +367,7 @@ const SIGNAL_NAMES: Record<number, string> = {
 const SIGXCPU = 24;
 const SIGKILL = 9;
 
-export const signalName = (signal: number) => SIGNAL_NAMES[signal] ?? `signal ${signal}`;
+const signalName = (signal: number) => SIGNAL_NAMES[signal] ?? `signal ${signal}`;
 
 interface HelperResult {
   compile: number;

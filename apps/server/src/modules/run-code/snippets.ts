@@ -2,18 +2,13 @@ import { createHash } from 'node:crypto';
 
 import { eq } from 'drizzle-orm';
 
-import type { CppStandard, OptimizationLevel, Snippet } from '@portfolio/types';
+import type { CppStandard, OptimizationLevel, RunCodeInput, Snippet } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
 import { codeSnippets } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
 
-export interface SnippetContent {
-  code: string;
-  stdin: string;
-  standard: CppStandard;
-  optimization: OptimizationLevel;
-}
+export type SnippetContent = RunCodeInput;
 
 /**
  * Id lengths tried in turn: 12 URL-safe characters (72 bits) keep links short; a longer prefix of
@@ -46,7 +41,7 @@ const sameContent = (row: SnippetRow, content: SnippetContent) =>
   row.standard === content.standard &&
   row.optimization === content.optimization;
 
-export const snippetUrl = (id: string) => `/Tutorials?snippet=${id}`;
+const snippetUrl = (id: string) => `/Tutorials?snippet=${id}`;
 
 function present(row: SnippetRow): Snippet {
   return {

@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+import { DEFAULT_CPP_STANDARD, DEFAULT_OPTIMIZATION } from '@portfolio/types';
+
 import type { BackendStatus, RunBackend, RunJob, RunOutcome } from './backend.js';
 import { BackendFailure } from './backend.js';
 import { NOTICES, RUN_CODE_LIMITS, withNotice } from './limits.js';
@@ -513,8 +515,8 @@ export function createWasmBackend(options: {
         const outcome = await run({
           source: '#include <cstdio>\nint main() { std::puts("wasm self-test ok"); }\n',
           stdin: '',
-          standard: 'c++17',
-          optimization: 'O2',
+          standard: DEFAULT_CPP_STANDARD,
+          optimization: DEFAULT_OPTIMIZATION,
           slot: 0,
         });
         if (outcome.exitCode !== 0 || outcome.output !== 'wasm self-test ok\n') {
@@ -553,8 +555,8 @@ export function createWasmBackend(options: {
           {
             source: `#include <iostream>\nint main() { std::cout << "warm ${round}" << std::endl; }\n`,
             stdin: '',
-            standard: 'c++17',
-            optimization: 'O2',
+            standard: DEFAULT_CPP_STANDARD,
+            optimization: DEFAULT_OPTIMIZATION,
             slot: 0,
           },
           true,
