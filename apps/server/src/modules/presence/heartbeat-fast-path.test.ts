@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { rowsOf } from '../analytics/events-repo.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -106,11 +108,19 @@ describe('heartbeats served in front of Express keep the rules of every other ca
     try {
       const guest = limited.client();
       const statuses: number[] = [];
+      // each heartbeat starts a page view, of a campaign no other test names
+      const campaign = uniqueName('flood').toLowerCase();
       for (let n = 0; n < 4; n++) {
-        const response = await guest.post('/api/anonymous-heartbeat', {
-          currentPage: '/',
-          visitorId: `flood_visitor_${String(n).padStart(8, '0')}`,
-        });
+        const response = await guest.post(
+          '/api/anonymous-heartbeat',
+          {
+            currentPage: '/',
+            view: { utm_campaign: campaign },
+            visitorId: `flood_visitor_${String(n).padStart(8, '0')}`,
+          },
+          // a browser's (a request without one counts as a bot)
+          { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0.0.0 Safari/537.36' },
+        );
         statuses.push(response.status);
         if (response.status === 429) {
           expect(response.body).toEqual({
@@ -132,6 +142,15 @@ describe('heartbeats served in front of Express keep the rules of every other ca
       const admin = await signedInClient(limited, 'admin');
       const active = await admin.client.get<{ anonymous: { count: number } }>('/api/active-users');
       expect(active.body.anonymous.count).toBe(3);
+      // nor did the refused heartbeat's page view (after the salt lookups, the batch is written)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await limited.deps.collector.flush();
+      const [views] = await rowsOf<{ count: number }>(
+        limited.deps.database.db,
+        sql`select count(*)::int as count from analytics_events
+              where kind = 1 and utm_campaign = ${campaign}`,
+      );
+      expect(views?.count).toBe(3);
     } finally {
       await limited.stop();
     }

@@ -160,7 +160,6 @@ export function createHeartbeatFastPath(deps: {
       await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
     } else {
       const input = parse(AnonymousHeartbeatRequest, text);
-      noteView(req, input);
       // a tab that has not noticed its login yet still belongs to the user, not to a new guest
       if (session) {
         await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
@@ -174,6 +173,8 @@ export function createHeartbeatFastPath(deps: {
         );
         await presence.heartbeatGuest({ ...input, ip, userAgent: req.headers['user-agent'] });
       }
+      // after the limit: a refused heartbeat's page view counts nowhere
+      noteView(req, input);
     }
     send(res, 200, OK_BODY, headers);
   }
