@@ -29,6 +29,15 @@ export const HELD_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = [
   'past_due',
 ];
 
+/** Whether a stored status is one of the HELD_SUBSCRIPTION_STATUSES (none is not). */
+export function isHeldSubscriptionStatus(status: string | null | undefined): boolean {
+  return (
+    status !== null &&
+    status !== undefined &&
+    (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(status)
+  );
+}
+
 export type SubscriptionStatusTone = 'orange' | 'red' | 'green' | 'gray';
 
 /**
@@ -86,8 +95,7 @@ export function viewSubscription(input: {
   grant?: GrantedSubscription | null | undefined;
 }): SubscriptionView {
   const { status, startDate, endDate, grant } = input;
-  const isStripeHeld =
-    status !== null && (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+  const isStripeHeld = isHeldSubscriptionStatus(status);
   if (grant && !isStripeHeld) {
     return {
       status: 'active',

@@ -5,7 +5,7 @@ import type Stripe from 'stripe';
 import { type CurrentUser } from '@portfolio/types';
 import {
   type CreateSubscriptionResponse,
-  HELD_SUBSCRIPTION_STATUSES,
+  isHeldSubscriptionStatus,
   type PaymentsConfig,
   type SubscriptionState,
 } from '@portfolio/types/subscription';
@@ -38,9 +38,6 @@ export interface SubscriptionService {
   /** Verifies and handles one webhook delivery; `isDuplicate` for an event already handled. */
   handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ isDuplicate: boolean }>;
 }
-
-const isHeld = (status: string | null) =>
-  status !== null && (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
 
 /** Stripe's clock for an API answer: its Date header (seconds), else ours. */
 function answeredAt(response: { lastResponse?: { headers: Record<string, string> } }): Date {
@@ -168,7 +165,7 @@ export function createSubscriptionService(deps: {
     async createSubscription(user, input) {
       const { stripe, config } = requireStripe();
       const billing = await requireBilling(user.id);
-      if (isHeld(billing.status)) {
+      if (isHeldSubscriptionStatus(billing.status)) {
         throw conflict('You already have a subscription. Manage it from your profile.');
       }
       const customerId = await ensureCustomer(stripe, billing);

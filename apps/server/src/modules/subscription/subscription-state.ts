@@ -1,5 +1,5 @@
 import { type Role } from '@portfolio/types';
-import { HELD_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@portfolio/types/subscription';
+import { isHeldSubscriptionStatus, type SubscriptionStatus } from '@portfolio/types/subscription';
 
 import type { StripeSubscriptionFields } from './webhook-event.js';
 
@@ -133,8 +133,5 @@ export function shouldApply(stored: StoredSubscription, incoming: IncomingSubscr
   if (incomingAt < storedAt) {
     return false;
   }
-  const isStoredHeld =
-    stored.status !== null &&
-    (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(stored.status);
-  return !isStoredHeld || grantsAccess(incoming.status);
+  return !isHeldSubscriptionStatus(stored.status) || grantsAccess(incoming.status);
 }

@@ -1,12 +1,13 @@
 import { and, eq, isNotNull, lte } from 'drizzle-orm';
 
 import type { Role } from '@portfolio/types';
-import { HELD_SUBSCRIPTION_STATUSES } from '@portfolio/types/subscription';
+import { isHeldSubscriptionStatus } from '@portfolio/types/subscription';
 
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { isGrantActive } from '../subscription/subscription-state.js';
 import { type Actor, recordAudit } from './audit.js';
+import { isoOrNull } from './present.js';
 import type { UserRow } from './repo.js';
 
 /** How an admin's change to another account ended. */
@@ -26,9 +27,8 @@ export type GrantEndOutcome =
   | { kind: 'not-found' }
   /** The user holds no subscription an admin granted (or it has ended). */
   | { kind: 'no-grant'; username: string }
-  | { kind: 'done'; user: UserRow };
-
-const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
+  /** The end is set; the grant began then. */
+  | { kind: 'done'; grantedAt: Date };
 
 /** A user's row, locked for the rest of the transaction. */
 async function lockUser(tx: Db, userId: string): Promise<UserRow | undefined> {
@@ -121,26 +121,27 @@ export function createAdminRepo(db: Db) {
         if (!target) {
           return { kind: 'not-found' };
         }
-        const grant = {
-          grantedAt: target.subscriptionGrantedAt,
-          endsAt: target.subscriptionGrantEndsAt,
-        };
-        if (target.role !== 'subscriber' || !isGrantActive(grant, now)) {
+        const grantedAt = target.subscriptionGrantedAt;
+        const previousEnd = target.subscriptionGrantEndsAt;
+        if (
+          target.role !== 'subscriber' ||
+          !grantedAt ||
+          !isGrantActive({ grantedAt, endsAt: previousEnd }, now)
+        ) {
           return { kind: 'no-grant', username: target.username };
         }
-        const [updated] = await tx
+        await tx
           .update(users)
           .set({ subscriptionGrantEndsAt: endsAt })
-          .where(eq(users.id, target.id))
-          .returning();
+          .where(eq(users.id, target.id));
         await recordAudit(tx, {
           action: 'grant-end',
           actor,
           target,
-          oldValue: isoOrNull(grant.endsAt),
+          oldValue: isoOrNull(previousEnd),
           newValue: isoOrNull(endsAt),
         });
-        return { kind: 'done', user: updated ?? { ...target, subscriptionGrantEndsAt: endsAt } };
+        return { kind: 'done', grantedAt };
       });
     },
 
@@ -160,9 +161,7 @@ export function createAdminRepo(db: Db) {
           .for('update');
         const changed: UserRow[] = [];
         for (const target of ended) {
-          const isStripeHeld =
-            target.subscriptionStatus !== null &&
-            (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(target.subscriptionStatus);
+          const isStripeHeld = isHeldSubscriptionStatus(target.subscriptionStatus);
           const role: Role = target.role === 'subscriber' && !isStripeHeld ? 'user' : target.role;
           const [updated] = await tx
             .update(users)

@@ -15,7 +15,7 @@ import { toCurrentUser } from '../auth/service.js';
 import { type AdminChange, type AdminChangeOutcome, createAdminRepo } from './admin-repo.js';
 import { listAudit } from './audit.js';
 import type { GameRecordsReader } from './game-records.js';
-import { toAuditEntry, toDeviceSummary, toSubscriptionGrant, toUserSummary } from './present.js';
+import { grantOf, toAuditEntry, toDeviceSummary, toUserSummary } from './present.js';
 import type { UserRow, UsersRepo } from './repo.js';
 
 /** How often the grants whose end has come are ended (a minute late at most). */
@@ -121,11 +121,7 @@ export function createAdminUsersService(deps: {
           `${outcome.username} has no subscription granted by an admin: set their role to Subscriber first`,
         );
       }
-      const grant = toSubscriptionGrant(outcome.user, now);
-      if (!grant) {
-        throw new Error('a grant just set is not active');
-      }
-      return grant;
+      return grantOf(outcome.grantedAt, endsAt);
     },
 
     /** Ends the grants whose end has come (every minute, and at start); returns how many. */

@@ -12,7 +12,13 @@ import type { AuditRow } from './audit.js';
 import type { UserGameRecords } from './game-records.js';
 import type { UserRow, UserSummaryRow } from './repo.js';
 
-const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
+export const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** A grant as answers carry it. */
+export const grantOf = (grantedAt: Date, endsAt: Date | null): SubscriptionGrant => ({
+  granted_at: grantedAt.toISOString(),
+  ends_at: isoOrNull(endsAt),
+});
 
 /** An admin's grant while it lasts (an ended one is no subscription), else null. */
 export function toSubscriptionGrant(
@@ -24,7 +30,7 @@ export function toSubscriptionGrant(
   if (!grantedAt || !isGrantActive({ grantedAt, endsAt }, now)) {
     return null;
   }
-  return { granted_at: grantedAt.toISOString(), ends_at: isoOrNull(endsAt) };
+  return grantOf(grantedAt, endsAt);
 }
 
 /** A users-table row as the admin's table shows it. */

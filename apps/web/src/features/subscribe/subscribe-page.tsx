@@ -1,7 +1,7 @@
 import { GAME_CATALOGUE, type CurrentUser } from '@portfolio/types';
 import {
   describeSubscriptionStatus,
-  HELD_SUBSCRIPTION_STATUSES,
+  isHeldSubscriptionStatus,
   type PaymentsConfig,
   type SubscriptionState,
 } from '@portfolio/types/subscription';
@@ -135,11 +135,7 @@ function CheckoutBody({ user }: { user: CurrentUser | null }) {
       </p>
     );
   }
-  const isHeld =
-    data.state?.status !== null &&
-    data.state?.status !== undefined &&
-    (HELD_SUBSCRIPTION_STATUSES as readonly string[]).includes(data.state.status);
-  if (user.role === 'subscriber' || isHeld) {
+  if (user.role === 'subscriber' || isHeldSubscriptionStatus(data.state?.status)) {
     return <Subscribed state={data.state} />;
   }
   if (user.role === 'admin') {
