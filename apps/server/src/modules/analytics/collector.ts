@@ -158,8 +158,6 @@ export function createSaltStore(db: Db) {
       }
       return salt;
     },
-    /** The cached salt, if already read (the hot path). */
-    peek: (day: Day) => salts.get(day),
   };
 }
 
@@ -257,13 +255,8 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
         push(row);
       }
     };
-    const salt = salts.peek(day);
-    void (salt ?? salts.get(day)).then(make, (error: unknown) =>
-      console.error('[analytics] no salt', error),
-    );
+    void salts.get(day).then(make, (error: unknown) => console.error('[analytics] no salt', error));
   }
-
-  const botHit = (base: EventRow): EventRow => ({ ...base, kind: EVENT_KIND.bot });
 
   const visitFields = (input: VisitInfo) => ({
     entry_path: input.landing ? bucketPath(input.landing) : OTHER,
@@ -400,7 +393,8 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
       const at = now();
       const agent = agentOf(facts.userAgent ?? '');
       if (agent.isBot) {
-        record(facts, botHit, true);
+        // counted as a bot by record() before anything is built
+        record(facts, () => null, true);
         return;
       }
       const day = dayOf(at);
@@ -410,8 +404,7 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
         }
         documents.set(visitorHash(salt, facts), { at, path, facts });
       };
-      const salt = salts.peek(day);
-      void (salt ?? salts.get(day)).then(hashFor, () => undefined);
+      void salts.get(day).then(hashFor, () => undefined);
     },
 
     flush,

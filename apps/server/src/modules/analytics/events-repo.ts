@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 
 import type { Db } from '../../db/client.js';
+import type { Day } from './repo.js';
 import { type DayEvent, rollUpEvents } from './rollup.js';
+import { addDays, dayOf } from './service.js';
 
-/** A day in UTC, YYYY-MM-DD. */
-export type Day = string;
+export { addDays, type Day, dayOf };
 
 export const EVENT_KIND = { view: 1, leave: 2, bot: 3, play: 4, locked: 5 } as const;
 
@@ -52,10 +53,6 @@ const ROLLUP_COLUMN_NAMES = ROLLUP_COLUMNS.split(',')
 const INSERT_CHUNK = 20_000;
 
 export const partitionName = (day: Day) => `analytics_events_${day.replaceAll('-', '')}`;
-const DAY_MS = 86_400_000;
-export const dayOf = (time: number): Day => new Date(time).toISOString().slice(0, 10);
-export const addDays = (day: Day, days: number): Day =>
-  dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 
 /** Rows of a raw `db.execute` on either driver (pg answers a result, PGlite too, both `.rows`). */
 export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {

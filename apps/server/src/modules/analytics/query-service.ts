@@ -19,6 +19,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/errors.js';
 import { addDays, type Day, dayOf, type EventsRepo, rowsOf } from './events-repo.js';
+import { DAY_MS } from './service.js';
 import { FILTER_COLUMNS, type FilterKey } from './rollup.js';
 
 /** The longest custom period, in days. */
@@ -26,7 +27,6 @@ export const MAX_PERIOD_DAYS = 366;
 /** Realtime looks back this far. */
 export const REALTIME_WINDOW_MS = 5 * 60_000;
 
-const DAY_MS = 86_400_000;
 const daysBetween = (from: Day, to: Day) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 const addMonths = (day: Day, months: number): Day => {

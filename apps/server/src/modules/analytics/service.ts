@@ -14,10 +14,10 @@ export const ANALYTICS_WINDOW_DAYS = 30;
  */
 const MAX_REMEMBERED_VISITORS = 1_000_000;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const dayOf = (time: number): Day => new Date(time).toISOString().slice(0, 10);
-const addDays = (day: Day, days: number): Day =>
+export const addDays = (day: Day, days: number): Day =>
   dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
