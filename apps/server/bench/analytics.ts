@@ -8,8 +8,9 @@
  *    days up as the server does.
  * 2. Times every dashboard query (overview, each breakdown, realtime, games) for today, 7 days,
  *    30 days and 12 months: p50 and p95 of BENCH_SAMPLES runs (goal: p50 <= 50 ms), with no
- *    filter and with one (both from rollups). Views under two filters read raw events: timed
- *    too and reported apart.
+ *    filter and with one (both from rollups), and with two or three (the days' segments, in
+ *    memory once read: the first such view after a start, which reads them from the database,
+ *    is timed apart, with the memory they take).
  * 3. Ingest: the real server in a child process takes page-view heartbeats (autocannon, 50
  *    connections, many user agents) for BENCH_INGEST_SECONDS; page views written per second
  *    (goal: >= 5,000 on one process).
@@ -170,22 +171,16 @@ async function queries() {
     );
 
     const rows: string[][] = [['query', 'period', 'p50', 'p95']];
-    const results: Array<{ name: string; p50: number; filtered: boolean }> = [];
-    const measure = async (
-      name: string,
-      period: string,
-      run: () => Promise<unknown>,
-      filtered = false,
-      samples = SAMPLES,
-    ) => {
+    const results: Array<{ name: string; p50: number }> = [];
+    const measure = async (name: string, period: string, run: () => Promise<unknown>) => {
       try {
-        const summary = await timeIt(run, samples);
+        const summary = await timeIt(run, SAMPLES);
         rows.push([name, period, ms(summary.p50), ms(summary.p95)]);
-        results.push({ name: `${name} ${period}`, p50: summary.p50, filtered });
+        results.push({ name: `${name} ${period}`, p50: summary.p50 });
       } catch (error) {
         // the pool's 15 s read time-out: reported, not fatal
         rows.push([name, period, 'failed', error instanceof Error ? error.message : 'failed']);
-        results.push({ name: `${name} ${period}`, p50: Infinity, filtered });
+        results.push({ name: `${name} ${period}`, p50: Infinity });
       }
       console.log(`  ${rows.at(-1)?.join('  ')}`);
     };
@@ -200,7 +195,22 @@ async function queries() {
       await measure('games', period, () => service.games(query));
     }
     await measure('realtime', '5 min', () => service.realtime());
-    // one filter reads rollups as no filter does (the goal counts these); two read raw events
+    // one filter reads rollups as no filter does; two or more read the days' segments
+    const twelveMonths = { period: '12mo', country: 'DE', device: 'mobile' } as AnalyticsQuery;
+    const memoryBefore = process.memoryUsage().arrayBuffers;
+    const coldStart = performance.now();
+    await service.overview(twelveMonths);
+    const coldMs = performance.now() - coldStart;
+    const segmentBytes = process.memoryUsage().arrayBuffers - memoryBefore;
+    const [stored] = await rowsOf<{ days: number; bytes: string }>(
+      database.db,
+      sql`select count(*)::int as days,
+            pg_size_pretty(pg_total_relation_size('analytics_segments')) as bytes
+          from analytics_segments`,
+    );
+    console.log(
+      `  segments: ${stored?.days} days, ${stored?.bytes} stored; the first 12-month view under two filters read them in ${ms(coldMs)}, holding ${(segmentBytes / 1024 / 1024).toFixed(0)} MB`,
+    );
     for (const period of ['today', '7d', '30d', '12mo'] as const) {
       const one = { period, country: 'DE' } as AnalyticsQuery;
       await measure('overview country=DE', period, () => service.overview(one));
@@ -209,25 +219,30 @@ async function queries() {
         service.breakdown('referrer', { period, page: '/games' }, 10),
       );
       const two = { period, country: 'DE', device: 'mobile' } as AnalyticsQuery;
-      const samples = period === '12mo' ? 3 : 5;
-      await measure(
-        'overview country=DE device=mobile',
-        period,
-        () => service.overview(two),
-        true,
-        samples,
+      await measure('overview country=DE device=mobile', period, () => service.overview(two));
+      await measure('breakdown page country=DE device=mobile', period, () =>
+        service.breakdown('page', two, 10),
+      );
+      await measure('breakdown exit country=DE device=mobile', period, () =>
+        service.breakdown('exit', two, 10),
+      );
+      // a wide pair: about one page view in seven matches
+      const wide = { period, device: 'desktop', browser: 'Chrome' } as AnalyticsQuery;
+      await measure('overview device=desktop browser=Chrome', period, () => service.overview(wide));
+      await measure('breakdown referrer device=desktop browser=Chrome', period, () =>
+        service.breakdown('referrer', wide, 10),
+      );
+      const three = { period, country: 'US', device: 'mobile', os: 'iOS' } as AnalyticsQuery;
+      await measure('overview country=US device=mobile os=iOS', period, () =>
+        service.overview(three),
       );
     }
     printTable(rows);
-    const slow = results.filter((result) => !result.filtered && result.p50 > 50);
+    const slow = results.filter((result) => result.p50 > 50);
     console.log(
       slow.length === 0
-        ? 'Every dashboard query with no filter or one: p50 <= 50 ms.'
+        ? `Every dashboard query (${results.length}, up to three filters): p50 <= 50 ms.`
         : `Over 50 ms p50: ${slow.map((result) => result.name).join(', ')}`,
-    );
-    const raw = results.filter((result) => result.filtered);
-    console.log(
-      `Two filters (raw events): ${raw.map((result) => `${result.name} ${ms(result.p50)}`).join(', ')}`,
     );
   } finally {
     await database.close();

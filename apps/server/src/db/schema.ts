@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -379,3 +380,16 @@ export const analyticsDaily = pgTable(
     index('analytics_daily_day_idx').on(table.day),
   ],
 );
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+/**
+ * One rolled-up day's page views and leaves as columns (modules/analytics/segments.ts), written
+ * with the day's rollups and never changed after: views under two or more filters scan these.
+ */
+export const analyticsSegments = pgTable('analytics_segments', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  data: bytea('data').notNull(),
+});

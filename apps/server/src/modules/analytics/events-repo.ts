@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Day } from './repo.js';
 import { type DayEvent, rollUpEvents } from './rollup.js';
+import { encodeSegment } from './segments.js';
 import { addDays, dayOf } from './service.js';
 
 export { addDays, type Day, dayOf };
@@ -60,9 +61,23 @@ export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<
   return (result as { rows: T[] }).rows;
 }
 
+/** A bytea parameter on either driver (pg takes a Buffer; PGlite any Uint8Array). */
+const asBytea = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** Writes and maintains the partitioned events table: batches, partitions, rollups, retention. */
 export function createEventsRepo(db: Db) {
   const knownPartitions = new Set<Day>();
+
+  /** A day's events as rollups and segments read them (every kind, any order). */
+  const dayEvents = (day: Day) =>
+    rowsOf<DayEvent>(
+      db,
+      sql`select kind, visitor::text as visitor, path, entry_path, referrer, utm_source,
+            utm_medium, utm_campaign, country, device, browser, os, seconds, is_entry, is_exit,
+            is_bounce, game
+          from analytics_events where day = ${day}::date`,
+    );
 
   async function ensurePartition(day: Day): Promise<void> {
     if (knownPartitions.has(day)) {
@@ -122,7 +137,7 @@ export function createEventsRepo(db: Db) {
         .sort();
     },
 
-    /** Drops whole partitions (and rollups) of days before `day`. */
+    /** Drops whole partitions (and rollups and segments) of days before `day`. */
     async dropBefore(day: Day, days: readonly Day[]): Promise<number> {
       let dropped = 0;
       for (const old of days) {
@@ -133,6 +148,7 @@ export function createEventsRepo(db: Db) {
         }
       }
       await db.execute(sql`delete from analytics_daily where day < ${day}::date`);
+      await db.execute(sql`delete from analytics_segments where day < ${day}::date`);
       return dropped;
     },
 
@@ -146,17 +162,15 @@ export function createEventsRepo(db: Db) {
       return row?.day ?? null;
     },
 
-    /** (Re)computes one day's rollups (rollup.ts) from its partition, read once. */
+    /**
+     * (Re)computes one day's rollups (rollup.ts) and its segment (segments.ts) from its
+     * partition, read once.
+     */
     async rollUp(day: Day): Promise<void> {
       const d = sql`${day}::date`;
-      const events = await rowsOf<DayEvent>(
-        db,
-        sql`select kind, visitor::text as visitor, path, entry_path, referrer, utm_source,
-              utm_medium, utm_campaign, country, device, browser, os, seconds, is_entry, is_exit,
-              is_bounce, game
-            from analytics_events where day = ${d}`,
-      );
+      const events = await dayEvents(day);
       const rows = await rollUpEvents(events);
+      const segment = encodeSegment(events);
       await db.transaction(async (tx) => {
         await tx.execute(sql`delete from analytics_daily where day = ${d}`);
         for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
@@ -166,7 +180,37 @@ export function createEventsRepo(db: Db) {
             from json_to_recordset(${JSON.stringify(rows.slice(start, start + INSERT_CHUNK))}::json)
               as x(${sql.raw(ROLLUP_COLUMNS)})`);
         }
+        await tx.execute(sql`
+          insert into analytics_segments (day, data) values (${d}, ${asBytea(segment)})
+          on conflict (day) do update set data = excluded.data`);
       });
+    },
+
+    /** Encodes and stores the segment of a day rolled up before segments existed. */
+    async buildSegment(day: Day): Promise<Uint8Array> {
+      const segment = encodeSegment(await dayEvents(day));
+      await db.execute(sql`
+        insert into analytics_segments (day, data) values (${day}::date, ${asBytea(segment)})
+        on conflict (day) do nothing`);
+      return segment;
+    },
+
+    /** The stored segments of these days (a day without one is left out). */
+    async readSegments(days: readonly Day[]): Promise<Array<{ day: Day; data: Uint8Array }>> {
+      return rowsOf<{ day: Day; data: Uint8Array }>(
+        db,
+        sql`select day::text as day, data from analytics_segments
+            where day = any(string_to_array(${days.join(',')}, ',')::date[])`,
+      );
+    },
+
+    /** The days whose segment is stored. */
+    async segmentDays(): Promise<Set<Day>> {
+      const rows = await rowsOf<{ day: Day }>(
+        db,
+        sql`select day::text as day from analytics_segments`,
+      );
+      return new Set(rows.map((row) => row.day));
     },
   };
 }

@@ -21,9 +21,23 @@ import { badRequest } from '../../lib/errors.js';
 import { addDays, type Day, dayOf, type EventsRepo, rowsOf } from './events-repo.js';
 import { DAY_MS } from './service.js';
 import { FILTER_COLUMNS, type FilterKey } from './rollup.js';
+import { createSegmentStore } from './segment-store.js';
+import {
+  addSegmentGroups,
+  type Segment,
+  type SegmentFilters,
+  type SegmentGroup,
+  segmentTotals,
+  type SegmentTotals,
+} from './segments.js';
 
 /** The longest custom period, in days. */
 export const MAX_PERIOD_DAYS = 366;
+/** Memory for the segments of views under two or more filters, by default (12 months of
+ * 10 M page views take about 160 MB). */
+export const SEGMENT_CACHE_BYTES = 256 * 1024 * 1024;
+/** Segments scanned between turns of the event loop. */
+const SCAN_CHUNK_DAYS = 16;
 /** Realtime looks back this far. */
 export const REALTIME_WINDOW_MS = 5 * 60_000;
 
@@ -129,7 +143,10 @@ const filterSql = (filters: Filters): SQL =>
     sql``,
   );
 
-/** The rollup rows of no filter or of the one filter (split() reads raw events for more). */
+const segmentFiltersOf = (filters: Filters): SegmentFilters =>
+  filters.map(([dimension, value]) => [filterKey(dimension), value] as const);
+
+/** The rollup rows of no filter or of the one filter (segments answer for more). */
 function rolledWhere(filters: Filters, dimension: string, from: Day, to: Day): SQL {
   const [filter] = filters;
   const [key, value] = filter ? [filterKey(filter[0]), filter[1]] : ['', ''];
@@ -179,9 +196,12 @@ export function createAnalyticsQueryService(deps: {
   /** The games the games table lists, in the catalogue's order. */
   games: () => ReadonlyArray<{ id: string; title: string }>;
   now?: () => number;
+  /** Memory for segments (SEGMENT_CACHE_BYTES by default). */
+  segmentCacheBytes?: number;
 }): AnalyticsQueryService {
   const { db, repo } = deps;
   const now = deps.now ?? Date.now;
+  const store = createSegmentStore(repo, deps.segmentCacheBytes ?? SEGMENT_CACHE_BYTES);
   /** Days up to this one are read from rollups (when no filter is set). */
   let rolledThrough: Day | null | undefined;
 
@@ -193,24 +213,62 @@ export function createAnalyticsQueryService(deps: {
   }
 
   /**
-   * Splits a range into the days read from rollups and the days read from raw events. Rollups
-   * hold the figures unfiltered and under any one filter; two or more filters read raw events.
+   * Splits a range into the whole days rolled up and the days read from raw events. The rolled
+   * days are read from rollups with no filter or one, else from their segments (`segmented`);
+   * an hourly series under two filters reads raw events (segments keep no time of day).
    */
-  async function split(range: AnalyticsRange, filters: Filters) {
-    const through = filters.length <= 1 ? await rolledUpThrough() : null;
+  async function split(range: AnalyticsRange, filters: Filters, hourly = false) {
+    const segmented = filters.length >= 2;
+    const through = segmented && hourly ? null : await rolledUpThrough();
     if (!through || through < range.from) {
-      return { rolled: null, raw: { from: range.from, to: range.to } };
+      return { rolled: null, raw: { from: range.from, to: range.to }, segmented };
     }
     if (through >= range.to) {
-      return { rolled: { from: range.from, to: range.to }, raw: null };
+      return { rolled: { from: range.from, to: range.to }, raw: null, segmented };
     }
     return {
       rolled: { from: range.from, to: through },
       raw: { from: addDays(through, 1), to: range.to },
+      segmented,
     };
   }
 
-  async function totals(range: AnalyticsRange, filters: Filters): Promise<AnalyticsTotals> {
+  /** Scans the segments of the rolled days in `days` chunks, letting other work run between. */
+  async function eachSegment(from: Day, to: Day, visit: (day: Day, segment: Segment) => void) {
+    for (const [index, [day, segment]] of (await store.segments(from, to)).entries()) {
+      if (index > 0 && index % SCAN_CHUNK_DAYS === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      visit(day, segment);
+    }
+  }
+
+  /** Per-day totals of rolled days under two or more filters: one scan per range and overview. */
+  type DayTotals = Array<[Day, SegmentTotals]>;
+  function segmentDayTotals(
+    from: Day,
+    to: Day,
+    filters: Filters,
+    scans?: Map<string, Promise<DayTotals>>,
+  ): Promise<DayTotals> {
+    const key = `${from}/${to}`;
+    let scanned = scans?.get(key);
+    if (!scanned) {
+      const segmentFilters = segmentFiltersOf(filters);
+      const days: DayTotals = [];
+      scanned = eachSegment(from, to, (day, segment) => {
+        days.push([day, segmentTotals(segment, segmentFilters)]);
+      }).then(() => days);
+      scans?.set(key, scanned);
+    }
+    return scanned;
+  }
+
+  async function totals(
+    range: AnalyticsRange,
+    filters: Filters,
+    scans?: Map<string, Promise<DayTotals>>,
+  ): Promise<AnalyticsTotals> {
     const parts = await split(range, filters);
     const sum: TotalsRow = {
       visitors: 0,
@@ -226,7 +284,16 @@ export function createAnalyticsQueryService(deps: {
       }
     };
     const work: Array<Promise<void>> = [];
-    if (parts.rolled) {
+    if (parts.rolled && parts.segmented) {
+      const { from, to } = parts.rolled;
+      work.push(
+        segmentDayTotals(from, to, filters, scans).then((days) => {
+          for (const [, dayTotals] of days) {
+            add(dayTotals);
+          }
+        }),
+      );
+    } else if (parts.rolled) {
       const { from, to } = parts.rolled;
       work.push(
         rowsOf<TotalsRow>(
@@ -270,8 +337,12 @@ export function createAnalyticsQueryService(deps: {
     };
   }
 
-  async function series(range: AnalyticsRange, filters: Filters): Promise<AnalyticsPoint[]> {
-    const parts = await split(range, filters);
+  async function series(
+    range: AnalyticsRange,
+    filters: Filters,
+    scans?: Map<string, Promise<DayTotals>>,
+  ): Promise<AnalyticsPoint[]> {
+    const parts = await split(range, filters, range.granularity === 'hour');
     const points = new Map(
       bucketsOf(range).map((bucket) => [bucket, { bucket, visitors: 0, pageviews: 0 }]),
     );
@@ -286,7 +357,20 @@ export function createAnalyticsQueryService(deps: {
     };
     const monthly = range.granularity === 'month';
     const work: Array<Promise<void>> = [];
-    if (parts.rolled) {
+    if (parts.rolled && parts.segmented) {
+      const { from, to } = parts.rolled;
+      work.push(
+        segmentDayTotals(from, to, filters, scans).then((days) =>
+          add(
+            days.map(([day, { visitors, pageviews }]) => ({
+              bucket: monthly ? monthStart(day) : day,
+              visitors,
+              pageviews,
+            })),
+          ),
+        ),
+      );
+    } else if (parts.rolled) {
       const { from, to } = parts.rolled;
       const bucket = monthly ? sql`date_trunc('month', day)::date::text` : sql`day::text`;
       work.push(
@@ -378,6 +462,20 @@ export function createAnalyticsQueryService(deps: {
     );
   }
 
+  async function segmentGroups(
+    dimension: AnalyticsDimension,
+    from: Day,
+    to: Day,
+    filters: Filters,
+  ): Promise<SegmentGroup[]> {
+    const segmentFilters = segmentFiltersOf(filters);
+    const merged = new Map<string, SegmentGroup>();
+    await eachSegment(from, to, (_day, segment) =>
+      addSegmentGroups(merged, segment, dimension, segmentFilters),
+    );
+    return [...merged.values()];
+  }
+
   async function groups(
     dimension: AnalyticsDimension,
     range: AnalyticsRange,
@@ -401,9 +499,11 @@ export function createAnalyticsQueryService(deps: {
         merged.set(row.value, known);
       }
     };
+    const rolled = parts.rolled;
     await Promise.all([
-      parts.rolled &&
-        rolledGroups(dimension, parts.rolled.from, parts.rolled.to, filters).then(add),
+      rolled && parts.segmented
+        ? segmentGroups(dimension, rolled.from, rolled.to, filters).then(add)
+        : rolled && rolledGroups(dimension, rolled.from, rolled.to, filters).then(add),
       parts.raw && rawGroups(dimension, parts.raw.from, parts.raw.to, filters).then(add),
     ]);
     return [...merged.values()].filter((row) => row.pageviews > 0 || row.visitors > 0);
@@ -441,11 +541,12 @@ export function createAnalyticsQueryService(deps: {
     async overview(query) {
       const { range, previousRange } = resolveRange(query, dayOf(now()));
       const filters = filtersOf(query);
+      const scans = new Map<string, Promise<DayTotals>>();
       const [current, previous, currentSeries, previousSeries] = await Promise.all([
-        totals(range, filters),
-        totals(previousRange, filters),
-        series(range, filters),
-        series(previousRange, filters),
+        totals(range, filters, scans),
+        totals(previousRange, filters, scans),
+        series(range, filters, scans),
+        series(previousRange, filters, scans),
       ]);
       return {
         range,
@@ -587,6 +688,14 @@ export function createAnalyticsQueryService(deps: {
         await repo.rollUp(yesterday);
         rolledThrough = yesterday;
       }
+      store.refresh();
+      // days rolled up before segments existed get theirs now (a view asking first builds it)
+      const stored = await repo.segmentDays();
+      for (const day of days) {
+        if (rolledThrough !== null && day <= rolledThrough && !stored.has(day)) {
+          await repo.buildSegment(day);
+        }
+      }
       return rolled;
     },
 
@@ -594,6 +703,7 @@ export function createAnalyticsQueryService(deps: {
       const keepFrom = addDays(dayOf(now()), -(retentionDays - 1));
       const dropped = await repo.dropBefore(keepFrom, await repo.listPartitionDays());
       rolledThrough = undefined;
+      store.refresh(keepFrom);
       return dropped;
     },
   };

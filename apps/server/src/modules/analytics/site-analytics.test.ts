@@ -4,6 +4,7 @@ import {
   AnalyticsBreakdown,
   AnalyticsGames,
   AnalyticsOverview,
+  AnalyticsQuery,
   AnalyticsRealtime,
 } from '@portfolio/types/analytics';
 import { ActiveUsersResponse } from '@portfolio/types';
@@ -18,7 +19,8 @@ import {
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
 import { makeZip } from '../game-host/test-zips.js';
-import { rowsOf } from './events-repo.js';
+import { createEventsRepo, rowsOf } from './events-repo.js';
+import { createAnalyticsQueryService } from './query-service.js';
 
 /**
  * Site analytics over HTTP (issue 20): heartbeats with page views and beacons in, the admin's
@@ -356,7 +358,7 @@ describe('site analytics', () => {
 
   it('rolls whole days up and answers the same from rollups as from raw events', async () => {
     // every view the dashboard shows: unfiltered, under one filter of each kind (rollups hold
-    // those too) and under two (raw events), each overview and each breakdown
+    // those too) and under two or three (the days' segments), each overview and each breakdown
     const queries = [
       'period=7d',
       'period=7d&country=GB',
@@ -371,6 +373,11 @@ describe('site analytics', () => {
       'period=7d&utm_medium=email',
       'period=7d&utm_campaign=launch',
       'period=7d&country=US&device=mobile',
+      'period=7d&page=%2FGallery&device=mobile',
+      'period=7d&exit=%2FGallery&browser=Safari',
+      'period=7d&referrer=news.example.com&utm_source=newsletter&country=GB',
+      'period=12mo&os=iOS&device=mobile',
+      'period=7d&country=US&device=tablet',
     ];
     const dimensions = [
       'page',
@@ -393,7 +400,15 @@ describe('site analytics', () => {
     const raw = await everything();
     expect(raw[0]?.overview.totals.pageviews).toBeGreaterThan(0);
     // the filters match something, or the comparison below would prove little
-    expect(raw.filter((view) => view.overview.totals.pageviews > 0).length).toBeGreaterThan(8);
+    expect(raw.filter((view) => view.overview.totals.pageviews > 0).length).toBeGreaterThan(12);
+    // views under two filters that match on days before today (segments answer for those)
+    const today = new Date(clock).toISOString().slice(0, 10);
+    const earlier = raw.filter(
+      (view) =>
+        view.query.split('&').length > 2 &&
+        view.overview.series.some((point) => point.bucket < today && point.pageviews > 0),
+    );
+    expect(earlier.length).toBeGreaterThan(1);
     const rolled = await app.deps.siteAnalytics.rollUp();
     expect(rolled).toBeGreaterThan(0);
     const [rollupRows] = await rowsOf<{ filtered: number }>(
@@ -404,14 +419,27 @@ describe('site analytics', () => {
     expect(await everything()).toEqual(raw);
     const pages = await breakdown('page', 'period=7d');
     expect(rowOf(pages, '/Gallery')?.visitors).toBe(4);
-    // and they come from the rollups: with the rolled-up days' events gone, the views with no
-    // filter or one answer the same; two filters read raw events
-    const today = new Date(clock).toISOString().slice(0, 10);
-    await app.deps.database.db.execute(
-      sql`delete from analytics_events where day < ${today}::date`,
+    // and they come from the rollups and segments: with the rolled-up days' events gone, every
+    // view answers the same, in this process (segments in memory) and in a new one
+    const { db } = app.deps.database;
+    const [segments] = await rowsOf<{ days: number }>(
+      db,
+      sql`select count(*)::int as days from analytics_segments where day < ${today}::date`,
     );
-    const afterwards = await everything();
-    expect(afterwards.slice(0, -1)).toEqual(raw.slice(0, -1));
+    expect(segments?.days).toBe(rolled);
+    await db.execute(sql`delete from analytics_events where day < ${today}::date`);
+    expect(await everything()).toEqual(raw);
+    const fresh = createAnalyticsQueryService({
+      db,
+      repo: createEventsRepo(db),
+      playingNow: () => Promise.resolve(new Map()),
+      games: () => [],
+      now: () => clock,
+    });
+    for (const view of earlier) {
+      const query = AnalyticsQuery.parse(Object.fromEntries(new URLSearchParams(view.query)));
+      expect(await fresh.overview(query)).toEqual(view.overview);
+    }
   });
 
   it('drops partitions older than the retention whole', async () => {
@@ -433,6 +461,13 @@ describe('site analytics', () => {
     ]);
     const old = await overview('period=30d');
     expect(old.series.slice(0, -1).every((point) => point.pageviews === 0)).toBe(true);
+    const twoFilters = await overview('period=30d&country=US&device=mobile');
+    expect(twoFilters.series.slice(0, -1).every((point) => point.pageviews === 0)).toBe(true);
+    const [segments] = await rowsOf<{ days: number }>(
+      app.deps.database.db,
+      sql`select count(*)::int as days from analytics_segments`,
+    );
+    expect(segments?.days).toBe(0);
   });
 });
 

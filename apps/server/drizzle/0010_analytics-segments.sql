@@ -1,0 +1,4 @@
+CREATE TABLE "analytics_segments" (
+	"day" date PRIMARY KEY NOT NULL,
+	"data" "bytea" NOT NULL
+);
