@@ -72,6 +72,14 @@ describe('loadConfig', () => {
     expect(configError({ PORT: '70000', SESSION_SECRET: SECRET })).toMatch(/^\s+PORT: /m);
   });
 
+  it('takes the analytics segment memory in MB and refuses none', () => {
+    const config = loadConfig({ SESSION_SECRET: SECRET, ANALYTICS_SEGMENT_CACHE_MB: '64' });
+    expect(config.analyticsSegmentCacheBytes).toBe(64 * 1024 * 1024);
+    expect(configError({ SESSION_SECRET: SECRET, ANALYTICS_SEGMENT_CACHE_MB: '0' })).toMatch(
+      /^\s+ANALYTICS_SEGMENT_CACHE_MB: /m,
+    );
+  });
+
   it('lists every problem at once', () => {
     const message = configError({ PORT: 'x', DATABASE_URL: 'not a url', SESSION_SECRET: SECRET });
     expect(message).toMatch(/PORT: /);

@@ -78,6 +78,10 @@ const EnvSchema = z
     // seconds of runner slot time one address (or user) may hold per minute
     // site analytics (issue 20): days of events kept; older days' partitions are dropped whole
     ANALYTICS_RETENTION_DAYS: unsetIfEmpty(z.coerce.number().int().min(1).max(3650).default(400)),
+    // memory for the day segments that views under two or more filters read, per process
+    ANALYTICS_SEGMENT_CACHE_MB: unsetIfEmpty(
+      z.coerce.number().int().min(1).max(65536).default(256),
+    ),
     RUN_CODE_SLOT_SECONDS_PER_MINUTE: unsetIfEmpty(
       z.coerce.number().int().min(5).max(600).default(30),
     ),
@@ -226,6 +230,8 @@ export interface Config {
   runCodeSlotSecondsPerMinute: number;
   /** Days of site analytics events kept (ANALYTICS_RETENTION_DAYS). */
   analyticsRetentionDays: number;
+  /** Bytes of analytics segments kept in memory (ANALYTICS_SEGMENT_CACHE_MB). */
+  analyticsSegmentCacheBytes: number;
   /** The games origin (issue 16) and where builds live. */
   gamesHost: GamesHostConfig;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
@@ -358,6 +364,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runCodeBackend: env.RUN_CODE_BACKEND,
     runCodeSlotSecondsPerMinute: env.RUN_CODE_SLOT_SECONDS_PER_MINUTE,
     analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
+    analyticsSegmentCacheBytes: env.ANALYTICS_SEGMENT_CACHE_MB * 1024 * 1024,
     gamesHost: {
       origin: env.GAMES_ORIGIN,
       port: env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1),

@@ -224,6 +224,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     // every game of the database's catalogue, published or not (the host is made below)
     games: () => gameHost.catalogue.list().map(({ game }) => ({ id: game.id, title: game.title })),
     now,
+    segmentCacheBytes: config.analyticsSegmentCacheBytes,
   });
   /** Whole days are rolled up and old partitions dropped at start and every 10 minutes. */
   const maintainAnalytics = async () => {
