@@ -164,14 +164,8 @@ const distinctVisitors = (from: Day, to: Day): SQL =>
 const num = (value: unknown) => Number(value ?? 0);
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : 0);
 
-interface TotalsRow {
-  visitors: number;
-  pageviews: number;
-  visits: number;
-  bounces: number;
-  seconds: number;
-  bots: number;
-}
+/** A period's sums, from rollups, raw events or segments alike. */
+type TotalsRow = SegmentTotals;
 
 export interface AnalyticsQueryService {
   overview(query: AnalyticsQuery): Promise<AnalyticsOverview>;
@@ -414,13 +408,8 @@ export function createAnalyticsQueryService(deps: {
     return [...points.values()];
   }
 
-  interface GroupRow {
-    value: string;
-    visitors: number;
-    pageviews: number;
-    seconds: number;
-    timed: number;
-  }
+  /** A breakdown value's sums, from rollups, raw events or segments alike. */
+  type GroupRow = SegmentGroup;
 
   function rawGroups(dimension: AnalyticsDimension, from: Day, to: Day, filters: Filters) {
     const where = sql`day between ${from}::date and ${to}::date ${filterSql(filters)}`;
@@ -467,9 +456,9 @@ export function createAnalyticsQueryService(deps: {
     from: Day,
     to: Day,
     filters: Filters,
-  ): Promise<SegmentGroup[]> {
+  ): Promise<GroupRow[]> {
     const segmentFilters = segmentFiltersOf(filters);
-    const merged = new Map<string, SegmentGroup>();
+    const merged = new Map<string, GroupRow>();
     await eachSegment(from, to, (_day, segment) =>
       addSegmentGroups(merged, segment, dimension, segmentFilters),
     );
