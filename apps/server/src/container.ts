@@ -226,16 +226,25 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     now,
     segmentCacheBytes: config.analyticsSegmentCacheBytes,
   });
-  /** Whole days are rolled up and old partitions dropped at start and every 10 minutes. */
-  const maintainAnalytics = async () => {
-    try {
-      await siteAnalytics.applyRetention(config.analyticsRetentionDays);
-      await siteAnalytics.rollUp();
-    } catch (error) {
-      console.error('[analytics] maintenance failed', error);
-    }
+  /**
+   * Whole days are rolled up and old partitions dropped at start and every 10 minutes, one run
+   * at a time (a long one, such as building the segments of a year's days, is not started twice).
+   */
+  let maintenance: Promise<void> | undefined;
+  const maintainAnalytics = () => {
+    maintenance ??= (async () => {
+      try {
+        await siteAnalytics.applyRetention(config.analyticsRetentionDays);
+        await siteAnalytics.rollUp();
+      } catch (error) {
+        console.error('[analytics] maintenance failed', error);
+      } finally {
+        maintenance = undefined;
+      }
+    })();
+    return maintenance;
   };
-  const maintenance = maintainAnalytics();
+  void maintainAnalytics();
   const multiplayer = createMultiplayerHub();
   const playTickets = createPlayTickets(config.sessionSecret);
   const gameStatus = createGameServerMonitor({

@@ -387,9 +387,12 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 
 /**
  * One rolled-up day's page views and leaves as columns (modules/analytics/segments.ts), written
- * with the day's rollups and never changed after: views under two or more filters scan these.
+ * with the day's rollups (again if the day is rolled up again): views under two or more filters
+ * scan these.
  */
 export const analyticsSegments = pgTable('analytics_segments', {
   day: date('day', { mode: 'string' }).primaryKey(),
   data: bytea('data').notNull(),
+  /** When `data` was written: a process holding an older copy reads the day again. */
+  builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
 });

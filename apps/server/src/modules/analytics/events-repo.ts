@@ -61,6 +61,13 @@ export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<
   return (result as { rows: T[] }).rows;
 }
 
+/** A day's segment as stored: `stamp` changes whenever the day is rolled up again. */
+export interface StoredSegment {
+  day: Day;
+  stamp: string;
+  data: Uint8Array;
+}
+
 /** A bytea parameter on either driver (pg takes a Buffer; PGlite any Uint8Array). */
 const asBytea = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -182,24 +189,44 @@ export function createEventsRepo(db: Db) {
         }
         await tx.execute(sql`
           insert into analytics_segments (day, data) values (${d}, ${asBytea(segment)})
-          on conflict (day) do update set data = excluded.data`);
+          on conflict (day) do update set data = excluded.data, built_at = clock_timestamp()`);
       });
     },
 
-    /** Encodes and stores the segment of a day rolled up before segments existed. */
-    async buildSegment(day: Day): Promise<Uint8Array> {
-      const segment = encodeSegment(await dayEvents(day));
-      await db.execute(sql`
-        insert into analytics_segments (day, data) values (${day}::date, ${asBytea(segment)})
-        on conflict (day) do nothing`);
-      return segment;
+    /**
+     * Encodes and stores the segment of a day that has events but none (rolled up before
+     * segments existed); null when the day has no events. The stamp is '' when another process
+     * stored it first (the answer is the same events, but not the stored row's stamp).
+     */
+    async buildSegment(day: Day): Promise<StoredSegment | null> {
+      const events = await dayEvents(day);
+      if (events.length === 0) {
+        return null;
+      }
+      const data = encodeSegment(events);
+      const [row] = await rowsOf<{ stamp: string }>(
+        db,
+        sql`insert into analytics_segments (day, data) values (${day}::date, ${asBytea(data)})
+            on conflict (day) do nothing returning built_at::text as stamp`,
+      );
+      return { day, stamp: row?.stamp ?? '', data };
+    },
+
+    /** When each stored segment from `from` to `to` was written, by day. */
+    async segmentStamps(from: Day, to: Day): Promise<Map<Day, string>> {
+      const rows = await rowsOf<{ day: Day; stamp: string }>(
+        db,
+        sql`select day::text as day, built_at::text as stamp from analytics_segments
+            where day between ${from}::date and ${to}::date`,
+      );
+      return new Map(rows.map((row) => [row.day, row.stamp]));
     },
 
     /** The stored segments of these days (a day without one is left out). */
-    async readSegments(days: readonly Day[]): Promise<Array<{ day: Day; data: Uint8Array }>> {
-      return rowsOf<{ day: Day; data: Uint8Array }>(
+    async readSegments(days: readonly Day[]): Promise<StoredSegment[]> {
+      return rowsOf<StoredSegment>(
         db,
-        sql`select day::text as day, data from analytics_segments
+        sql`select day::text as day, built_at::text as stamp, data from analytics_segments
             where day = any(string_to_array(${days.join(',')}, ',')::date[])`,
       );
     },

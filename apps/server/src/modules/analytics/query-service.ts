@@ -36,6 +36,8 @@ export const MAX_PERIOD_DAYS = 366;
 /** Memory for the segments of views under two or more filters, by default (12 months of
  * 10 M page views take about 160 MB). */
 export const SEGMENT_CACHE_BYTES = 256 * 1024 * 1024;
+/** Days whose missing segment one maintenance run builds. */
+const BACKFILL_DAYS_PER_RUN = 31;
 /** Segments scanned between turns of the event loop. */
 const SCAN_CHUNK_DAYS = 16;
 /** Realtime looks back this far. */
@@ -196,7 +198,7 @@ export function createAnalyticsQueryService(deps: {
   const { db, repo } = deps;
   const now = deps.now ?? Date.now;
   const store = createSegmentStore(repo, deps.segmentCacheBytes ?? SEGMENT_CACHE_BYTES);
-  /** Days up to this one are read from rollups (when no filter is set). */
+  /** Days up to this one are rolled up: read from rollups (no filter or one) or segments. */
   let rolledThrough: Day | null | undefined;
 
   async function rolledUpThrough(): Promise<Day | null> {
@@ -227,7 +229,7 @@ export function createAnalyticsQueryService(deps: {
     };
   }
 
-  /** Scans the segments of the rolled days in `days` chunks, letting other work run between. */
+  /** Scans the segments of the rolled days, letting other work run every SCAN_CHUNK_DAYS. */
   async function eachSegment(from: Day, to: Day, visit: (day: Day, segment: Segment) => void) {
     for (const [index, [day, segment]] of (await store.segments(from, to)).entries()) {
       if (index > 0 && index % SCAN_CHUNK_DAYS === 0) {
@@ -677,13 +679,16 @@ export function createAnalyticsQueryService(deps: {
         await repo.rollUp(yesterday);
         rolledThrough = yesterday;
       }
-      store.refresh();
-      // days rolled up before segments existed get theirs now (a view asking first builds it)
+      // days rolled up before segments existed get theirs, the latest first and a month's worth
+      // per run (a view asking for one first builds it then)
       const stored = await repo.segmentDays();
-      for (const day of days) {
-        if (rolledThrough !== null && day <= rolledThrough && !stored.has(day)) {
-          await repo.buildSegment(day);
-        }
+      const rolledUp = rolledThrough;
+      const unbuilt = days
+        .filter((day) => rolledUp !== null && day <= rolledUp && !stored.has(day))
+        .reverse()
+        .slice(0, BACKFILL_DAYS_PER_RUN);
+      for (const day of unbuilt) {
+        await repo.buildSegment(day);
       }
       return rolled;
     },
@@ -692,7 +697,7 @@ export function createAnalyticsQueryService(deps: {
       const keepFrom = addDays(dayOf(now()), -(retentionDays - 1));
       const dropped = await repo.dropBefore(keepFrom, await repo.listPartitionDays());
       rolledThrough = undefined;
-      store.refresh(keepFrom);
+      store.forgetBefore(keepFrom);
       return dropped;
     },
   };

@@ -1,111 +1,155 @@
 /**
  * The segments (segments.ts) this process has read, kept in memory up to a budget, least
- * recently used out first. A segment never changes once stored, so every process may keep its
- * own copy; a day rolled up before segments existed gets one the first time it is asked for.
+ * recently used out first. Each view asks the database which days have a stored segment and
+ * when it was written (a few hundred rows at most): a copy written since (the day was rolled up
+ * again, here or in another process) is read again, a day dropped by retention is gone, and a
+ * day with events but no segment yet (rolled up before segments existed) gets one.
+ *
+ * The budget bounds what is kept between views; one view over more days than it holds keeps
+ * them all while it runs.
  */
-import type { Day, EventsRepo } from './events-repo.js';
+import type { Day, EventsRepo, StoredSegment } from './events-repo.js';
 import { decodeSegment, type Segment } from './segments.js';
 
 /** Days read from the database per statement. */
 const READ_CHUNK = 31;
 
 export interface SegmentStore {
-  /** The segments of every day from `from` to `to` that has events, by day. */
+  /** The segments of every day from `from` to `to` that has events, oldest first. */
   segments(from: Day, to: Day): Promise<Array<[Day, Segment]>>;
-  /** Re-reads which days have events; forgets the days before `droppedBefore` (retention). */
-  refresh(droppedBefore?: Day): void;
-  /** Bytes held now. */
-  held(): number;
+  /** Lets go of the days before `day` (dropped by retention). */
+  forgetBefore(day: Day): void;
+}
+
+interface Kept {
+  stamp: string;
+  segment: Segment;
 }
 
 export function createSegmentStore(repo: EventsRepo, budgetBytes: number): SegmentStore {
   /** In use order: a hit moves its day to the end. */
-  const cache = new Map<Day, Segment>();
-  const reading = new Map<Day, Promise<Segment>>();
+  const cache = new Map<Day, Kept>();
+  /** Reads under way, by day and stamp, so concurrent views read a day once. */
+  const reading = new Map<string, Promise<Segment | null>>();
   let held = 0;
-  let eventDays: Promise<Day[]> | undefined;
+  /** Days before this were dropped by retention: a read finishing late keeps nothing of them. */
+  let forgottenBefore: Day = '';
 
-  function keep(day: Day, segment: Segment) {
-    cache.set(day, segment);
-    held += segment.bytes;
-    for (const [old, known] of cache) {
-      if (held <= budgetBytes) {
-        break;
-      }
-      cache.delete(old);
-      held -= known.bytes;
+  function drop(day: Day) {
+    const kept = cache.get(day);
+    if (kept) {
+      cache.delete(day);
+      held -= kept.segment.bytes;
     }
   }
 
-  async function read(days: readonly Day[]): Promise<Map<Day, Segment>> {
-    const found = new Map<Day, Segment>();
-    for (const { day, data } of await repo.readSegments(days)) {
-      found.set(day, decodeSegment(data));
+  function keep({ day, stamp }: StoredSegment, segment: Segment) {
+    drop(day);
+    if (stamp === '' || day < forgottenBefore) {
+      return; // not the stored row's stamp (read again next time), or dropped since
     }
-    for (const day of days) {
-      if (!found.has(day)) {
-        found.set(day, decodeSegment(await repo.buildSegment(day)));
+    cache.set(day, { stamp, segment });
+    held += segment.bytes;
+    for (const [old] of cache) {
+      if (held <= budgetBytes) {
+        break;
+      }
+      drop(old);
+    }
+  }
+
+  /** Reads stored segments in chunks, building those of days that have events but none. */
+  function read(wanted: ReadonlyArray<{ day: Day; stamp: string | undefined }>) {
+    const results = new Map<Day, Promise<Segment | null>>();
+    const stored = wanted.filter((entry) => entry.stamp !== undefined).map((entry) => entry.day);
+    for (let start = 0; start < stored.length; start += READ_CHUNK) {
+      const chunk = stored.slice(start, start + READ_CHUNK);
+      const rows = repo.readSegments(chunk).then(
+        (found) =>
+          new Map(
+            found.map((row): [Day, Segment] => {
+              const segment = decodeSegment(row.data);
+              keep(row, segment);
+              return [row.day, segment];
+            }),
+          ),
+      );
+      // a segment deleted since the stamps were read (retention) counts nothing
+      for (const day of chunk) {
+        results.set(
+          day,
+          rows.then((byDay) => byDay.get(day) ?? null),
+        );
       }
     }
-    for (const [day, segment] of found) {
-      keep(day, segment);
+    for (const { day, stamp } of wanted) {
+      if (stamp === undefined) {
+        results.set(
+          day,
+          repo.buildSegment(day).then((built) => {
+            if (!built) {
+              return null;
+            }
+            const segment = decodeSegment(built.data);
+            keep(built, segment);
+            return segment;
+          }),
+        );
+      }
     }
-    return found;
+    return results;
   }
 
   return {
     async segments(from, to) {
-      eventDays ??= repo.listPartitionDays().catch((error: unknown) => {
-        eventDays = undefined;
-        throw error;
-      });
-      const days = (await eventDays).filter((day) => day >= from && day <= to);
-      const wanted: Array<Promise<[Day, Segment]>> = [];
-      const missing: Day[] = [];
+      const [stamps, eventDays] = await Promise.all([
+        repo.segmentStamps(from, to),
+        repo.listPartitionDays(),
+      ]);
+      const days = [
+        ...new Set([...stamps.keys(), ...eventDays.filter((day) => day >= from && day <= to)]),
+      ].sort();
+      const found = new Map<Day, Segment | Promise<Segment | null>>();
+      const missing: Array<{ day: Day; stamp: string | undefined }> = [];
       for (const day of days) {
-        const cached = cache.get(day);
-        if (cached) {
+        const stamp = stamps.get(day);
+        const kept = cache.get(day);
+        if (kept && kept.stamp === stamp) {
           cache.delete(day);
-          cache.set(day, cached);
-          wanted.push(Promise.resolve([day, cached]));
+          cache.set(day, kept);
+          found.set(day, kept.segment);
+          continue;
+        }
+        const pending = reading.get(`${day}@${stamp}`);
+        if (pending) {
+          found.set(day, pending);
         } else {
-          const pending = reading.get(day);
-          if (pending) {
-            wanted.push(pending.then((segment) => [day, segment]));
-          } else {
-            missing.push(day);
-          }
+          missing.push({ day, stamp });
         }
       }
-      for (let start = 0; start < missing.length; start += READ_CHUNK) {
-        const chunk = missing.slice(start, start + READ_CHUNK);
-        const batch = read(chunk);
-        for (const day of chunk) {
-          const one = batch.then((found) => {
-            const segment = found.get(day);
-            if (!segment) {
-              throw new Error(`no analytics segment for ${day}`);
-            }
-            return segment;
-          });
-          reading.set(day, one);
-          void one.finally(() => reading.delete(day)).catch(() => undefined);
-          wanted.push(one.then((segment) => [day, segment]));
+      for (const [day, segment] of read(missing)) {
+        const key = `${day}@${stamps.get(day)}`;
+        reading.set(key, segment);
+        void segment.finally(() => reading.delete(key)).catch(() => undefined);
+        found.set(day, segment);
+      }
+      const answer: Array<[Day, Segment]> = [];
+      for (const day of days) {
+        const segment = await found.get(day);
+        if (segment) {
+          answer.push([day, segment]);
         }
       }
-      return Promise.all(wanted);
+      return answer;
     },
 
-    refresh(droppedBefore) {
-      eventDays = undefined;
-      for (const [old, segment] of cache) {
-        if (droppedBefore !== undefined && old < droppedBefore) {
-          cache.delete(old);
-          held -= segment.bytes;
+    forgetBefore(day) {
+      forgottenBefore = day;
+      for (const old of [...cache.keys()]) {
+        if (old < day) {
+          drop(old);
         }
       }
     },
-
-    held: () => held,
   };
 }

@@ -4,15 +4,16 @@
  *
  * A segment keeps two tables, the day's page views and its leaves. Each has, per event, a flags
  * byte and one small code per filter column (a code indexes the day's distinct values of that
- * column: one byte while there are under 256), and the leaves their seconds. Events are in
+ * column: one byte while there are fewer than 255), and the leaves their seconds. Events are in
  * visitor order and a flag marks each new visitor, so a group's distinct visitors are its
- * changes of visitor ordinal, as in the rollups. A day is encoded once, when it is rolled up
- * (stored in analytics_segments, never changed after), and each process keeps the segments it
- * has read in memory (segment-store.ts).
+ * changes of visitor ordinal, as in the rollups. A day is encoded when it is rolled up (stored
+ * in analytics_segments), and each process keeps the segments it has read in memory
+ * (segment-store.ts).
  *
- * A view under two filters first lists the events that match: four at a time, comparing four
- * byte codes of each filter column in one 32-bit word, so a word without a match costs a few
- * operations and no branch that mispredicts. The figures are then summed over that list only.
+ * A view under two filters first lists the events that match: for the first two filters, four
+ * events at a time, one 32-bit word of byte codes per column, so a word without a match costs a
+ * few operations and no branch that mispredicts; any further filter is checked on that list.
+ * The figures are then summed over the list only.
  */
 import { FILTER_COLUMNS, type DayEvent, type FilterKey } from './rollup.js';
 
