@@ -189,7 +189,9 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   // a demoted or deleted user must not keep a cached session anywhere
   events.on('user:role-changed', ({ userId }) => sessions.invalidateUser(userId));
   events.on('user:deleted', ({ userId }) => sessions.invalidateUser(userId));
-  const gameRecords = createGameRecordsReader(database.db);
+  /** A game's title in the database catalogue (read when asked: the host is made below). */
+  const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
+  const gameRecords = createGameRecordsReader(database.db, gameTitle);
   const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
   const profile = createProfileService({ users, sessions, gameRecords });
   const notifier = createAdminNotifier();
@@ -341,7 +343,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     gameStatus,
     multiplayer,
     playTickets,
-    games: createGamesService({ db: database.db }),
+    games: createGamesService({ db: database.db, gameTitle }),
     subscriptions,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
     // the sandbox is checked on first use, or in the background after start (main.ts)

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { GAME_CATALOGUE } from '@portfolio/types';
+import { GAME_CATALOGUE, MyGamesResponse, Profile, UserDetail } from '@portfolio/types';
 import type {
   AdminGameResponse,
   AdminGamesResponse,
@@ -790,6 +790,31 @@ describe('the admin catalogue', () => {
     expect((await admin.request('PATCH', `/api/admin/games/${id}`, { title: 'x' })).status).toBe(
       404,
     );
+  });
+
+  it("names an owner's game by its title in a player's records, renamed as the admin renames it", async () => {
+    const id = await publishedGame({ title: 'Moon Lander' });
+    const player = await signedInClient(app, 'user');
+    expect((await player.client.post(`/api/games/${id}/session`, { action: 'start' })).status).toBe(
+      204,
+    );
+    expect(
+      (await player.client.post(`/api/games/${id}/achievements`, { name: 'Landed' })).status,
+    ).toBe(201);
+    const titles = async () => {
+      const profile = Profile.parse((await player.client.get('/api/user/profile')).body);
+      const mine = MyGamesResponse.parse((await player.client.get('/api/me/games')).body);
+      const detail = UserDetail.parse((await admin.get(`/api/users/${player.id}`)).body);
+      return [
+        profile.games.find((game) => game.game_id === id)?.game_name,
+        profile.achievements.find((achievement) => achievement.game_id === id)?.game_name,
+        mine.games.find((game) => game.gameId === id)?.title,
+        detail.games.find((game) => game.game_id === id)?.game_name,
+      ];
+    };
+    expect(await titles()).toEqual(Array(4).fill('Moon Lander'));
+    await admin.request('PATCH', `/api/admin/games/${id}`, { title: 'Moon Lander II' });
+    expect(await titles()).toEqual(Array(4).fill('Moon Lander II'));
   });
 
   it('takes a PNG, JPEG or WebP thumbnail, checked by its bytes', async () => {

@@ -15,13 +15,20 @@ import { HttpError, notFound } from '../../lib/errors.js';
 
 export type SessionAction = 'start' | 'ping' | 'end';
 
+/** A game's title in the catalogue (an owner's own game too), if it is there. */
+export type GameTitleOf = (gameId: string) => string | undefined;
+
+/** The title players see for a game id: the catalogue's, else the built-in list's, else the id. */
+export const titleOrId = (titleOf: GameTitleOf | undefined, gameId: string): string =>
+  titleOf?.(gameId) ?? findGame(gameId)?.title ?? gameId;
+
 const MAX_GAP_MS = GAME_SESSION_MAX_GAP_SECONDS * 1000;
 
 /**
  * What the game SDK records for a signed-in player: playtime from play sessions, one save per
  * game, achievements. Every call is one statement (the achievement cap adds one count).
  */
-export function createGamesService(deps: { db: Db; now?: () => Date }) {
+export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?: GameTitleOf }) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -178,7 +185,7 @@ export function createGamesService(deps: { db: Db; now?: () => Date }) {
         if (!record) {
           record = {
             gameId,
-            title: findGame(gameId)?.title ?? gameId,
+            title: titleOrId(deps.gameTitle, gameId),
             playtimeSeconds: 0,
             lastPlayed: null,
             achievements: [],

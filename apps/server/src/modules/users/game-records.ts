@@ -1,9 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 
-import { type Achievement, findGame, type GameStat } from '@portfolio/types';
+import { type Achievement, type GameStat } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
 import { gameAchievements, gameStats } from '../../db/schema.js';
+import { type GameTitleOf, titleOrId } from '../games/service.js';
 
 export interface UserGameRecords {
   games: GameStat[];
@@ -13,13 +14,12 @@ export interface UserGameRecords {
 /** A user's game statistics, save data and achievements: what the game SDK recorded. */
 export type GameRecordsReader = (userId: string) => Promise<UserGameRecords>;
 
-const titleOf = (gameId: string) => findGame(gameId)?.title ?? gameId;
-
 /**
  * The one place the profile and the admin's user detail read game records from: the game SDK's
  * tables (game_stats: playtime, last played, save; game_achievements), two queries.
  */
-export function createGameRecordsReader(db: Db): GameRecordsReader {
+export function createGameRecordsReader(db: Db, gameTitle?: GameTitleOf): GameRecordsReader {
+  const titleOf = (gameId: string) => titleOrId(gameTitle, gameId);
   return async (userId) => {
     const [stats, achievements] = await Promise.all([
       db
