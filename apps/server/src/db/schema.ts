@@ -283,6 +283,15 @@ export const gameBuilds = pgTable(
   (table) => [primaryKey({ columns: [table.gameId, table.version] })],
 );
 
+/**
+ * The highest version a deleted game had: a game added again under its id goes on from there,
+ * never reusing a number whose files browsers may hold as immutable.
+ */
+export const retiredGameVersions = pgTable('retired_game_versions', {
+  gameId: text('game_id').primaryKey(),
+  lastVersion: integer('last_version').notNull(),
+});
+
 /** API tokens for build scripts (`Authorization: Bearer …`); only a hash of each is stored. */
 export const adminTokens = pgTable(
   'admin_tokens',

@@ -178,6 +178,13 @@ export function createGameAdminService(deps: {
         if (game.isBuiltIn) {
           throw conflict(`${game.title} is a built-in game: unpublish it instead`);
         }
+        // its numbers stay taken: a game added again under this id goes on after them
+        await tx.execute(sql`
+          insert into retired_game_versions (game_id, last_version)
+          select ${gameId}, max(version) from game_builds where game_id = ${gameId}
+          having max(version) is not null
+          on conflict (game_id) do update
+            set last_version = greatest(retired_game_versions.last_version, excluded.last_version)`);
         await tx.delete(games).where(eq(games.id, gameId));
         await recordGameAudit(tx, {
           action: 'game-delete',
@@ -187,7 +194,7 @@ export function createGameAdminService(deps: {
         });
       });
       await catalogue.changed();
-      // its files go too (a new game with this id starts again at version 1)
+      // its files go too (a new game with this id starts after its last version)
       await rm(path.join(config.dir, gameId), { recursive: true, force: true });
     },
 

@@ -104,7 +104,7 @@ async function upload(gameId: string, body: Buffer | string, options: UploadOpti
 }
 
 async function createGame(overrides: Record<string, unknown> = {}) {
-  const id = uniqueGameId();
+  const id = typeof overrides.id === 'string' ? overrides.id : uniqueGameId();
   const response = await admin.post<AdminGameResponse>('/api/admin/games', {
     id,
     title: `Game ${id}`,
@@ -790,6 +790,21 @@ describe('the admin catalogue', () => {
     expect((await admin.request('PATCH', `/api/admin/games/${id}`, { title: 'x' })).status).toBe(
       404,
     );
+  });
+
+  it("gives a game added again under a deleted one's id the versions after the old ones", async () => {
+    const id = await publishedGame();
+    expect((await upload(id, await plainBuild('v2'))).status).toBe(201);
+    expect((await admin.delete(`/api/admin/games/${id}`)).status).toBe(204);
+    // browsers may hold /<id>/1/ and /<id>/2/ as immutable: the new game never serves under them
+    expect(await createGame({ id })).toBe(id);
+    const again = await upload(id, await plainBuild('new'));
+    expect(again.status).toBe(201);
+    expect((again.body as GameBuildResponse).build).toMatchObject({ version: 3, isLive: true });
+    expect((await admin.delete(`/api/admin/games/${id}`)).status).toBe(204);
+    expect(await createGame({ id })).toBe(id);
+    const third = await upload(id, await plainBuild('third'));
+    expect((third.body as GameBuildResponse).build).toMatchObject({ version: 4 });
   });
 
   it("names an owner's game by its title in a player's records, renamed as the admin renames it", async () => {

@@ -7,7 +7,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { gameBuilds, games } from '../../db/schema.js';
+import { gameBuilds, games, retiredGameVersions } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { SYSTEM_ACTOR_NAME } from '../users/audit.js';
@@ -122,7 +122,12 @@ export function createPublisher(deps: {
         .select({ version: sql<number | null>`max(${gameBuilds.version})` })
         .from(gameBuilds)
         .where(eq(gameBuilds.gameId, gameId));
-      const version = Number(latest?.version ?? 0) + 1;
+      // a game deleted under this id had numbers too: never reused (their files may be cached)
+      const [retired] = await tx
+        .select({ version: retiredGameVersions.lastVersion })
+        .from(retiredGameVersions)
+        .where(eq(retiredGameVersions.gameId, gameId));
+      const version = Math.max(Number(latest?.version ?? 0), retired?.version ?? 0) + 1;
       const target = versionDir(config.dir, gameId, version);
       // a folder left by a commit that failed after its rename: never recorded, never served
       await rm(target, { recursive: true, force: true });
