@@ -230,15 +230,6 @@ export function createEventsRepo(db: Db) {
             where day = any(string_to_array(${days.join(',')}, ',')::date[])`,
       );
     },
-
-    /** The days whose segment is stored. */
-    async segmentDays(): Promise<Set<Day>> {
-      const rows = await rowsOf<{ day: Day }>(
-        db,
-        sql`select day::text as day from analytics_segments`,
-      );
-      return new Set(rows.map((row) => row.day));
-    },
   };
 }
 

@@ -681,14 +681,17 @@ export function createAnalyticsQueryService(deps: {
       }
       // days rolled up before segments existed get theirs, the latest first and a month's worth
       // per run (a view asking for one first builds it then)
-      const stored = await repo.segmentDays();
+      const [first] = days;
       const rolledUp = rolledThrough;
-      const unbuilt = days
-        .filter((day) => rolledUp !== null && day <= rolledUp && !stored.has(day))
-        .reverse()
-        .slice(0, BACKFILL_DAYS_PER_RUN);
-      for (const day of unbuilt) {
-        await repo.buildSegment(day);
+      if (first !== undefined && rolledUp !== null) {
+        const stored = await repo.segmentStamps(first, rolledUp);
+        const unbuilt = days
+          .filter((day) => day <= rolledUp && !stored.has(day))
+          .reverse()
+          .slice(0, BACKFILL_DAYS_PER_RUN);
+        for (const day of unbuilt) {
+          await repo.buildSegment(day);
+        }
       }
       return rolled;
     },

@@ -43,8 +43,6 @@ interface Table {
   /** Padded with zeros to whole words. */
   flags: Uint8Array;
   columns: Record<FilterKey, Codes>;
-  /** Leaves only: the seconds on the page. */
-  seconds: Uint16Array | Uint32Array;
 }
 
 export interface Segment {
@@ -52,7 +50,8 @@ export interface Segment {
   bots: number;
   values: Record<FilterKey, Values>;
   views: Table;
-  leaves: Table;
+  /** With the seconds on the page of each leave. */
+  leaves: Table & { seconds: Uint16Array | Uint32Array };
   /** Memory held, roughly. */
   bytes: number;
 }
@@ -182,7 +181,7 @@ export function decodeSegment(stored: Uint8Array): Segment {
     throw new Error(`analytics segment format ${header.version} is not ${FORMAT_VERSION}`);
   }
   let offset = align4(4 + headerLength);
-  const readTable = (events: number): Omit<Table, 'seconds'> => {
+  const readTable = (events: number): Table => {
     const flags = new Uint8Array(buffer, offset, align4(events));
     offset += align4(events);
     const columns = {} as Record<FilterKey, Codes>;
@@ -209,7 +208,7 @@ export function decodeSegment(stored: Uint8Array): Segment {
   return {
     bots: header.bots,
     values,
-    views: { ...views, seconds: new Uint16Array(0) },
+    views,
     leaves: { ...leaves, seconds },
     bytes: held,
   };
