@@ -198,8 +198,9 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       answerText(res, 404, 'Not found', headers);
       return;
     }
-    if (segments.length === 1 && segments[0] === 'sdk.js') {
-      const result = await sendFile(req, res, options.sdkPath, {
+    /** A small file that changes in place (the SDK, a thumbnail): short cache, or 404. */
+    const sendShortLived = async (filePath: string) => {
+      const result = await sendFile(req, res, filePath, {
         cacheControl: SHORT_CACHE,
         headers,
         negotiate: false,
@@ -207,6 +208,9 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       if (result !== 'sent') {
         answerText(res, 404, 'Not found', headers);
       }
+    };
+    if (segments.length === 1 && segments[0] === 'sdk.js') {
+      await sendShortLived(options.sdkPath);
       return;
     }
     let isGranted = false;
@@ -224,14 +228,7 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       return;
     }
     if (!isGranted && files.length === 0 && THUMBNAIL.test(second)) {
-      const result = await sendFile(req, res, path.join(gamesDir, gameId, second), {
-        cacheControl: SHORT_CACHE,
-        headers,
-        negotiate: false,
-      });
-      if (result !== 'sent') {
-        answerText(res, 404, 'Not found', headers);
-      }
+      await sendShortLived(path.join(gamesDir, gameId, second));
       return;
     }
     if (!VERSION.test(second)) {
