@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+import { ListenError, startServer } from './server.js';
 
 async function main() {
   let config;
@@ -12,12 +12,24 @@ async function main() {
     }
     throw error;
   }
-  const running = await startServer(config);
+  let running;
+  try {
+    running = await startServer(config);
+  } catch (error) {
+    if (error instanceof ListenError) {
+      console.error(`[server] ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
   console.info(
     `[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`,
   );
   console.info(`[server] listening on ${running.url}`);
+  console.info(
+    `[server] games origin on ${running.gamesUrl}${config.gamesHost.origin ? ` (public: ${config.gamesHost.origin})` : ''}`,
+  );
   // the C++ backend check and its warm-up (precompiled headers, the WebAssembly compiler) run
   // after start, off its path
   void running.deps.codeRunner.warmUp({ prebuild: true }).then((availability) => {

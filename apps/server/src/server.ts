@@ -26,6 +26,28 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A port the server cannot listen on, said in one line that names the setting to change. */
+export class ListenError extends Error {}
+
+function explainListenError(error: unknown, setting: 'PORT' | 'GAMES_PORT', port: number) {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const games = setting === 'GAMES_PORT' ? ' (the games origin; default PORT + 1)' : '';
+  if (code === 'EADDRINUSE') {
+    return new ListenError(
+      `port ${port} is already in use${games}: stop what uses it or start with another ${setting}`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new ListenError(
+      `port ${port} needs more privileges than this user has${games}: start with another ${setting}`,
+    );
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new ListenError(`HOST is not an address of this machine: cannot listen on port ${port}`);
+  }
+  return error;
+}
+
 /** Builds everything and listens. Shared by main.ts and the integration tests. */
 export async function startServer(
   config: Config,
@@ -61,13 +83,19 @@ export async function startServer(
     multiplayer: deps.multiplayer,
     playTickets: deps.playTickets,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await realtime.close();
+    await deps.close();
+    throw explainListenError(error, 'PORT', config.port);
+  }
   const address = server.address() as AddressInfo;
   // PORT=0 (tests): the site's origins on the games origin (frame-ancestors) need the real port
   config.port = address.port;
@@ -84,7 +112,7 @@ export async function startServer(
     await new Promise((resolve) => server.close(resolve));
     await realtime.close();
     await deps.close();
-    throw error;
+    throw explainListenError(error, 'GAMES_PORT', config.gamesHost.port);
   }
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   let stopping: Promise<void> | undefined;

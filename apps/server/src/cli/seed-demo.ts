@@ -2,12 +2,13 @@
  * Fills the database with 30 days of demo users, visits and game clicks, so a first look at the
  * admin dashboard shows something. Run through `npm run seed:demo`; safe to run again.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
-import { DEMO_PASSWORD, DEMO_PREFIX, seedDemoData } from '../modules/analytics/demo-data.js';
+import { DEMO_PREFIX, seedDemoData } from '../modules/analytics/demo-data.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
 class CliError extends Error {}
@@ -29,11 +30,13 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir });
   try {
-    // one hash for every demo user: argon2 is deliberately slow
-    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    // one hash for every demo user (argon2 is deliberately slow), of a password made for this
+    // run: a known one would be an open door on a database that is ever put online
+    const password = randomBytes(12).toString('base64url');
+    const passwordHash = await hashPassword(password);
     const summary = await seedDemoData(database.db, { passwordHash });
     console.info(
-      `Seeded ${summary.usersCreated} new demo users (${DEMO_PREFIX}*, password '${DEMO_PASSWORD}'), ` +
+      `Seeded ${summary.usersCreated} new demo users (${DEMO_PREFIX}*; their password, made for this run and shown only here: ${password}), ` +
         `${summary.daysWritten} days of visitor stats and ${summary.gameRows} game click rows.`,
     );
   } finally {

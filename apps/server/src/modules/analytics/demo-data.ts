@@ -10,7 +10,6 @@ import { seededRandom } from '../../lib/seeded-random.js';
 /** Every seeded username starts with this, so a rerun finds (and skips) what it made before. */
 export const DEMO_PREFIX = 'demo_';
 export const DEMO_USER_COUNT = 150;
-export const DEMO_PASSWORD = 'demo-password';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -11,9 +11,11 @@ import type { TestApp } from '../../test/harness.js';
 import { createNativeBackend } from './native-backend.js';
 import {
   fresh,
+  HAS_NATIVE,
   HELLO,
   postCode,
   startRunnerApp,
+  TEST_BACKENDS,
   TEST_DATA_DIR,
   TEST_RUN_DIR,
 } from './test-support.js';
@@ -30,14 +32,16 @@ const SECRET = `top-secret-${randomBytes(8).toString('hex')}`;
 const THIS_FILE = fileURLToPath(import.meta.url);
 
 beforeAll(async () => {
-  ({ app } = await startRunnerApp({ maxWaiting: 8 }));
+  if (HAS_NATIVE) {
+    ({ app } = await startRunnerApp({ backend: 'native', maxWaiting: 8 }));
+  }
   // CI runs the native backend (root, bubblewrap) and, here, the WebAssembly one explicitly
   ({ app: wasmApp } = await startRunnerApp({ backend: 'wasm', maxWaiting: 16 }));
   writeFileSync(SECRET_FILE, SECRET);
 }, 300_000);
 
 afterAll(async () => {
-  await app.stop();
+  await app?.stop();
   await wasmApp.stop();
 });
 
@@ -82,46 +86,40 @@ function processesNamed(name: string): number[] {
 }
 
 /** Programs every backend must contain, with what each one answers. */
-describe.concurrent.each(['native', 'wasm'] as const)(
-  '%s: hostile programs are contained',
-  (backend) => {
-    const isWasm = backend === 'wasm';
+describe.concurrent.each(TEST_BACKENDS)('%s: hostile programs are contained', (backend) => {
+  const isWasm = backend === 'wasm';
 
-    it(
-      'an endless loop is stopped by the CPU or wall-time limit',
-      { timeout: 180_000 },
-      async () => {
-        const { result, wasRunSettledAtHealth } = await runWhileServing(
-          `int main() { volatile unsigned long spins = 0; for (;;) { spins = spins + 1; } }`,
-          backend,
-        );
-        expect(wasRunSettledAtHealth).toBe(false);
-        expect(result).toMatchObject({ exitCode: null, timedOut: true, truncated: false, backend });
-        expect(result.output).toMatch(
-          /\[Program stopped: it (used more than 2 s of CPU time|ran longer than 5 s)\]/,
-        );
-      },
+  it('an endless loop is stopped by the CPU or wall-time limit', { timeout: 180_000 }, async () => {
+    const { result, wasRunSettledAtHealth } = await runWhileServing(
+      `int main() { volatile unsigned long spins = 0; for (;;) { spins = spins + 1; } }`,
+      backend,
     );
+    expect(wasRunSettledAtHealth).toBe(false);
+    expect(result).toMatchObject({ exitCode: null, timedOut: true, truncated: false, backend });
+    expect(result.output).toMatch(
+      /\[Program stopped: it (used more than 2 s of CPU time|ran longer than 5 s)\]/,
+    );
+  });
 
-    it('sleeping forever is stopped at the wall-time limit', { timeout: 180_000 }, async () => {
-      const { result } = await runWhileServing(
-        `#include <cstdio>
+  it('sleeping forever is stopped at the wall-time limit', { timeout: 180_000 }, async () => {
+    const { result } = await runWhileServing(
+      `#include <cstdio>
 #include <unistd.h>
 int main() { std::puts("going to sleep"); std::fflush(stdout); for (;;) sleep(1000); }`,
-        backend,
-      );
-      expect(result).toMatchObject({
-        output: 'going to sleep\n[Program stopped: it ran longer than 5 s]\n',
-        exitCode: null,
-        signal: 'SIGKILL',
-        timedOut: true,
-        truncated: false,
-      });
+      backend,
+    );
+    expect(result).toMatchObject({
+      output: 'going to sleep\n[Program stopped: it ran longer than 5 s]\n',
+      exitCode: null,
+      signal: 'SIGKILL',
+      timedOut: true,
+      truncated: false,
     });
+  });
 
-    it('a 1 GB allocation fails inside the memory limit', { timeout: 180_000 }, async () => {
-      const { result } = await runWhileServing(
-        `#include <cstdio>
+  it('a 1 GB allocation fails inside the memory limit', { timeout: 180_000 }, async () => {
+    const { result } = await runWhileServing(
+      `#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -135,41 +133,41 @@ int main() {
   std::printf("new 1 GB: %s\\n", kept ? "granted" : "refused");
   return 0;
 }`,
+      backend,
+    );
+    expect(result).toMatchObject({
+      output: 'malloc 1 GB: refused\nnew 1 GB: refused\n',
+      exitCode: 0,
+      timedOut: false,
+      truncated: false,
+    });
+  });
+
+  it(
+    'an output flood is cut at 64 KB with a notice, and the run ends at once',
+    { timeout: 180_000 },
+    async () => {
+      const { result } = await runWhileServing(
+        `#include <cstdio>
+int main() { for (;;) std::fputs("flood flood flood flood flood flood flood flood\\n", stdout); }`,
         backend,
       );
-      expect(result).toMatchObject({
-        output: 'malloc 1 GB: refused\nnew 1 GB: refused\n',
-        exitCode: 0,
-        timedOut: false,
-        truncated: false,
-      });
-    });
+      expect(result.truncated).toBe(true);
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBeNull();
+      expect(result.output).toMatch(/^flood flood/);
+      expect(result.output.endsWith('\n[Output truncated: more than 64 KB]\n')).toBe(true);
+      expect(Buffer.byteLength(result.output)).toBeLessThan(64 * 1024 + 100);
+    },
+  );
 
-    it(
-      'an output flood is cut at 64 KB with a notice, and the run ends at once',
-      { timeout: 180_000 },
-      async () => {
-        const { result } = await runWhileServing(
-          `#include <cstdio>
-int main() { for (;;) std::fputs("flood flood flood flood flood flood flood flood\\n", stdout); }`,
-          backend,
-        );
-        expect(result.truncated).toBe(true);
-        expect(result.timedOut).toBe(false);
-        expect(result.exitCode).toBeNull();
-        expect(result.output).toMatch(/^flood flood/);
-        expect(result.output.endsWith('\n[Output truncated: more than 64 KB]\n')).toBe(true);
-        expect(Buffer.byteLength(result.output)).toBeLessThan(64 * 1024 + 100);
-      },
-    );
-
-    it(
-      'has no network: sockets cannot reach the internet or the server itself',
-      { timeout: 180_000 },
-      async () => {
-        const serverPort = new URL(appFor(backend).url).port;
-        const { result } = await runWhileServing(
-          `#include <arpa/inet.h>
+  it(
+    'has no network: sockets cannot reach the internet or the server itself',
+    { timeout: 180_000 },
+    async () => {
+      const serverPort = new URL(appFor(backend).url).port;
+      const { result } = await runWhileServing(
+        `#include <arpa/inet.h>
 #include <cstdio>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -190,27 +188,27 @@ int main() {
   attempt("127.0.0.1", ${serverPort});
   return 0;
 }`,
-          backend,
-        );
-        if (isWasm) {
-          // WASI preview 1 has no socket() or connect(): such a program does not even compile
-          expect(result.compiled).toBe(false);
-          expect(result.output).toMatch(/error: .*(socket|connect)/);
-        } else {
-          // the seccomp filter refuses the socket itself (only AF_UNIX is allowed)
-          expect(result.output).toBe('1.1.1.1: no socket\n127.0.0.1: no socket\n');
-          expect(result.exitCode).toBe(0);
-        }
-      },
-    );
+        backend,
+      );
+      if (isWasm) {
+        // WASI preview 1 has no socket() or connect(): such a program does not even compile
+        expect(result.compiled).toBe(false);
+        expect(result.output).toMatch(/error: .*(socket|connect)/);
+      } else {
+        // the seccomp filter refuses the socket itself (only AF_UNIX is allowed)
+        expect(result.output).toBe('1.1.1.1: no socket\n127.0.0.1: no socket\n');
+        expect(result.exitCode).toBe(0);
+      }
+    },
+  );
 
-    it(
-      'cannot read host files: /etc/shadow, the server source, the data folder',
-      { timeout: 180_000 },
-      async () => {
-        const paths = ['/etc/shadow', '/etc/passwd', THIS_FILE, SECRET_FILE, '/proc/1/environ'];
-        const { result } = await runWhileServing(
-          `#include <cstdio>
+  it(
+    'cannot read host files: /etc/shadow, the server source, the data folder',
+    { timeout: 180_000 },
+    async () => {
+      const paths = ['/etc/shadow', '/etc/passwd', THIS_FILE, SECRET_FILE, '/proc/1/environ'];
+      const { result } = await runWhileServing(
+        `#include <cstdio>
 int main() {
   const char *paths[] = {${paths.map((file) => JSON.stringify(file)).join(', ')}};
   for (const char *path : paths) {
@@ -221,21 +219,21 @@ int main() {
   }
   return 0;
 }`,
-          backend,
-        );
-        expect(result.output).toBe(paths.map((file) => `blocked ${file}\n`).join(''));
-        expect(result.output).not.toContain(SECRET);
-      },
-    );
+        backend,
+      );
+      expect(result.output).toBe(paths.map((file) => `blocked ${file}\n`).join(''));
+      expect(result.output).not.toContain(SECRET);
+    },
+  );
 
-    it(
-      'cannot write outside its private /tmp (WebAssembly: anywhere)',
-      { timeout: 180_000 },
-      async () => {
-        const marker = `escape-${randomBytes(4).toString('hex')}`;
-        const targets = [`/usr/${marker}`, `/${marker}`, path.join(TEST_DATA_DIR, marker)];
-        const { result } = await runWhileServing(
-          `#include <cstdio>
+  it(
+    'cannot write outside its private /tmp (WebAssembly: anywhere)',
+    { timeout: 180_000 },
+    async () => {
+      const marker = `escape-${randomBytes(4).toString('hex')}`;
+      const targets = [`/usr/${marker}`, `/${marker}`, path.join(TEST_DATA_DIR, marker)];
+      const { result } = await runWhileServing(
+        `#include <cstdio>
 int main() {
   const char *targets[] = {${targets.map((file) => JSON.stringify(file)).join(', ')}};
   for (const char *target : targets) {
@@ -246,52 +244,51 @@ int main() {
   std::printf("/tmp: %s\\n", own ? "writable" : "blocked");
   return 0;
 }`,
-          backend,
-        );
-        expect(result.output).toBe(
-          `${targets.map((target) => `blocked ${target}\n`).join('')}/tmp: ${isWasm ? 'blocked' : 'writable'}\n`,
-        );
-        for (const target of targets) {
-          expect(existsSync(target)).toBe(false);
-        }
-      },
-    );
-
-    it('#include of a device is refused before compiling, however it is spelt', async () => {
-      for (const source of [
-        '#include "/dev/zero"\nint main() { return 0; }',
-        '#include </dev/random>\nint main() { return 0; }',
-        '#define DEVICE </dev/ptmx>\n#include DEVICE\nint main() { return 0; }',
-        '#\\\ninclude </dev/tty>\nint main() { return 0; }',
-      ]) {
-        const { result } = await runWhileServing(source, backend);
-        expect(result).toMatchObject({ exitCode: null, compiled: false, durationMs: 0 });
-        expect(result.output).toMatch(/error: #include (of .* is not allowed|must name)/);
+        backend,
+      );
+      expect(result.output).toBe(
+        `${targets.map((target) => `blocked ${target}\n`).join('')}/tmp: ${isWasm ? 'blocked' : 'writable'}\n`,
+      );
+      for (const target of targets) {
+        expect(existsSync(target)).toBe(false);
       }
-    });
+    },
+  );
 
-    it(
-      'compile-time bombs end in an error or the compile limit, never a hang',
-      { timeout: 180_000 },
-      async () => {
-        const deepTemplates = `template <int N> struct Deep { static constexpr int value = Deep<N + 1>::value; };
+  it('#include of a device is refused before compiling, however it is spelt', async () => {
+    for (const source of [
+      '#include "/dev/zero"\nint main() { return 0; }',
+      '#include </dev/random>\nint main() { return 0; }',
+      '#define DEVICE </dev/ptmx>\n#include DEVICE\nint main() { return 0; }',
+      '#\\\ninclude </dev/tty>\nint main() { return 0; }',
+    ]) {
+      const { result } = await runWhileServing(source, backend);
+      expect(result).toMatchObject({ exitCode: null, compiled: false, durationMs: 0 });
+      expect(result.output).toMatch(/error: #include (of .* is not allowed|must name)/);
+    }
+  });
+
+  it(
+    'compile-time bombs end in an error or the compile limit, never a hang',
+    { timeout: 180_000 },
+    async () => {
+      const deepTemplates = `template <int N> struct Deep { static constexpr int value = Deep<N + 1>::value; };
 int main() { return Deep<0>::value; }`;
-        const constexprLoop = `constexpr long spin() { long sum = 0; for (long i = 0; i < (1L << 40); i++) sum += i; return sum; }
+      const constexprLoop = `constexpr long spin() { long sum = 0; for (long i = 0; i < (1L << 40); i++) sum += i; return sum; }
 static_assert(spin() > 0, "never");
 int main() {}`;
-        for (const source of [deepTemplates, constexprLoop]) {
-          const { result } = await runWhileServing(source, backend);
-          expect(result).toMatchObject({ exitCode: null, compiled: false });
-          expect(result.output).toMatch(
-            /error|Compilation stopped: it (used more than 10 s of CPU time|took longer than 30 s)/,
-          );
-        }
-      },
-    );
-  },
-);
+      for (const source of [deepTemplates, constexprLoop]) {
+        const { result } = await runWhileServing(source, backend);
+        expect(result).toMatchObject({ exitCode: null, compiled: false });
+        expect(result.output).toMatch(
+          /error|Compilation stopped: it (used more than 10 s of CPU time|took longer than 30 s)/,
+        );
+      }
+    },
+  );
+});
 
-describe.concurrent('native: hostile programs are contained', () => {
+describe.runIf(HAS_NATIVE).concurrent('native: hostile programs are contained', () => {
   it('a fork bomb hits the process limit and is stopped at the time limit', async () => {
     const { result, wasRunSettledAtHealth } = await runWhileServing(`
 #include <cstdio>
@@ -402,7 +399,7 @@ int main() {
   });
 });
 
-describe('native: what a program leaves behind', () => {
+describe.runIf(HAS_NATIVE)('native: what a program leaves behind', () => {
   it('a child left running after the program exits is killed', async () => {
     const name = `left${randomBytes(4).toString('hex')}`;
     const { result } = await runWhileServing(`
@@ -518,9 +515,11 @@ const DENIED_CALLS: Array<{ name: string; call: string; errno: string }> = [
   },
 ];
 
-describe.concurrent('native: the seccomp filter denies risky kernel interfaces', () => {
-  it.each(DENIED_CALLS)('$name fails with $errno', async ({ call, errno }) => {
-    const { result } = await runWhileServing(`
+describe
+  .runIf(HAS_NATIVE)
+  .concurrent('native: the seccomp filter denies risky kernel interfaces', () => {
+    it.each(DENIED_CALLS)('$name fails with $errno', async ({ call, errno }) => {
+      const { result } = await runWhileServing(`
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -541,11 +540,11 @@ int main() {
   if (r == -1) { std::printf("refused %s\\n", strerrorname_np(errno)); } else { std::printf("ALLOWED %ld\\n", r); }
   return 0;
 }`);
-    expect(result.output).toBe(`refused ${errno}\n`);
-  });
+      expect(result.output).toBe(`refused ${errno}\n`);
+    });
 
-  it('allows what programs need: threads, local sockets, the personality query', async () => {
-    const { result } = await runWhileServing(`
+    it('allows what programs need: threads, local sockets, the personality query', async () => {
+      const { result } = await runWhileServing(`
 #include <cstdio>
 #include <sys/personality.h>
 #include <sys/socket.h>
@@ -558,11 +557,11 @@ int main() {
   std::printf("thread %d, socketpair %d, personality %d\\n", value,
               socketpair(AF_UNIX, SOCK_STREAM, 0, pair), personality(0xffffffff) >= 0);
 }`);
-    expect(result.output).toBe('thread 42, socketpair 0, personality 1\n');
+      expect(result.output).toBe('thread 42, socketpair 0, personality 1\n');
+    });
   });
-});
 
-describe.concurrent('native: limits that cannot be stretched', () => {
+describe.runIf(HAS_NATIVE).concurrent('native: limits that cannot be stretched', () => {
   it('the program cannot ptrace its supervisors, and its CPU limit holds', async () => {
     const { result } = await runWhileServing(`
 #include <cerrno>

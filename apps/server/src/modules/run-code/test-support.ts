@@ -8,6 +8,34 @@ import type { ApiError, RunCodeBackend, RunCodeRequest, RunCodeResponse } from '
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { RELAXED_LIMIT } from '../../test/relaxed-limits.js';
 import { type CodeRunner, type CodeRunnerOptions, createCodeRunner } from './runner.js';
+import { findTools } from './sandbox.js';
+
+/**
+ * Why the native sandbox cannot run in this test process, or undefined where it can (Linux,
+ * root, bubblewrap and g++). As an ordinary user it never can: the native-only tests skip with
+ * this reason, printed once per file, and the general cases run on the WebAssembly backend.
+ */
+export const NATIVE_SKIP_REASON: string | undefined = await (async () => {
+  if (process.platform !== 'linux') {
+    return `the native sandbox needs Linux (this is ${process.platform})`;
+  }
+  if (process.getuid?.() !== 0) {
+    return 'the native sandbox needs root (each run drops to a uid of its own)';
+  }
+  const tools = await findTools();
+  return 'missing' in tools ? `the native sandbox needs ${tools.missing.join(', ')}` : undefined;
+})();
+export const HAS_NATIVE = NATIVE_SKIP_REASON === undefined;
+if (!HAS_NATIVE) {
+  console.warn(
+    `[run-code tests] native-backend tests skipped: ${NATIVE_SKIP_REASON}; the general cases run on the WebAssembly backend`,
+  );
+}
+
+/** The backends the general run-code tests run on: both where native can run, else wasm. */
+export const TEST_BACKENDS: readonly RunCodeBackend[] = HAS_NATIVE ? ['native', 'wasm'] : ['wasm'];
+/** The one backend a test that needs any working runner uses. */
+export const TEST_BACKEND: RunCodeBackend = HAS_NATIVE ? 'native' : 'wasm';
 
 /** Kept between runs: the helper and the <iostream> header are built once per machine. */
 export const TEST_DATA_DIR = path.join(tmpdir(), 'portfolio-run-code-test');
@@ -38,7 +66,7 @@ export async function startRunnerApp(
   const runner = createCodeRunner({
     dir: TEST_RUN_DIR,
     prebuiltIncludeSets: [['iostream']],
-    backend: 'native',
+    backend: TEST_BACKEND,
     // tests send many runs from one address: the fairness tests set their own budget
     slotSecondsPerMinute: 600,
     ...runnerOptions,
