@@ -36,6 +36,28 @@ test.describe('accounts', () => {
     expect(await (await page.request.get('/api/auth/current-user')).json()).toEqual({ user: null });
   });
 
+  test('Login to Play on a multiplayer card: registering and signing in lands in that game', async ({
+    page,
+  }) => {
+    const username = uniqueName('mp');
+    const password = 'a-good-password';
+    await page.goto('/games');
+    await page.getByRole('link', { name: 'WolfScape, Login to Play' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+    // no account yet: register from the login page, the way back comes along
+    await page.getByRole('main').getByRole('link', { name: 'Register' }).click();
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel(/confirm password/i).fill(password);
+    await page.getByRole('button', { name: /register/i }).click();
+    await expect(page.getByText('Account created. Please log in.')).toBeVisible();
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: /log ?in/i }).click();
+    await expect(page).toHaveURL(/\/games\?play=WolfScape$/);
+    await expect(page.getByRole('heading', { name: 'WolfScape', level: 1 })).toBeVisible();
+  });
+
   test("while the next page's code downloads, its address shows the loading state, not the previous page", async ({
     page,
   }) => {

@@ -117,7 +117,7 @@ test.describe('locked cards and where blocked clicks go', () => {
     await page.goto('/games');
     await expect(page.getByRole('link', { name: 'TopDown RogueLike' })).toBeVisible();
     await page.getByRole('link', { name: 'WolfScape, Login to Play' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fgames%3Fplay%3DWolfScape$/);
     await page.goto('/games');
     await page.getByRole('link', { name: 'Pong, Login to Play' }).click();
     await expect(page).toHaveURL(/\/login\?redirect=\/subscribe$/);

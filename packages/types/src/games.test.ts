@@ -25,9 +25,9 @@ describe('the built-in game catalogue (spec section 3)', () => {
 });
 
 describe('decideGameAccess (spec section 6)', () => {
-  const publicGame = { access: 'public', isMultiplayer: false } as const;
-  const multiplayer = { access: 'public', isMultiplayer: true } as const;
-  const subscriberGame = { access: 'subscriber', isMultiplayer: false } as const;
+  const publicGame = { id: 'TopDownRogueLike', access: 'public', isMultiplayer: false } as const;
+  const multiplayer = { id: 'WolfScape', access: 'public', isMultiplayer: true } as const;
+  const subscriberGame = { id: 'Pong', access: 'subscriber', isMultiplayer: false } as const;
 
   it('opens public single-player games to everyone', () => {
     for (const role of [null, 'user', 'subscriber', 'admin'] as const) {
@@ -35,11 +35,11 @@ describe('decideGameAccess (spec section 6)', () => {
     }
   });
 
-  it('needs any signed-in user for multiplayer games; guests go to /login', () => {
+  it('needs any signed-in user for multiplayer games; guests go to /login and back', () => {
     expect(decideGameAccess(multiplayer, null)).toEqual({
       allowed: false,
       reason: 'login',
-      redirectTo: '/login',
+      redirectTo: '/login?redirect=%2Fgames%3Fplay%3DWolfScape',
       notice: 'Login to Play',
     });
     expect(decideGameAccess(multiplayer, 'user')).toEqual({ allowed: true });

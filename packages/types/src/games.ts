@@ -136,7 +136,7 @@ export type GameAccessDecision =
  * subscriber games need the subscriber or admin role.
  */
 export function decideGameAccess(
-  game: Pick<GameCatalogueEntry, 'access' | 'isMultiplayer'>,
+  game: Pick<GameCatalogueEntry, 'id' | 'access' | 'isMultiplayer'>,
   role: Role | null,
 ): GameAccessDecision {
   if (game.access === 'subscriber') {
@@ -159,7 +159,14 @@ export function decideGameAccess(
     };
   }
   if (game.isMultiplayer && role === null) {
-    return { allowed: false, reason: 'login', redirectTo: '/login', notice: 'Login to Play' };
+    // after signing in (or registering first), the player lands in the game they clicked
+    const play = `/games?play=${encodeURIComponent(game.id)}`;
+    return {
+      allowed: false,
+      reason: 'login',
+      redirectTo: `/login?redirect=${encodeURIComponent(play)}`,
+      notice: 'Login to Play',
+    };
   }
   return { allowed: true };
 }

@@ -36,6 +36,22 @@ describe('top bar', () => {
     expect(bar.queryByText('Guest')).not.toBeInTheDocument();
   });
 
+  it('offers Subscribe to a signed-in user', async () => {
+    stubApi(signedInAs('ann', 'user'));
+    renderApp('/');
+    const bar = await topBar();
+    await bar.findByRole('link', { name: 'ann' });
+    expect(bar.getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', '/subscribe');
+  });
+
+  it.each(['subscriber', 'admin'] as const)('offers no Subscribe to a %s', async (role) => {
+    stubApi(signedInAs('sam', role));
+    renderApp('/');
+    const bar = await topBar();
+    await bar.findByRole('link', { name: 'sam' });
+    expect(bar.queryByRole('link', { name: 'Subscribe' })).not.toBeInTheDocument();
+  });
+
   it('shows the Sub badge for subscribers and no badge for users', async () => {
     stubApi(signedInAs('sam', 'subscriber'));
     renderApp('/');

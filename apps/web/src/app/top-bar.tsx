@@ -37,6 +37,12 @@ export function TopBar() {
           ))}
         </nav>
         <div className="top-bar__account">
+          {user?.role === 'user' ? (
+            // the one role that has something to buy: the way to it from every page
+            <NavLink to="/subscribe" className="top-bar__link top-bar__subscribe">
+              Subscribe
+            </NavLink>
+          ) : null}
           {user ? (
             <span className="top-bar__user">
               <Link to="/profile" className="top-bar__username">

@@ -10,3 +10,11 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
   }
   return target;
 }
+
+/**
+ * `path` carrying `destination` in its `redirect` query (for the links between login and
+ * register), or `path` alone when the destination is home.
+ */
+export function withRedirect(path: string, destination: string): string {
+  return destination === '/' ? path : `${path}?redirect=${encodeURIComponent(destination)}`;
+}

@@ -16,7 +16,7 @@ describe('the runner is shared fairly between addresses', () => {
   beforeAll(async () => {
     // one slot, so the flood and the other address compete for it
     ({ app } = await startRunnerApp({ concurrency: 1, maxWaiting: 8, slotSecondsPerMinute: 6 }));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await app.stop();
@@ -65,7 +65,7 @@ describe('the runner is shared fairly between addresses', () => {
     expect(Number(overBudget.headers.get('retry-after'))).toBeGreaterThan(0);
     const stillServed = await postCode(app, fresh(HELLO), {}, newAddress());
     expect(stillServed.status).toBe(200);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('FairQueue', () => {

@@ -28,7 +28,7 @@ describe.each(TEST_BACKENDS)('on the %s backend', { timeout: 120_000 }, (backend
 
   beforeAll(async () => {
     ({ app } = await startRunnerApp({ backend }));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await app.stop();

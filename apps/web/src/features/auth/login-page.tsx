@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../app/error-alert';
 import { readLoginState } from '../../app/route-access';
 import { FormField } from '../../app/form-field';
-import { safeRedirect } from '../../lib/safe-redirect';
+import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 import { AuthError, toAuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
 import { getDeviceInfo } from './device-info';
@@ -95,7 +95,8 @@ export function LoginPage() {
           </button>
         </form>
         <p className="auth-page__switch">
-          Don&apos;t have an account? <Link to="/register">Register</Link>
+          Don&apos;t have an account?{' '}
+          <Link to={withRedirect('/register', destination)}>Register</Link>
         </p>
       </div>
     </section>

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { apiError, jsonResponse, renderApp, stubApi } from '../../test/render-app';
 
@@ -103,6 +103,33 @@ describe('register page', () => {
         body: { username: 'newbie', email: 'newbie@example.com', password: 'secret-password' },
       }),
     ]);
+  });
+
+  it('keeps where the visitor was going: register, then login, then the game', async () => {
+    stubApi({
+      'POST /api/auth/register': () =>
+        jsonResponse(
+          { message: 'Registered', user: { id: '9', username: 'newbie', role: 'user' } },
+          201,
+        ),
+      'POST /api/auth/login': () =>
+        jsonResponse({ message: 'Logged in', user: { id: '9', username: 'newbie', role: 'user' } }),
+    });
+    const target = '/games?play=WolfScape';
+    const { router } = renderApp(`/login?redirect=${encodeURIComponent(target)}`);
+    await userEvent.click(await screen.findByRole('link', { name: 'Register' }));
+    expect(router.location.pathname).toBe('/register');
+    await fill({ username: 'newbie', password: 'secret-password', confirm: 'secret-password' });
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByText('Account created. Please log in.')).toBeInTheDocument();
+    expect(router.location.search).toBe(`?redirect=${encodeURIComponent(target)}`);
+    await userEvent.type(screen.getByLabelText('Username'), 'newbie');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    await vi.waitFor(() =>
+      expect(`${router.location.pathname}${router.location.search}`).toBe(target),
+    );
   });
 
   it("shows the server's message when registration fails", async () => {

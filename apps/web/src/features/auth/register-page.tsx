@@ -1,9 +1,10 @@
 import { RegisterRequest, WHOLE_MESSAGES } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { FormField } from '../../app/form-field';
 import type { LoginState } from '../../app/route-access';
+import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 
 import { AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
@@ -31,6 +32,9 @@ function firstIssue(input: unknown): string | null {
 export function RegisterPage() {
   const register = useAuthStore((state) => state.register);
   const navigate = useNavigate();
+  // where the visitor was going when they chose to register: login takes them there after
+  const [searchParams] = useSearchParams();
+  const loginPath = withRedirect('/login', safeRedirect(searchParams.get('redirect')));
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -64,7 +68,7 @@ export function RegisterPage() {
     setIsSubmitting(true);
     try {
       await register(input.email ? input : { username: input.username, password });
-      await navigate('/login', { state: { registered: true } satisfies LoginState });
+      await navigate(loginPath, { state: { registered: true } satisfies LoginState });
     } catch (caught) {
       setError(
         caught instanceof AuthError && caught.serverMessage
@@ -147,7 +151,7 @@ export function RegisterPage() {
           </button>
         </form>
         <p className="auth-page__switch">
-          Already have an account? <Link to="/login">Login</Link>
+          Already have an account? <Link to={loginPath}>Login</Link>
         </p>
       </div>
     </section>

@@ -66,7 +66,7 @@ const MATRIX: Record<
 > = {
   guest: {
     public: { notice: null, href: '/games?play=CoopAdventure' },
-    multiplayer: { notice: 'Login to Play', href: '/login' },
+    multiplayer: { notice: 'Login to Play', href: '/login?redirect=%2Fgames%3Fplay%3DRocketGame' },
     subscriber: { notice: 'Login to Play', href: '/login?redirect=/subscribe' },
   },
   user: {

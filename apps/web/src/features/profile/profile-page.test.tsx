@@ -121,6 +121,10 @@ describe('ProfilePage', () => {
     );
     expect(within(card('Subscription Details')).queryByText('Unknown')).not.toBeInTheDocument();
     expect(detail(card('Subscription Details'), 'Start Date')).toBe('N/A');
+    // the way to a subscription from where it says there is none
+    expect(
+      within(card('Subscription Details')).getByRole('link', { name: 'Subscribe' }),
+    ).toHaveAttribute('href', '/subscribe');
     expect(detail(card('Usage Statistics'), 'Total Time')).toBe('0m');
     expect(within(card('Usage Statistics')).getByText('No games played yet.')).toBeVisible();
     // an account with an email has no email form to open

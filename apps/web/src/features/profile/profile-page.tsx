@@ -1,5 +1,6 @@
 import type { Profile } from '@portfolio/types';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 
 import { ErrorAlert } from '../../app/error-alert';
 import { ErrorBoundary } from '../../ui/error-boundary';
@@ -70,6 +71,11 @@ function ProfileContent() {
         endDate={profile.subscription_end_date}
         grant={profile.subscription_grant}
       >
+        {profile.role === 'user' ? (
+          <Link to="/subscribe" className="button button--primary">
+            Subscribe
+          </Link>
+        ) : null}
         <ManageSubscription />
       </SubscriptionDetailsCard>
       <UsageCard profile={profile} />

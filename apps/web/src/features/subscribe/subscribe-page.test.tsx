@@ -90,6 +90,17 @@ describe('/subscribe', () => {
     expect(screen.queryByRole('button', { name: /subscribe/i })).not.toBeInTheDocument();
   });
 
+  it('tells a subscriber they are subscribed even where payments are not configured', async () => {
+    stubApi({
+      ...signedInAs('sam', 'subscriber'),
+      ...NO_SUBSCRIPTION,
+      'GET /api/subscription/config': () => jsonResponse({ publishableKey: null }),
+    });
+    renderApp('/subscribe');
+    expect(await screen.findByText(/You are subscribed/)).toBeInTheDocument();
+    expect(screen.queryByText(/Payments are not configured/)).not.toBeInTheDocument();
+  });
+
   it('tells a subscriber they are subscribed, with the status and a way to manage it', async () => {
     stubApi({
       ...signedInAs('sam', 'subscriber'),

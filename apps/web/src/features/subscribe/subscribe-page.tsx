@@ -120,6 +120,10 @@ function CheckoutBody({ user }: { user: CurrentUser | null }) {
   if (!data) {
     return <p role="status">Loading...</p>;
   }
+  // a subscriber is told so (an admin's grant needs no payments set up), never offered checkout
+  if (user && (user.role === 'subscriber' || isHeldSubscriptionStatus(data.state?.status))) {
+    return <Subscribed state={data.state} />;
+  }
   if (!data.config.publishableKey) {
     return (
       <p className="notice" role="note">
@@ -134,9 +138,6 @@ function CheckoutBody({ user }: { user: CurrentUser | null }) {
         <Link to="/register">Register</Link> first, it is free.
       </p>
     );
-  }
-  if (user.role === 'subscriber' || isHeldSubscriptionStatus(data.state?.status)) {
-    return <Subscribed state={data.state} />;
   }
   if (user.role === 'admin') {
     return (
