@@ -25,10 +25,13 @@ export const GameSaveRequest = z.object({
 });
 export type GameSaveRequest = z.infer<typeof GameSaveRequest>;
 
-/** GET /api/games/:gameId/save (and the answer of PUT). */
+/**
+ * GET /api/games/:gameId/save (and the answer of PUT). A player with no save yet gets
+ * `{ data: null, updatedAt: null }`: having none is not an error.
+ */
 export const GameSaveResponse = z.object({
   data: z.json(),
-  updatedAt: z.string(),
+  updatedAt: z.string().nullable(),
 });
 export type GameSaveResponse = z.infer<typeof GameSaveResponse>;
 

@@ -92,6 +92,18 @@ export function findSitePage(pathname: string): SitePage | undefined {
   return SITE_PAGES.find((page) => page.path.toLowerCase() === wanted);
 }
 
+/**
+ * Whether the web app has a route at this path: a page above, or one of the admin pages routed
+ * inside the admin chunk (/admin/users/…, /admin/games/…). Any other path is the app's "not
+ * found" page, which the server answers with status 404.
+ */
+export function isAppRoute(pathname: string): boolean {
+  return (
+    findSitePage(pathname) !== undefined ||
+    normalisePath(pathname).toLowerCase().startsWith('/admin/')
+  );
+}
+
 function normalisePath(pathname: string): string {
   const trimmed = pathname.replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed;

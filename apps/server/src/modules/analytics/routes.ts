@@ -24,7 +24,7 @@ export function createAnalyticsRouter(deps: {
   /** A published game of the catalogue (the database's, issue 16). */
   findGame: (
     gameId: string,
-  ) => Pick<GameCatalogueEntry, 'title' | 'access' | 'isMultiplayer'> | undefined;
+  ) => Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMultiplayer'> | undefined;
 }): Router {
   const { analytics, rateLimiter, findGame } = deps;
   const router = Router();

@@ -210,9 +210,11 @@ describe('one game at a time', () => {
 });
 
 describe('saves', () => {
-  it('answers 404 before the first save, then the saved data', async () => {
+  it('answers "no save" (not an error) before the first save, then the saved data', async () => {
     const { client } = await signedInClient(app, 'subscriber');
-    expect((await client.get('/api/games/Pong/save')).status).toBe(404);
+    const none = await client.get('/api/games/Pong/save');
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ data: null, updatedAt: null });
     const data = { highScore: 4, names: ['ä', 'b'], nested: { ok: true, none: null } };
     const put = await client.request('PUT', '/api/games/Pong/save', { data });
     expect(put.status).toBe(200);
@@ -230,7 +232,10 @@ describe('saves', () => {
     const first = await signedInClient(app);
     const second = await signedInClient(app);
     await first.client.request('PUT', '/api/games/MainQuest2/save', { data: 'mine' });
-    expect((await second.client.get('/api/games/MainQuest2/save')).status).toBe(404);
+    expect((await second.client.get('/api/games/MainQuest2/save')).body).toEqual({
+      data: null,
+      updatedAt: null,
+    });
   });
 
   it('takes 64 KB and answers 413 with a message above it', async () => {

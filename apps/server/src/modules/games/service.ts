@@ -11,7 +11,7 @@ import {
 
 import type { Db } from '../../db/client.js';
 import { gameAchievements, gameStats } from '../../db/schema.js';
-import { HttpError, notFound } from '../../lib/errors.js';
+import { HttpError } from '../../lib/errors.js';
 
 export type SessionAction = 'start' | 'ping' | 'end';
 
@@ -84,7 +84,7 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
         .from(gameStats)
         .where(and(eq(gameStats.userId, userId), eq(gameStats.gameId, gameId)));
       if (!row?.updatedAt) {
-        throw notFound('No save for this game yet');
+        return { data: null, updatedAt: null };
       }
       return { data: row.data as GameSaveResponse['data'], updatedAt: row.updatedAt.toISOString() };
     },

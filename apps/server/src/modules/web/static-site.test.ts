@@ -250,10 +250,16 @@ describe('requests that miss every route', () => {
   it('still serves pages and files to GET and HEAD', async () => {
     expect((await rawRequest('HEAD', `${app.url}/Gallery`)).status).toBe(200);
     expect((await rawRequest('HEAD', `${app.url}/${HASHED_SCRIPT}`)).status).toBe(200);
-    // an unknown page is the app's to answer (it shows its own not-found page)
-    const page = await rawGet(`${app.url}/no-such-page`);
-    expect(page.status).toBe(200);
-    expect(page.body.toString()).toContain('<div id="root">');
+    // an unknown page is the app's to show (its own not-found page), with the status 404
+    for (const madeUp of ['/no-such-page', '/Gallery/nothing', '/profile/x']) {
+      const page = await rawGet(`${app.url}${madeUp}`);
+      expect(page.status, madeUp).toBe(404);
+      expect(page.body.toString()).toContain('<div id="root">');
+    }
+    // the admin's pages are routed inside the app, every route's page answers 200
+    for (const route of ['/admin/users/1', '/admin/analytics', '/login', '/GALLERY/', '/']) {
+      expect((await rawGet(`${app.url}${route}`)).status, route).toBe(200);
+    }
   });
 });
 

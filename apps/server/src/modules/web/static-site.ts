@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 
-import type { SiteConfig } from '@portfolio/types';
+import { isAppRoute, type SiteConfig } from '@portfolio/types';
 
 import { notFound } from '../../lib/errors.js';
 import { DEFAULT_WEB_DIST } from '../../lib/paths.js';
@@ -158,6 +158,11 @@ export function createWebSite(options: WebSiteOptions): Router {
       });
     }
     options.onPage?.(req);
+    if (!isAppRoute(req.path)) {
+      // a made-up address: the app shows its "not found" page, and the status says so too
+      // (search engines, link checkers)
+      res.status(404);
+    }
     if (req.fresh) {
       res.status(304).end();
       return;

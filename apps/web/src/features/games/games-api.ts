@@ -5,7 +5,7 @@ import {
   UnlockedAchievement,
 } from '@portfolio/types';
 
-import { http, isHttpError, request } from '../../lib/http';
+import { http, request } from '../../lib/http';
 
 /**
  * Spec section 7: sent before a permitted game opens; a failure is only logged. Kept alive: a
@@ -40,14 +40,7 @@ export function saveGame(gameId: string, data: unknown) {
 
 /** The game's save, or null when it has none yet. */
 export async function loadGame(gameId: string): Promise<unknown> {
-  try {
-    return (await http.get(`${gamePath(gameId)}/save`, GameSaveResponse)).data;
-  } catch (error) {
-    if (isHttpError(error) && error.status === 404) {
-      return null;
-    }
-    throw error;
-  }
+  return (await http.get(`${gamePath(gameId)}/save`, GameSaveResponse)).data;
 }
 
 export function unlockAchievement(gameId: string, name: string) {

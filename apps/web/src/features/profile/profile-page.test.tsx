@@ -90,6 +90,7 @@ describe('ProfilePage', () => {
 
     const usage = card('Usage Statistics');
     expect(detail(usage, 'Total Time')).toBe('3h 25m');
+    expect(within(usage).getByText(/Total time counts every page of the site/)).toBeVisible();
     const games = within(usage)
       .getAllByRole('listitem')
       .filter((item) => item.closest('ul')?.classList.contains('game-usage'));

@@ -11,6 +11,10 @@ export function UsageCard({ profile }: { profile: Profile }) {
         <dt>Total Time</dt>
         <dd>{formatDuration(profile.total_time_spent)}</dd>
       </dl>
+      <p className="muted" id="usage-explained">
+        Total time counts every page of the site you had open; a game&apos;s playtime counts only
+        the time spent playing it.
+      </p>
       <h3 id="games-played-title">Games Played</h3>
       {profile.games.length === 0 ? (
         <p className="muted">No games played yet.</p>
