@@ -40,7 +40,16 @@ test('an admin finds a user, changes the role, inspects the device and deletes t
     const role = row.getByRole('combobox', { name: `Role of ${member.username}` });
     await expect(role).toHaveValue('user');
     await role.selectOption('Subscriber');
+    // nothing applies before the admin confirms; then the row says what happened
+    await expect(role).toHaveValue('user');
+    await adminPage
+      .getByRole('dialog', { name: 'Change role' })
+      .getByRole('button', { name: 'Change role' })
+      .click();
     await expect(role).toHaveValue('subscriber');
+    await expect(
+      adminPage.getByRole('status').filter({ hasText: 'is now Subscriber.' }),
+    ).toHaveText(`${member.username} is now Subscriber.`);
     await expect(role).toBeEnabled();
     await memberPage.reload();
     await expect(memberPage.getByRole('banner').getByText('Sub', { exact: true })).toBeVisible();
@@ -77,11 +86,17 @@ test('an admin finds a user, changes the role, inspects the device and deletes t
     await adminPage.getByRole('button', { name: 'Delete Account' }).click();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(adminPage).toHaveURL(/\/admin$/);
-    await expect(adminPage.getByText('User deleted successfully')).toBeVisible();
+    await expect(
+      adminPage.getByText(`User deleted successfully: ${member.username}`),
+    ).toBeVisible();
 
     // the member's open page becomes a guest's on its next request
     await memberPage.getByRole('banner').getByRole('link', { name: 'Games' }).click();
     await expect(memberPage.getByRole('banner')).toContainText('Guest');
+    await memberPage.getByRole('banner').getByRole('link', { name: 'Login' }).click();
+    await expect(
+      memberPage.getByText('Your session has ended. Please log in again.'),
+    ).toBeVisible();
     await memberPage.goto('/profile');
     await expect(memberPage).toHaveURL(/\/login$/);
   } finally {
@@ -146,7 +161,13 @@ test('a subscription an admin grants shows as active, granted by an admin, with 
     await row
       .getByRole('combobox', { name: `Role of ${member.username}` })
       .selectOption('Subscriber');
-    await expect(row.getByRole('combobox', { name: `Role of ${member.username}` })).toBeEnabled();
+    await page
+      .getByRole('dialog', { name: 'Change role' })
+      .getByRole('button', { name: 'Change role' })
+      .click();
+    await expect(row.getByRole('combobox', { name: `Role of ${member.username}` })).toHaveValue(
+      'subscriber',
+    );
     const today = await page.evaluate(() => new Date().toLocaleDateString());
 
     await memberPage.reload();

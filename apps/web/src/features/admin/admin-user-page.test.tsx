@@ -280,7 +280,7 @@ describe('AdminUserPage', () => {
       }),
     );
     await waitFor(() => expect(router.location.pathname).toBe('/admin'));
-    expect(await screen.findByText('User deleted successfully')).toBeVisible();
+    expect(await screen.findByText('User deleted successfully: carol')).toBeVisible();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([
       `/api/users/${USER_ID}`,
     ]);

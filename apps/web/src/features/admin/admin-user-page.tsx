@@ -348,7 +348,10 @@ function DangerZone({ user }: { user: UserDetail }) {
     setError(null);
     try {
       const { message } = await deleteUser(user.id);
-      await navigate('/admin', { state: { notice: message } satisfies NoticeState });
+      // the spec's message, naming who is gone
+      await navigate('/admin', {
+        state: { notice: `${message}: ${user.username}` } satisfies NoticeState,
+      });
     } catch (caught) {
       console.warn(DELETE_ERROR, caught);
       setError(serverMessageOr(caught, DELETE_ERROR));

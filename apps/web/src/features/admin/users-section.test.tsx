@@ -137,7 +137,14 @@ describe('UsersSection', () => {
     renderSection();
     const select = await screen.findByRole('combobox', { name: 'Role of bob' });
     await user.selectOptions(select, 'Admin');
+    // nothing changes before the admin confirms
+    expect(select).toHaveValue('user');
+    expect(
+      screen.getByText("Change bob's role from User to Admin? It applies at their next request."),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Change role' }));
     await waitFor(() => expect(select).toHaveValue('subscriber'));
+    expect(screen.getByRole('status')).toHaveTextContent('bob is now Subscriber.');
     expect(calls.find((call) => call.url === '/api/update-role')?.body).toEqual({
       userId: users[1]?.id,
       role: 'admin',
@@ -154,8 +161,20 @@ describe('UsersSection', () => {
     renderSection();
     const select = await screen.findByRole('combobox', { name: 'Role of alice' });
     await user.selectOptions(select, 'User');
+    await user.click(screen.getByRole('button', { name: 'Change role' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('You cannot change your own role');
     expect(select).toHaveValue('admin');
+  });
+
+  it('changes nothing when the admin cancels the role change', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubApi({ 'GET /api/users': () => page(users) });
+    renderSection();
+    const select = await screen.findByRole('combobox', { name: 'Role of bob' });
+    await user.selectOptions(select, 'Admin');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(select).toHaveValue('user');
+    expect(calls.some((call) => call.url === '/api/update-role')).toBe(false);
   });
 
   it("shows the server's message or 'Failed to fetch users'", async () => {

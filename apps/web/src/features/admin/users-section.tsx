@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { serverMessageOr } from '../../lib/server-message';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { listUsers, updateRole, type UserPage } from './users-api';
 
@@ -93,7 +94,11 @@ export function UsersSection() {
     );
   };
 
+  const [roleNotice, setRoleNotice] = useState<string | null>(null);
+
   const handleRoleChanged = (userId: string, role: Role) => {
+    const changed = result?.users.find((user) => user.id === userId);
+    setRoleNotice(changed ? `${changed.username} is now ${ROLE_LABELS[role]}.` : null);
     setResult((current) =>
       current
         ? {
@@ -133,6 +138,11 @@ export function UsersSection() {
       {error ? (
         <p className="alert alert--error" role="alert">
           {error}
+        </p>
+      ) : null}
+      {roleNotice ? (
+        <p className="notice notice--success" role="status">
+          {roleNotice}
         </p>
       ) : null}
       {roleError ? (
@@ -192,7 +202,10 @@ export function UsersSection() {
                     key={user.id}
                     user={user}
                     onRoleChanged={handleRoleChanged}
-                    onRoleError={setRoleError}
+                    onRoleError={(message) => {
+                      setRoleError(message);
+                      setRoleNotice(null);
+                    }}
                   />
                 ))
               )}
@@ -257,6 +270,8 @@ function UserRow({
   onRoleError: (message: string | null) => void;
 }) {
   const [isSaving, setIsSaving] = useState(false);
+  // the role picked in the dropdown, waiting for the admin to confirm it
+  const [pendingRole, setPendingRole] = useState<Role | null>(null);
 
   const handleRoleChange = async (role: Role) => {
     setIsSaving(true);
@@ -269,6 +284,7 @@ function UserRow({
       onRoleError(serverMessageOr(caught, ROLE_ERROR));
     } finally {
       setIsSaving(false);
+      setPendingRole(null);
     }
   };
 
@@ -283,8 +299,8 @@ function UserRow({
           disabled={isSaving}
           onChange={(event) => {
             const role = ROLES.find((candidate) => candidate === event.target.value);
-            if (role) {
-              void handleRoleChange(role);
+            if (role && role !== user.role) {
+              setPendingRole(role);
             }
           }}
         >
@@ -294,6 +310,19 @@ function UserRow({
             </option>
           ))}
         </select>
+        <ConfirmDialog
+          isOpen={pendingRole !== null}
+          title="Change role"
+          message={`Change ${user.username}'s role from ${ROLE_LABELS[user.role]} to ${pendingRole ? ROLE_LABELS[pendingRole] : ''}? It applies at their next request.`}
+          confirmLabel={isSaving ? 'Changing...' : 'Change role'}
+          isBusy={isSaving}
+          onConfirm={() => {
+            if (pendingRole) {
+              void handleRoleChange(pendingRole);
+            }
+          }}
+          onCancel={() => setPendingRole(null)}
+        />
       </Cell>
       <Cell label="Created At">
         <time dateTime={user.created_at}>{formatDateTime(user.created_at)}</time>

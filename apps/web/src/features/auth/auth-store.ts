@@ -15,6 +15,9 @@ interface AuthState {
   user: CurrentUser | null;
   /** True until the first current-user call has finished. */
   isLoading: boolean;
+  /** The server ended the session (account deleted, expired, signed out elsewhere): the login
+   * page says so. Cleared by the next sign-in. */
+  hasSessionEnded: boolean;
   /** Loads the signed-in user; a failure is only logged and the app continues as a guest. */
   init: () => Promise<void>;
   /** Signs in; rejects with an AuthError. */
@@ -28,6 +31,7 @@ interface AuthState {
 export const useAuthStore = create<AuthState>()((set) => ({
   user: null,
   isLoading: true,
+  hasSessionEnded: false,
 
   init: async () => {
     set({ isLoading: true });
@@ -49,7 +53,7 @@ export const useAuthStore = create<AuthState>()((set) => ({
         { username, password, deviceInfo },
         LoginResponse,
       );
-      set({ user });
+      set({ user, hasSessionEnded: false });
       return user;
     } catch (error) {
       throw toAuthError(error);
@@ -82,7 +86,7 @@ export const useAuthStore = create<AuthState>()((set) => ({
  */
 onSessionEnded(() => {
   if (useAuthStore.getState().user) {
-    useAuthStore.setState({ user: null });
+    useAuthStore.setState({ user: null, hasSessionEnded: true });
   }
 });
 

@@ -12,6 +12,7 @@ import { getDeviceInfo } from './device-info';
 
 export function LoginPage() {
   const login = useAuthStore((state) => state.login);
+  const hasSessionEnded = useAuthStore((state) => state.hasSessionEnded);
   const navigate = useNavigate();
   const location = useLocation();
   const [searchParams] = useSearchParams();
@@ -50,6 +51,11 @@ export function LoginPage() {
         {isAdminRequired ? (
           <p className="notice" role="note">
             Admin sign-in is required to view that page.
+          </p>
+        ) : null}
+        {hasSessionEnded ? (
+          <p className="notice" role="status">
+            Your session has ended. Please log in again.
           </p>
         ) : null}
         {loginState.registered ? (

@@ -335,5 +335,6 @@ describe('ProfilePage', () => {
     const { router } = renderApp('/profile');
     await waitFor(() => expect(router.location.pathname).toBe('/login'));
     expect(screen.getByRole('banner')).toHaveTextContent('Guest');
+    expect(await screen.findByText('Your session has ended. Please log in again.')).toBeVisible();
   });
 });
