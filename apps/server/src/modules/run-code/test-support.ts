@@ -75,7 +75,11 @@ export async function startRunnerApp(
     { dataDir: TEST_DATA_DIR, trustProxy: 'loopback' },
     { codeRunner: runner, runCodeRateLimit: RELAXED_LIMIT },
   );
-  const availability = await runner.warmUp({ prebuild: true });
+  // native's precompiled header is part of what is tested; WebAssembly's prebuild only warms
+  // its compiler up (six compiles, minutes on a busy machine), which the tests' own runs do
+  const availability = await runner.warmUp({
+    prebuild: (runnerOptions.backend ?? TEST_BACKEND) === 'native',
+  });
   if (!availability.ok) {
     await app.stop();
     throw new Error(`the runner is not available: ${availability.reason}`);
