@@ -27,6 +27,7 @@ function build(version: number, isLive: boolean, extra: Partial<GameBuild> = {})
     files: 5,
     bytes: 2_500_000,
     compressedBytes: 600_000,
+    leftOut: [],
     uploadedAt: '2026-11-20T10:00:00.000Z',
     uploadedBy: 'owner',
     isLive,
