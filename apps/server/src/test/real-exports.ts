@@ -96,7 +96,12 @@ window.fixture = {
   state: {},
   set: function (key, value) {
     this.state[key] = String(value);
-    document.getElementById('status').textContent = JSON.stringify(this.state);
+    this.show();
+  },
+  // the page's head reports before <pre id="status"> exists: shown again once it does
+  show: function () {
+    var status = document.getElementById('status');
+    if (status) { status.textContent = JSON.stringify(this.state); }
   },
   fail: function (error) { this.set('error', error && error.message ? error.message : error); },
   draw: function () {
@@ -111,6 +116,7 @@ document.addEventListener('securitypolicyviolation', function (event) {
 });
 window.addEventListener('error', function (event) { fixture.fail(event.error || event.message); });
 window.addEventListener('unhandledrejection', function (event) { fixture.fail(event.reason); });
+document.addEventListener('DOMContentLoaded', function () { fixture.show(); });
 fixture.set('inline', 'ok');
 `;
 
