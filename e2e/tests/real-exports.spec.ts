@@ -10,7 +10,7 @@ import {
   UNITY_ANALYTICS_URL,
 } from '../../apps/server/src/test/real-exports';
 import { E2E_ADMIN } from '../fixtures/constants';
-import { expect, test } from '../fixtures';
+import { expect, signIn, test } from '../fixtures';
 
 /*
  * Real engine exports run as uploaded (issue 25), in Chromium: each fixture shaped like a real
@@ -189,6 +189,20 @@ test("a GameMaker export's stray Game.exe is not served", async ({ request }) =>
   for (const stray of ['Game.exe', 'D3DX9_43.dll', '__MACOSX/._index.html']) {
     expect((await request.get(`${base}/${stray}`)).status(), stray).toBe(404);
   }
+});
+
+test('the admin sees what was left out of the GameMaker zip in what was detected', async ({
+  page,
+  admin,
+}) => {
+  await signIn(page, admin, '/login?admin=true&redirect=/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+  await page.goto(`/admin/games/${ID['gamemaker-exe']}`);
+  const versions = page.getByRole('region', { name: 'Versions' });
+  await versions.getByText('Details').first().click();
+  const leftOut = versions.getByRole('list', { name: 'Files left out' });
+  await expect(leftOut.getByRole('listitem')).toHaveText(realExport('gamemaker-exe').leftOut);
+  await expect(versions.locator('.build-facts dt', { hasText: 'Files' })).toBeVisible();
 });
 
 test('a threaded Godot build still opens cross-origin isolated', async ({ page }) => {

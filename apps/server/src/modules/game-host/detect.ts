@@ -26,7 +26,9 @@ import { refuseBuild } from './zip.js';
  *   `GODOT_THREADS_ENABLED`, else Godot 3;
  * - threads (Godot): `GODOT_THREADS_ENABLED = true|false` when the page says (4.3+); else a
  *   `*.worker.js` beside the start page (Emscripten's pthread worker: 3.x threads, 4.0–4.2);
- *   else the engine script both creating a `SharedArrayBuffer` and starting pthreads. Godot 4.3+
+ *   else the engine script (the config's `executable` + `.js`) carrying Emscripten's pthread
+ *   runtime (`ENVIRONMENT_IS_PTHREAD`, `_emscripten_thread_init`, or a `SharedArrayBuffer` with
+ *   pthreads), as a threaded build with a custom page (no GODOT_THREADS_ENABLED) does. Godot 4.3+
  *   writes `"ensureCrossOriginIsolationHeaders": true` into every export's config, threaded or
  *   not: on its own it says nothing about threads;
  * - anything else: plain HTML5.
@@ -153,7 +155,12 @@ async function godotNeedsThreads(
   const script = executable ? `${executable}.js` : undefined;
   if (script && beside.includes(script)) {
     const code = await readHead(path.join(root, base, script));
-    return /new\s+SharedArrayBuffer/.test(code) && /pthread/i.test(code);
+    // Emscripten's pthread runtime (a page of its own without GODOT_THREADS_ENABLED, as custom
+    // pages have); a single-threaded engine script names none of these
+    return (
+      /\b_?_emscripten_thread_init\b|\bENVIRONMENT_IS_PTHREAD\b/.test(code) ||
+      (/new\s+SharedArrayBuffer/.test(code) && /pthread/i.test(code))
+    );
   }
   return false;
 }

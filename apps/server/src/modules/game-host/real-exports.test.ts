@@ -121,6 +121,16 @@ describe('what the host detects in real exports', () => {
       engine: 'godot4',
       needsThreads: true,
     });
+    // a custom page without GODOT_THREADS_ENABLED: the engine script says whether it has threads
+    const custom = realExport('godot43-cdn').files;
+    const threaded = {
+      ...custom,
+      'index.js': Buffer.concat([
+        Buffer.from('var ENVIRONMENT_IS_PTHREAD = typeof importScripts == "function";\n'),
+        custom['index.js'] ?? Buffer.alloc(0),
+      ]),
+    };
+    expect((await publish(threaded)).build).toMatchObject({ engine: 'godot4', needsThreads: true });
   });
 });
 
