@@ -118,6 +118,11 @@ export function describeResult({ game, build }: GameBuildResponse): string {
   return [
     `Published ${game.id} version ${build.version}${build.isLive ? ' (live)' : ' (uploaded, not live)'}`,
     `  engine:     ${build.engine}${build.needsThreads ? ', needs threads (cross-origin isolated)' : ''}`,
+    ...(build.needsThreads
+      ? [
+          '              (files it loads from other sites need CORS or Cross-Origin-Resource-Policy)',
+        ]
+      : []),
     `  start page: ${build.entry}`,
     `  files:      ${build.files}, ${megabytes(build.bytes)} (${megabytes(build.compressedBytes)} compressed)`,
     ...(build.leftOut.length > 0
@@ -185,10 +190,11 @@ export interface TokenTerminal {
  * typed); Enter ends it, Ctrl-C cancels, Backspace deletes. A pasted token with its newline works.
  */
 export function askToken({ input, output }: TokenTerminal): Promise<string> {
-  output.write('Admin API token (not shown): ');
+  // echo off before the prompt shows: a token typed (or sent) at once is never shown
   input.setRawMode(true);
   input.setEncoding('utf8');
   input.resume();
+  output.write('Admin API token (not shown): ');
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = () => {
