@@ -75,13 +75,19 @@ async function copyFolder(source: string, target: string, prefix = ''): Promise<
   return copied;
 }
 
+/** The first five names, then how many more (a desktop build beside the web one has dozens). */
+function someNames(names: readonly string[]): string {
+  const more = names.length - 5;
+  return names.slice(0, 5).join(' ') + (more > 0 ? ` and ${more} more` : '');
+}
+
 function describeBuild(build: BuildRow, isLive: boolean): string {
   return [
     `version ${build.version}`,
     build.engine,
     build.needsThreads ? 'threads' : null,
     `${build.files} files`,
-    build.leftOut.length > 0 ? `left out ${build.leftOut.join(' ')}` : null,
+    build.leftOut.length > 0 ? `left out ${someNames(build.leftOut)}` : null,
     formatBytes(build.bytes),
     isLive ? 'live' : 'not live',
   ]

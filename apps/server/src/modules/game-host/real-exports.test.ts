@@ -159,6 +159,12 @@ describe('files no browser needs', () => {
     );
     const listed = games.body.games.find((game) => game.id === id)?.builds[0];
     expect(listed?.leftOut).toEqual(fixture.leftOut);
+    const audit = await admin.get<{ entries: { action: string; detail: string }[] }>(
+      `/api/admin/games/audit?gameId=${id}`,
+    );
+    expect(audit.body.entries.find((entry) => entry.action === 'build-upload')?.detail).toContain(
+      'left out .DS_Store D3DX9_43.dll Game.exe __MACOSX/ html5game/.DS_Store,',
+    );
   });
 
   it('names a left-out folder once and keeps files that only look alike', () => {
