@@ -379,7 +379,9 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
   const token = (await shown.textContent()) ?? '';
   const listed = tokens.getByRole('listitem').filter({ hasText: 'e2e build script' });
   await expect(listed).toContainText('Last used Never');
-  await expect(tokens.getByLabel('curl command')).toContainText('Authorization: Bearer <token>');
+  await expect(tokens.getByLabel('curl command')).toContainText(
+    'Authorization: Bearer $GAMES_PUBLISH_TOKEN',
+  );
   await expectNoSeriousA11yViolations(page);
 
   const terminal = await playwrightRequest.newContext({ baseURL: `http://127.0.0.1:${PORT}` });

@@ -86,7 +86,7 @@ async function serveReal(gamesDir: string) {
       gameHostCatalogue: {
         find: (id) =>
           id === GAME
-            ? { access: 'public', liveVersion: 1, versions: [1], needsThreads: false }
+            ? { access: 'public', liveVersion: 1, versions: [1], needsThreads: false, engines: {} }
             : undefined,
       },
     },

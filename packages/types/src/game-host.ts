@@ -66,6 +66,12 @@ export const GameBuild = z.object({
   bytes: z.number().int().nonnegative(),
   /** What a browser downloads: brotli where the host made (or the build shipped) it. */
   compressedBytes: z.number().int().nonnegative(),
+  /**
+   * Files of the zip left out of the published build because no browser needs them: desktop
+   * executables and libraries (`Game.exe`, `.dll`, `.pdb`, `.so`, a `Game.app/` bundle) and
+   * strays (`.DS_Store`, `__MACOSX/`); a left-out folder is listed once, with its slash.
+   */
+  leftOut: z.array(z.string()),
   uploadedAt: z.string(),
   uploadedBy: z.string(),
   isLive: z.boolean(),

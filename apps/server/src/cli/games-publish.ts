@@ -1,12 +1,15 @@
 /**
  * Publishes a game build from a terminal or a build script, as itch.io's butler does:
- *   npm run games:publish -- <gameId> <build.zip> [--site URL] [--token TOKEN] [--no-activate]
+ *   GAMES_PUBLISH_TOKEN=<token> npm run games:publish -- <gameId> <build.zip> [--site URL] [--no-activate]
  * It streams the zip to PUT /api/admin/games/<gameId>/build and prints the new version and
- * what the site detected. The token and site may come from GAMES_PUBLISH_TOKEN and SITE_URL.
+ * what the site detected. Without GAMES_PUBLISH_TOKEN (or --token, which lands in CI logs) it
+ * asks for the token on the terminal, without echo. The site may come from SITE_URL.
  */
 import {
+  askToken,
   describeResult,
   megabytes,
+  NO_TOKEN,
   parseArguments,
   publishBuild,
   PublishError,
@@ -19,6 +22,15 @@ async function main(): Promise<void> {
     process.env,
     process.env.INIT_CWD ?? process.cwd(),
   );
+  if (!request.token) {
+    if (!process.stdin.isTTY) {
+      throw new PublishError(NO_TOKEN);
+    }
+    request.token = await askToken({ input: process.stdin, output: process.stderr });
+    if (!request.token) {
+      throw new PublishError(NO_TOKEN);
+    }
+  }
   let shown = -1;
   const result = await publishBuild({
     ...request,

@@ -10,11 +10,17 @@ import path from 'node:path';
 
 import { GameBuildResponse } from '@portfolio/types/game-host';
 
-export const USAGE = `Usage: npm run games:publish -- <gameId> <build.zip> [--site URL] [--token TOKEN] [--no-activate]
+export const USAGE = `Usage: GAMES_PUBLISH_TOKEN=<token> npm run games:publish -- <gameId> <build.zip> [--site URL] [--no-activate]
 
 Uploads the zip as the game's next version and makes it live (--no-activate: uploaded, not live).
-  --site   the site's address (default: $SITE_URL, else http://localhost:3000)
-  --token  an admin API token from the admin's Games section (default: $GAMES_PUBLISH_TOKEN)`;
+The token is an admin API token from the admin's Games section: from GAMES_PUBLISH_TOKEN, else
+asked for in the terminal (not shown as it is typed). --token TOKEN works too, but a command
+line lands in shell history and CI logs.
+  --site   the site's address (default: $SITE_URL, else http://localhost:3000)`;
+
+/** What the command says when it has no token and no terminal to ask for one in. */
+export const NO_TOKEN =
+  'No token: set GAMES_PUBLISH_TOKEN (make one in the admin Games section), or run the command in a terminal to be asked for it.';
 
 /** A problem the person running the command can fix; printed without a stack trace. */
 export class PublishError extends Error {}
@@ -112,12 +118,24 @@ export function describeResult({ game, build }: GameBuildResponse): string {
   return [
     `Published ${game.id} version ${build.version}${build.isLive ? ' (live)' : ' (uploaded, not live)'}`,
     `  engine:     ${build.engine}${build.needsThreads ? ', needs threads (cross-origin isolated)' : ''}`,
+    ...(build.needsThreads
+      ? [
+          '              (files it loads from other sites need CORS or Cross-Origin-Resource-Policy)',
+        ]
+      : []),
     `  start page: ${build.entry}`,
     `  files:      ${build.files}, ${megabytes(build.bytes)} (${megabytes(build.compressedBytes)} compressed)`,
+    ...(build.leftOut.length > 0
+      ? [`  left out:   ${build.leftOut.join(', ')} (no browser needs them)`]
+      : []),
     ...(build.isLive && game.playUrl ? [`  play:       ${game.playUrl}`] : []),
   ].join('\n');
 }
 
+/**
+ * The command line and environment, read. `token` is empty when neither GAMES_PUBLISH_TOKEN nor
+ * --token gave one: the command then asks for it (askToken) or stops with NO_TOKEN.
+ */
 export function parseArguments(
   args: readonly string[],
   env: Record<string, string | undefined>,
@@ -158,10 +176,52 @@ export function parseArguments(
   if (!gameId || !file || positional.length > 2) {
     throw new PublishError(USAGE);
   }
-  if (!token) {
-    throw new PublishError(
-      'No token: pass --token or set GAMES_PUBLISH_TOKEN (make one in the admin Games section).',
-    );
-  }
   return { site, token, gameId, file: path.resolve(cwd, file), activate };
+}
+
+/** The terminal a token is asked for in: stdin in raw mode (no echo), a prompt on stderr. */
+export interface TokenTerminal {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WritableStream;
+}
+
+/**
+ * Asks for the token without echoing it (the terminal in raw mode, nothing written back as it is
+ * typed); Enter ends it, Ctrl-C cancels, Backspace deletes. A pasted token with its newline works.
+ */
+export function askToken({ input, output }: TokenTerminal): Promise<string> {
+  // echo off before the prompt shows: a token typed (or sent) at once is never shown
+  input.setRawMode(true);
+  input.setEncoding('utf8');
+  input.resume();
+  output.write('Admin API token (not shown): ');
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      input.off('data', handleData);
+      input.setRawMode(false);
+      input.pause();
+      output.write('\n');
+    };
+    function handleData(chunk: string) {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n' || char === '\u0004') {
+          finish();
+          resolve(value.trim());
+          return;
+        }
+        if (char === '\u0003') {
+          finish();
+          reject(new PublishError('Cancelled.'));
+          return;
+        }
+        if (char === '\u007f' || char === '\b') {
+          value = value.slice(0, -1);
+        } else {
+          value += char;
+        }
+      }
+    }
+    input.on('data', handleData);
+  });
 }

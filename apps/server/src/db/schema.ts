@@ -265,6 +265,8 @@ export const gameBuilds = pgTable(
     files: integer('files').notNull(),
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
     compressedBytes: bigint('compressed_bytes', { mode: 'number' }).notNull(),
+    /** Files of the upload left out of the build (desktop binaries, `__MACOSX/`…), for the admin. */
+    leftOut: jsonb('left_out').$type<string[]>().notNull().default([]),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
     /** The uploader's username (copied: the entry outlives the user), 'system' for demo imports. */
     uploadedBy: text('uploaded_by').notNull(),

@@ -64,11 +64,17 @@ window.fixture = {
   state: {},
   set: function (key, value) {
     this.state[key] = String(value);
-    document.getElementById('status').textContent = JSON.stringify(this.state);
+    this.show();
+  },
+  // the page's head reports before <pre id="status"> exists: shown again once it does
+  show: function () {
+    var status = document.getElementById('status');
+    if (status) { status.textContent = JSON.stringify(this.state); }
     document.title = Object.keys(this.state).map(function (k) { return k + '=' + this.state[k]; }, this).join(' ');
   },
   fail: function (error) { this.set('error', error && error.message ? error.message : error); },
 };
+document.addEventListener('DOMContentLoaded', function () { fixture.show(); });
 fixture.set('inline', 'ok');
 `;
 

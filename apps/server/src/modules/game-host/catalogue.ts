@@ -117,11 +117,13 @@ export function createGameCatalogue(deps: {
               build.replacedAt.getTime() > since,
           )
         : [];
+      const served = [...(live ? [live] : []), ...retired];
       return {
         access: game.access,
         liveVersion: live?.version ?? null,
-        versions: [...(live ? [live.version] : []), ...retired.map((build) => build.version)],
+        versions: served.map((build) => build.version),
         needsThreads: live?.needsThreads ?? false,
+        engines: Object.fromEntries(served.map((build) => [build.version, build.engine])),
       };
     },
   };
@@ -176,6 +178,7 @@ export function toGameBuild(build: BuildRow, liveVersion: number | null): GameBu
     files: build.files,
     bytes: build.bytes,
     compressedBytes: build.compressedBytes,
+    leftOut: build.leftOut,
     uploadedAt: build.uploadedAt.toISOString(),
     uploadedBy: build.uploadedBy,
     isLive: build.version === liveVersion,

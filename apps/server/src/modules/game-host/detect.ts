@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { BuildEngine } from '@portfolio/types/game-host';
@@ -6,21 +6,31 @@ import type { BuildEngine } from '@portfolio/types/game-host';
 import { refuseBuild } from './zip.js';
 
 /*
- * What an uploaded build is (issue 16): its start page, its engine, and whether it needs threads
- * (SharedArrayBuffer, so cross-origin isolation). The rules, in order:
+ * What an uploaded build is (issue 16, issue 25): its start page, its engine, whether it needs
+ * threads (SharedArrayBuffer, so cross-origin isolation), and which files it carries that a
+ * browser never asks for. The rules, in order:
  *
+ * - left out: executables, libraries and debug files of desktop exports (`.exe`, `.dll`,
+ *   `.pdb`, `.so`, `.dylib`, a macOS `.app/` bundle) and what file managers leave behind
+ *   (`.DS_Store`, `._*` resource forks, `Thumbs.db`, `desktop.ini`, `__MACOSX/`): not
+ *   published, listed;
  * - start page: the .html files nearest the top of the zip; `index.html` among them, else the
  *   only one (a build zipped with its folder, `MyGame/index.html`, works too);
  * - GameMaker HTML5: an `html5game/` folder beside the start page;
- * - Unity WebGL: `Build/*.loader.js` beside the start page;
+ * - Unity WebGL: `Build/*.loader.js` beside the start page (2020+), or `Build/UnityLoader.js`
+ *   (2017–2019, with a `.json` and `.unityweb` files);
  * - Godot: the start page holds `GODOT_CONFIG` (3.3+, 4.x) or starts `new Engine` with a `.pck`
- *   beside it (3.2). Godot 4 when the config has a 4.x key (`gdextensionLibs`,
+ *   beside it (3.2; also `index.pck.gz`/`.br`, which GitHub Pages CI jobs gzip and the page
+ *   inflates itself). Godot 4 when the config has a 4.x key (`gdextensionLibs`,
  *   `ensureCrossOriginIsolationHeaders`, `emscriptenPoolSize`, `godotPoolSize`) or the page sets
  *   `GODOT_THREADS_ENABLED`, else Godot 3;
  * - threads (Godot): `GODOT_THREADS_ENABLED = true|false` when the page says (4.3+); else a
- *   `*.worker.js` beside the start page (Emscripten's pthread worker: 3.x threads, 4.0–4.2); else,
- *   Godot 4, the config's `"ensureCrossOriginIsolationHeaders": true`; else the engine script
- *   both creating a `SharedArrayBuffer` and starting pthreads;
+ *   `*.worker.js` beside the start page (Emscripten's pthread worker: 3.x threads, 4.0–4.2);
+ *   else the engine script (the config's `executable` + `.js`) carrying Emscripten's pthread
+ *   runtime (`ENVIRONMENT_IS_PTHREAD`, `_emscripten_thread_init`, or a `SharedArrayBuffer` with
+ *   pthreads), as a threaded build with a custom page (no GODOT_THREADS_ENABLED) does. Godot 4.3+
+ *   writes `"ensureCrossOriginIsolationHeaders": true` into every export's config, threaded or
+ *   not: on its own it says nothing about threads;
  * - anything else: plain HTML5.
  */
 
@@ -28,6 +38,34 @@ export interface BuildDetection {
   entry: string;
   engine: BuildEngine;
   needsThreads: boolean;
+}
+
+/** Folders of a zip that no browser needs (macOS resource forks, a desktop app bundle). */
+const LEFT_OUT_FOLDER = /(^|\/)(__MACOSX|[^/]+\.app)\//i;
+/** Files of a zip that no browser needs: desktop binaries, debug symbols, file-manager strays. */
+const LEFT_OUT_FILE =
+  /(\.(exe|dll|pdb|so|dylib)|(^|\/)(\.DS_Store|\._[^/]*|Thumbs\.db|desktop\.ini))$/i;
+
+/** Whether a file of an upload is left out of the published build (never served). */
+export function isLeftOut(file: string): boolean {
+  return LEFT_OUT_FOLDER.test(file) || LEFT_OUT_FILE.test(file);
+}
+
+/**
+ * What is left out of `files`, for the admin: each file, except that a left-out folder
+ * (`Game.app/`, `__MACOSX/`) is listed once, by its name with a slash.
+ */
+export function listLeftOut(files: readonly string[]): string[] {
+  const listed = new Set<string>();
+  for (const file of files) {
+    const folder = LEFT_OUT_FOLDER.exec(file);
+    if (folder) {
+      listed.add(file.slice(0, folder.index + folder[0].length));
+    } else if (LEFT_OUT_FILE.test(file)) {
+      listed.add(file);
+    }
+  }
+  return [...listed].sort();
 }
 
 /** How much of a page or engine script is read to recognise it. */
@@ -87,17 +125,17 @@ export async function detectBuild(root: string, files: readonly string[]): Promi
   if (beside.some((file) => file.startsWith('html5game/'))) {
     return { ...plain, engine: 'gamemaker' };
   }
-  if (beside.some((file) => /^Build\/[^/]+\.loader\.js$/.test(file))) {
+  if (beside.some((file) => /^Build\/([^/]+\.loader|UnityLoader)\.js$/.test(file))) {
     return { ...plain, engine: 'unity' };
   }
   const page = await readHead(path.join(root, entry));
   const hasConfig = page.includes('GODOT_CONFIG');
-  const hasPck = beside.some((file) => file.endsWith('.pck'));
+  const hasPck = beside.some((file) => /\.pck(\.gz|\.br)?$/.test(file));
   if (!hasConfig && !(hasPck && /new\s+Engine\b/.test(page))) {
     return plain;
   }
   const engine: BuildEngine = GODOT4_KEYS.test(page) ? 'godot4' : 'godot3';
-  return { entry, engine, needsThreads: await godotNeedsThreads(root, base, beside, page, engine) };
+  return { entry, engine, needsThreads: await godotNeedsThreads(root, base, beside, page) };
 }
 
 async function godotNeedsThreads(
@@ -105,7 +143,6 @@ async function godotNeedsThreads(
   base: string,
   beside: readonly string[],
   page: string,
-  engine: BuildEngine,
 ): Promise<boolean> {
   const declared = /GODOT_THREADS_ENABLED\s*=\s*(true|false)/.exec(page);
   if (declared) {
@@ -114,14 +151,35 @@ async function godotNeedsThreads(
   if (beside.some((file) => !file.includes('/') && file.endsWith('.worker.js'))) {
     return true;
   }
-  if (engine === 'godot4' && /"ensureCrossOriginIsolationHeaders"\s*:\s*true/.test(page)) {
-    return true;
-  }
   const executable = /"executable"\s*:\s*"([^"]+)"/.exec(page)?.[1];
   const script = executable ? `${executable}.js` : undefined;
   if (script && beside.includes(script)) {
     const code = await readHead(path.join(root, base, script));
-    return /new\s+SharedArrayBuffer/.test(code) && /pthread/i.test(code);
+    // Emscripten's pthread runtime (a page of its own without GODOT_THREADS_ENABLED, as custom
+    // pages have); a single-threaded engine script names none of these
+    return (
+      /\b_?_emscripten_thread_init\b|\bENVIRONMENT_IS_PTHREAD\b/.test(code) ||
+      (/new\s+SharedArrayBuffer/.test(code) && /pthread/i.test(code))
+    );
   }
   return false;
+}
+
+/**
+ * Deletes from the unpacked build at `root` what is left out of it (isLeftOut), and answers the
+ * files kept and the list shown to the admin.
+ */
+export async function removeLeftOut<T extends { path: string }>(
+  root: string,
+  files: readonly T[],
+): Promise<{ kept: T[]; leftOut: string[] }> {
+  const leftOut = listLeftOut(files.map((file) => file.path));
+  if (leftOut.length === 0) {
+    return { kept: [...files], leftOut };
+  }
+  // a folder's whole tree goes at once (`Game.app/`), then each file
+  for (const item of leftOut) {
+    await rm(path.join(root, ...item.split('/').filter(Boolean)), { recursive: true, force: true });
+  }
+  return { kept: files.filter((file) => !isLeftOut(file.path)), leftOut };
 }

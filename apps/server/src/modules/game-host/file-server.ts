@@ -6,7 +6,8 @@ import { pipeline } from 'node:stream/promises';
 
 /*
  * Sends one file over bare node:http (the games origin, issue 16): types, precompressed
- * siblings by Accept-Encoding, prebuilt .br/.gz files with their Content-Encoding, single byte
+ * siblings by Accept-Encoding, a build's own .br/.gz files (as their bytes, or with their
+ * Content-Encoding where the engine's loader expects the browser to unpack them), single byte
  * ranges, ETag/Last-Modified and 304. Paths are the caller's business: this module trusts the
  * absolute path it is given.
  */
@@ -27,6 +28,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.mem': 'application/octet-stream',
   '.unityweb': 'application/octet-stream',
   '.bin': 'application/octet-stream',
+  '.gz': 'application/gzip',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
@@ -150,6 +152,13 @@ export interface SendFileOptions {
   headers: OutgoingHttpHeaders;
   /** Serve <file>.br / <file>.gz siblings by Accept-Encoding. */
   negotiate: boolean;
+  /**
+   * A file asked for by its own `.br`/`.gz` name is the build's own: sent with its
+   * Content-Encoding and the inner file's type when true (Unity's `Build/*.br|gz`, which
+   * Unity's loader expects the browser to unpack); else as those very bytes, for the page to
+   * unpack itself (Godot 3 CI builds inflate `index.wasm.gz` with pako).
+   */
+  decodePrebuilt?: boolean;
 }
 
 function etagOf(stats: Stats, encoding: string | undefined): string {
@@ -256,15 +265,18 @@ export async function sendFile(
   let encoding: string | undefined;
   const accepted = acceptedEncodings(req.headers['accept-encoding']);
 
-  // a build's own prebuilt X.wasm.br / X.data.gz (Unity): the type of X with its encoding, when
-  // the browser accepts that encoding; else the raw bytes, which Unity's loader decompresses
+  // a build's own X.wasm.br / X.data.gz, asked for by that name
   const prebuilt = ENCODINGS.find(({ suffix }) => filePath.toLowerCase().endsWith(suffix));
   if (prebuilt) {
-    headers.Vary = 'Accept-Encoding';
-    if (accepted.has(prebuilt.name)) {
-      type = contentTypeOf(filePath.slice(0, -prebuilt.suffix.length));
-      encoding = prebuilt.name;
-      headers['Content-Encoding'] = prebuilt.name;
+    // Unity: the inner type with its encoding when the browser accepts it, else the bytes, which
+    // Unity's loader decompresses itself
+    if (options.decodePrebuilt) {
+      headers.Vary = 'Accept-Encoding';
+      if (accepted.has(prebuilt.name)) {
+        type = contentTypeOf(filePath.slice(0, -prebuilt.suffix.length));
+        encoding = prebuilt.name;
+        headers['Content-Encoding'] = prebuilt.name;
+      }
     }
   } else if (options.negotiate && (file.siblings.br || file.siblings.gzip)) {
     headers.Vary = 'Accept-Encoding';

@@ -971,7 +971,43 @@ describe('npm run games:publish', () => {
 
       const noToken = await run([id, path.join(dir, 'build.zip')], { SITE_URL: app.url });
       expect(noToken.code).toBe(1);
-      expect(noToken.stderr).toContain('No token');
+      expect(noToken.stderr).toContain('No token: set GAMES_PUBLISH_TOKEN');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('asks for the token on a terminal without echoing it', async () => {
+    const token = (await admin.post<CreateAdminTokenResponse>('/api/admin/tokens', { name: 'tty' }))
+      .body.token;
+    const id = await createGame();
+    const dir = mkdtempSync(path.join(tmpdir(), 'games-publish-tty-'));
+    try {
+      const zip = path.join(dir, 'build.zip');
+      writeFileSync(zip, await plainBuild('typed token'));
+      // util-linux's script gives the command a pseudo-terminal; everything the terminal shows
+      // (the prompt, any echo, the summary) comes back on its stdout
+      const command = [process.execPath, '--import', 'tsx', 'src/cli/games-publish.ts', id, zip]
+        .map((arg) => `'${arg}'`)
+        .join(' ');
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+        cwd: SERVER_ROOT,
+        env: { PATH: process.env.PATH ?? '', SITE_URL: app.url, TERM: 'dumb' },
+      });
+      let screen = '';
+      let typed = false;
+      const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+        if (!typed && screen.includes('Admin API token (not shown): ')) {
+          typed = true;
+          child.stdin.write(`${token}\r`);
+        }
+      });
+      expect(await exit).toBe(0);
+      expect(screen).toContain(`Published ${id} version 1 (live)`);
+      expect(screen).not.toContain(token);
+      expect(screen).not.toContain(token.slice(0, 8));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

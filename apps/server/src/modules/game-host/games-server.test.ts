@@ -66,14 +66,44 @@ function fileOf(kind: Parameters<typeof engineExport>[0], name: string): Buffer 
 }
 
 const games: Record<string, HostedGame> = {
-  GmGame: { access: 'public', liveVersion: 1, versions: [1], needsThreads: false },
-  GodotThreads: { access: 'public', liveVersion: 1, versions: [1], needsThreads: true },
-  GodotSingle: { access: 'public', liveVersion: 1, versions: [1], needsThreads: false },
-  UnityGame: { access: 'public', liveVersion: 1, versions: [1], needsThreads: false },
+  GmGame: { access: 'public', liveVersion: 1, versions: [1], needsThreads: false, engines: {} },
+  GodotThreads: {
+    access: 'public',
+    liveVersion: 1,
+    versions: [1],
+    needsThreads: true,
+    engines: {},
+  },
+  GodotSingle: {
+    access: 'public',
+    liveVersion: 1,
+    versions: [1],
+    needsThreads: false,
+    engines: {},
+  },
+  UnityGame: { access: 'public', liveVersion: 1, versions: [1], needsThreads: false, engines: { 1: 'unity' } }, // prettier-ignore
   // version 1 stopped being live less than 24 h ago (still kept); 3 is on disk but not kept
-  Html5Game: { access: 'public', liveVersion: 2, versions: [1, 2], needsThreads: false },
-  SubGame: { access: 'subscriber', liveVersion: 1, versions: [1], needsThreads: false },
-  Unpublished: { access: 'public', liveVersion: null, versions: [1], needsThreads: false },
+  Html5Game: {
+    access: 'public',
+    liveVersion: 2,
+    versions: [1, 2],
+    needsThreads: false,
+    engines: {},
+  },
+  SubGame: {
+    access: 'subscriber',
+    liveVersion: 1,
+    versions: [1],
+    needsThreads: false,
+    engines: {},
+  },
+  Unpublished: {
+    access: 'public',
+    liveVersion: null,
+    versions: [1],
+    needsThreads: false,
+    engines: {},
+  },
 };
 const catalogue: GameHostCatalogue = { find: (id) => games[id] };
 

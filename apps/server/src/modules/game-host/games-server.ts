@@ -47,21 +47,34 @@ const SHORT_CACHE = 'public, max-age=300';
 const VERSION = /^[1-9]\d{0,8}$/;
 const GAME_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const THUMBNAIL = /^thumbnail\.(png|jpg|webp)$/;
+/**
+ * A Unity build's own compressed file (`Build/x.wasm.br`, `Build/x.data.gz`): Unity documents
+ * serving these with Content-Encoding and the uncompressed type. Its `.unityweb` files (2017–2019,
+ * and 2020+ with decompression fallback) are sent as bytes: the loader unpacks them itself.
+ */
+const UNITY_BUILD_FILE = /(^|\/)Build\/[^/]+\.(br|gz)$/;
 
-/** The games origin's CSP: engines' inline start-up scripts, eval, WebAssembly, blob: workers. */
+/**
+ * The games origin's CSP. The origin is already apart from the site (no cookie, no API), so the
+ * policy's job is to keep games framed by the site only, not to stop them loading what real
+ * exports load: engines' inline start-up scripts, eval, WebAssembly, blob: workers, libraries
+ * and fonts from public CDNs (Phaser, jQuery, Prism) over https:, analytics and their own
+ * servers over https:/wss: (Unity's config.uca.cloud.unity3d.com). Plugins and <base> stay off.
+ */
 export function gamesContentSecurityPolicy(siteOrigins: readonly string[]): string {
   const site = siteOrigins.join(' ');
   const sockets = siteOrigins.map(webSocketOriginOf).join(' ');
   return [
     "default-src 'self'",
-    // the site's origins: the multiplayer demo games load socket.io.js from the site
-    `script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: ${site}`,
-    "worker-src 'self' blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "media-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self' data: blob: ${site} ${sockets}`,
+    // the site's origins: the multiplayer demo games load socket.io.js from the site (http: in
+    // development, so named as well as https:)
+    `script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data: https: ${site}`,
+    "worker-src 'self' blob: data: https:",
+    "style-src 'self' 'unsafe-inline' blob: data: https:",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' data: blob: https:",
+    "font-src 'self' data: https:",
+    `connect-src 'self' data: blob: https: wss: ${site} ${sockets}`,
     `frame-ancestors ${site}`,
     "object-src 'none'",
     "base-uri 'self'",
@@ -169,6 +182,7 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       cacheControl: isGranted ? GRANTED_FILE_CACHE : VERSION_FILE_CACHE,
       headers,
       negotiate: true,
+      decodePrebuilt: game.engines[version] === 'unity' && UNITY_BUILD_FILE.test(relative),
     });
     if (result === 'directory') {
       // the game's relative URLs need the folder's trailing slash

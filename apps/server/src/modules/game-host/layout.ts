@@ -1,5 +1,7 @@
 import path from 'node:path';
 
+import type { BuildEngine } from '@portfolio/types/game-host';
+
 /*
  * Where builds live on disk, shared by the publisher (upload, versions) and the games origin's
  * file server (issue 16):
@@ -33,6 +35,8 @@ export interface HostedGame {
   versions: readonly number[];
   /** The live build needs cross-origin isolation (threads): its pages get COEP. */
   needsThreads: boolean;
+  /** The engine detected in each version of `versions` (how its own .br/.gz files are sent). */
+  engines: Readonly<Record<number, BuildEngine>>;
 }
 
 /** The games origin's view of the catalogue; cached in memory and refreshed on every change. */

@@ -14,7 +14,7 @@ import { SYSTEM_ACTOR_NAME } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
 import type { BuildRow, GameCatalogue } from './catalogue.js';
 import { compressBuild } from './compress.js';
-import { detectBuild } from './detect.js';
+import { detectBuild, removeLeftOut } from './detect.js';
 import { incomingDir, versionDir } from './layout.js';
 import { formatBytes, receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
 
@@ -23,6 +23,7 @@ import { formatBytes, receiveUpload, type UnpackedFile, unpackZip } from './zip.
  * imported at first start:
  *
  *   zip → GAMES_DIR/.incoming/<id>.zip (streamed) → checked and unpacked into .incoming/<id>/
+ *   → files no browser needs left out (detect.ts: `.exe`, `__MACOSX/`…, listed on the build)
  *   → start page, engine and threads detected → .br/.gz siblings made → in one transaction:
  *   the game row locked, the next version number taken, the folder renamed to
  *   GAMES_DIR/<game>/<version>/ (same file system: one rename), the build row written and,
@@ -74,12 +75,19 @@ async function copyFolder(source: string, target: string, prefix = ''): Promise<
   return copied;
 }
 
+/** The first five names, then how many more (a desktop build beside the web one has dozens). */
+function someNames(names: readonly string[]): string {
+  const more = names.length - 5;
+  return names.slice(0, 5).join(' ') + (more > 0 ? ` and ${more} more` : '');
+}
+
 function describeBuild(build: BuildRow, isLive: boolean): string {
   return [
     `version ${build.version}`,
     build.engine,
     build.needsThreads ? 'threads' : null,
     `${build.files} files`,
+    build.leftOut.length > 0 ? `left out ${someNames(build.leftOut)}` : null,
     formatBytes(build.bytes),
     isLive ? 'live' : 'not live',
   ]
@@ -104,9 +112,10 @@ export function createPublisher(deps: {
   async function publishStaged(
     gameId: string,
     dir: string,
-    files: UnpackedFile[],
+    unpacked: UnpackedFile[],
     options: PublishOptions & { sourceHash?: string },
   ): Promise<BuildRow> {
+    const { kept: files, leftOut } = await removeLeftOut(dir, unpacked);
     const detection = await detectBuild(
       dir,
       files.map((file) => file.path),
@@ -145,6 +154,7 @@ export function createPublisher(deps: {
           files: files.length,
           bytes,
           compressedBytes,
+          leftOut,
           uploadedBy: options.actor?.username ?? SYSTEM_ACTOR_NAME,
           wentLiveAt: options.activate ? now : null,
           sourceHash: options.sourceHash ?? null,

@@ -98,11 +98,6 @@ export interface UnpackedFile {
   size: number;
 }
 
-/** Entries that are an archiver's leftovers, not part of the build (macOS resource forks). */
-function isJunk(name: string): boolean {
-  return name.startsWith('__MACOSX/') || name === '.DS_Store' || name.endsWith('/.DS_Store');
-}
-
 /** An entry's name as text: UTF-8 when flagged (or valid), else Latin-1. */
 function entryName(entry: Entry): string {
   const raw: unknown = entry.fileName;
@@ -215,9 +210,6 @@ function planUnpack(entries: readonly Entry[], zipSize: number, limits: ZipLimit
   let total = 0;
   for (const entry of entries) {
     const name = entryName(entry);
-    if (isJunk(name.replace(/\\/g, '/'))) {
-      continue;
-    }
     const relative = safeRelativePath(name);
     if (isSymlink(entry)) {
       throw refuseBuild(

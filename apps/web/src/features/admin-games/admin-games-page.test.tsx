@@ -27,6 +27,7 @@ function build(version: number, isLive: boolean, extra: Partial<GameBuild> = {})
     files: 5,
     bytes: 2_500_000,
     compressedBytes: 600_000,
+    leftOut: [],
     uploadedAt: '2026-11-20T10:00:00.000Z',
     uploadedBy: 'owner',
     isLive,
@@ -301,6 +302,11 @@ describe('/admin/games/:gameId', () => {
     ]);
     expect(within(items[0] as HTMLElement).getByText('Live')).toBeVisible();
     expect(within(items[0] as HTMLElement).getByText(/by owner/)).toBeVisible();
+    // a threaded build says what isolation asks of the scripts it loads from other sites
+    await userEvent.click(within(items[0] as HTMLElement).getByText('Details'));
+    expect(
+      within(items[0] as HTMLElement).getByText(/CORS or Cross-Origin-Resource-Policy/),
+    ).toBeVisible();
     await userEvent.click(versions.getByRole('button', { name: 'Make version 1 live' }));
     expect(await versions.findByText('Version 1 is live')).toBeVisible();
     expect(screen.getByTestId('live-version')).toHaveTextContent('Version 1');
@@ -460,7 +466,12 @@ describe('uploading a build', () => {
     act(() => FakeXhr.last?.progress(1000, 2000));
     expect(upload.getByRole('progressbar')).toHaveValue(50);
     expect(upload.getByText('Uploading: 50% of 2.0 KB')).toBeVisible();
-    const uploaded = build(2, false, { engine: 'unity', needsThreads: false, files: 12 });
+    const uploaded = build(2, false, {
+      engine: 'unity',
+      needsThreads: false,
+      files: 12,
+      leftOut: ['Game.exe', '__MACOSX/'],
+    });
     act(() =>
       FakeXhr.last?.respond(201, {
         game: { ...current, builds: [build(1, true), uploaded] },
@@ -472,6 +483,12 @@ describe('uploading a build', () => {
     expect(upload.getByText('2.5 MB')).toBeVisible();
     expect(upload.getByText('600 KB')).toBeVisible();
     expect(upload.getByText('12')).toBeVisible();
+    // what the server left out of the build is listed with the detection
+    const leftOut = within(upload.getByRole('list', { name: 'Files left out' }));
+    expect(leftOut.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Game.exe',
+      '__MACOSX/',
+    ]);
     expect(upload.queryByRole('progressbar')).not.toBeInTheDocument();
     const versions = within(screen.getByRole('region', { name: 'Versions' }));
     expect(versions.getByRole('button', { name: 'Make version 2 live' })).toBeVisible();
@@ -517,7 +534,13 @@ describe('API tokens', () => {
     expect(section.getByLabelText('curl command')).toHaveTextContent(
       'curl -X PUT --data-binary @build.zip',
     );
+    // the token comes from the environment (or a prompt), never from the command line
+    expect(section.getByLabelText('curl command')).toHaveTextContent(
+      'Authorization: Bearer $GAMES_PUBLISH_TOKEN',
+    );
     expect(section.getByLabelText('npm command')).toHaveTextContent('npm run games:publish');
+    expect(section.getByLabelText('npm command')).toHaveTextContent('GAMES_PUBLISH_TOKEN');
+    expect(section.getByLabelText('npm command')).not.toHaveTextContent('--token');
 
     await userEvent.click(section.getByRole('button', { name: 'Create Token' }));
     await waitFor(() => expect(section.getByRole('alert')).toHaveTextContent('Name is required'));

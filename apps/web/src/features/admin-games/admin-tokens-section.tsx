@@ -18,12 +18,12 @@ export function publishCommands(origin: string, gameId: string) {
     curl: [
       'curl -X PUT --data-binary @build.zip \\',
       "  -H 'Content-Type: application/zip' \\",
-      "  -H 'Authorization: Bearer <token>' \\",
+      '  -H "Authorization: Bearer $GAMES_PUBLISH_TOKEN" \\',
       `  ${origin}/api/admin/games/${gameId}/build`,
     ].join('\n'),
     npm: [
-      'GAMES_PUBLISH_TOKEN=<token> \\',
-      `  npm run games:publish -- ${gameId} build.zip --site ${origin}`,
+      '# the token from GAMES_PUBLISH_TOKEN (a CI secret), else asked for, not shown',
+      `npm run games:publish -- ${gameId} build.zip --site ${origin}`,
     ].join('\n'),
   };
 }
@@ -34,16 +34,18 @@ export function PublishCommands({ gameId }: { gameId: string }) {
   return (
     <div className="publish-commands">
       <p>
-        With curl (an admin API token, or an admin session&apos;s cookie); it answers with the new
-        version and what was detected:
+        With curl, an admin API token in the environment variable <code>GAMES_PUBLISH_TOKEN</code>;
+        it answers with the new version and what was detected:
       </p>
       <pre tabIndex={0} aria-label="curl command">
         <code>{curl}</code>
       </pre>
       <p>
-        Or from this repository, the npm script that wraps it and prints the same (add{' '}
-        <code>--no-activate</code> to keep the live version; <code>--token</code> and{' '}
-        <code>SITE_URL</code> work too):
+        Or from this repository, the npm script that wraps it and prints the same. It takes the
+        token from <code>GAMES_PUBLISH_TOKEN</code> (in CI, a secret variable), or asks for it in
+        the terminal without showing it; a token written on the command line lands in shell history
+        and CI logs. Add <code>--no-activate</code> to keep the live version; <code>SITE_URL</code>{' '}
+        works instead of <code>--site</code>:
       </p>
       <pre tabIndex={0} aria-label="npm command">
         <code>{npm}</code>

@@ -1,0 +1,1 @@
+ALTER TABLE "game_builds" ADD COLUMN "left_out" jsonb DEFAULT '[]'::jsonb NOT NULL;
