@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -43,6 +43,30 @@ describe('GalleryPage', () => {
     expect(
       await screen.findByRole('link', { name: 'Prototype Online View Details' }),
     ).toHaveFocus();
+  });
+
+  it('moves to the next and previous item with a sideways swipe, not with a scroll', async () => {
+    stubApi();
+    renderApp('/Gallery?project=item2&media=1');
+    const stage = (await screen.findByText('1 / 3')).parentElement?.querySelector(
+      '.gallery-viewer__stage',
+    );
+    if (!stage) {
+      throw new Error('no stage');
+    }
+    const swipe = (from: [number, number], to: [number, number]) => {
+      fireEvent.touchStart(stage, { touches: [{ clientX: from[0], clientY: from[1] }] });
+      fireEvent.touchEnd(stage, { changedTouches: [{ clientX: to[0], clientY: to[1] }] });
+    };
+    swipe([300, 200], [120, 210]);
+    expect(screen.getByText('2 / 3')).toBeInTheDocument();
+    swipe([100, 200], [300, 190]);
+    swipe([100, 200], [300, 190]);
+    expect(screen.getByText('3 / 3')).toBeInTheDocument();
+    // mostly up or down (a page scroll), or too short: no move
+    swipe([200, 400], [260, 100]);
+    swipe([200, 200], [230, 200]);
+    expect(screen.getByText('3 / 3')).toBeInTheDocument();
   });
 
   it("names each card's thumbnail by its project title", async () => {

@@ -22,6 +22,17 @@ function isOwnKeyTarget(target: EventTarget | null): boolean {
   );
 }
 
+/** Pixels a finger must travel sideways, more than up or down, to count as a swipe. */
+export const SWIPE_MIN_PX = 50;
+
+/** -1 (to the previous item) for a swipe to the right, 1 for one to the left, else 0. */
+export function swipeDirection(dx: number, dy: number): -1 | 0 | 1 {
+  if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) <= Math.abs(dy)) {
+    return 0;
+  }
+  return dx > 0 ? -1 : 1;
+}
+
 /**
  * The gallery viewer (spec sections 2 and 4): the current item with wrap-around Previous/Next,
  * its description and a thumbnail strip. ArrowLeft/ArrowRight move, Escape closes.
@@ -30,6 +41,7 @@ export function GalleryViewer({ project, index, onSelect, onClose }: GalleryView
   const count = project.media.length;
   const item = project.media[index] ?? project.media[0];
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const swipeStart = useRef<{ x: number; y: number } | null>(null);
 
   // Opening a project (or switching to another) moves focus into the viewer.
   useEffect(() => {
@@ -94,7 +106,28 @@ export function GalleryViewer({ project, index, onSelect, onClose }: GalleryView
         >
           Previous Media
         </button>
-        <div className="gallery-viewer__stage" data-media-type={item.type}>
+        <div
+          className="gallery-viewer__stage"
+          data-media-type={item.type}
+          // a sideways swipe on a touch screen moves like Previous/Next
+          onTouchStart={(event) => {
+            const touch = event.touches[0];
+            swipeStart.current =
+              event.touches.length === 1 && touch ? { x: touch.clientX, y: touch.clientY } : null;
+          }}
+          onTouchEnd={(event) => {
+            const start = swipeStart.current;
+            const touch = event.changedTouches[0];
+            swipeStart.current = null;
+            if (!start || !touch) {
+              return;
+            }
+            const direction = swipeDirection(touch.clientX - start.x, touch.clientY - start.y);
+            if (direction !== 0) {
+              onSelect(wrapIndex(index, direction, count));
+            }
+          }}
+        >
           <MediaView item={item} projectTitle={project.title} position={index + 1} />
         </div>
         <button
