@@ -5,6 +5,7 @@ import type { Role, SortOrder, UserListQuery, UserSortField } from '@portfolio/t
 import type { Db } from '../../db/client.js';
 import { type StoredDeviceInfo, users } from '../../db/schema.js';
 import { recordAudit } from './audit.js';
+import { revokeTokensOf } from '../game-host/tokens.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -99,6 +100,9 @@ export function createUsersRepo(db: Db) {
     async setRoleAsSystem(user: Pick<UserRow, 'id' | 'username' | 'role'>, role: Role) {
       await db.transaction(async (tx) => {
         await tx.update(users).set({ role }).where(eq(users.id, user.id));
+        if (user.role === 'admin' && role !== 'admin') {
+          await revokeTokensOf(tx, user.id, null, `${user.username} is no longer an admin`);
+        }
         await recordAudit(tx, {
           action: 'role-change',
           actor: null,
