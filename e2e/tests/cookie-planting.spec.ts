@@ -32,7 +32,9 @@ async function openGamePage(page: Page, request: APIRequestContext): Promise<Pag
 async function signedInAs(page: Page): Promise<string | null> {
   return page.evaluate(async () => {
     const response = await fetch('/api/auth/current-user');
-    return ((await response.json()) as { user: { username: string } | null }).user?.username ?? null;
+    return (
+      ((await response.json()) as { user: { username: string } | null }).user?.username ?? null
+    );
   });
 }
 
@@ -61,7 +63,9 @@ test('a game that plants session cookies leaves the visitor signed in as themsel
   await signIn(page, account);
   const banner = page.getByRole('banner');
   await expect(banner.getByRole('link', { name: account.username })).toBeVisible();
-  const before = (await page.context().cookies(SITE)).find((cookie) => cookie.name === '__Host-sid');
+  const before = (await page.context().cookies(SITE)).find(
+    (cookie) => cookie.name === '__Host-sid',
+  );
   expect(before).toMatchObject({ httpOnly: true, secure: true, path: '/' });
 
   const token = await attackerToken();
