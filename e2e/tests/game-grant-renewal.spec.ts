@@ -32,8 +32,8 @@ test("the open viewer renews a subscriber game's grant in the running frame, wit
   const src = (await frameElement.getAttribute('src')) ?? '';
   const firstGrant = GRANTED.exec(src)?.[1];
   expect(firstGrant, src).toBeTruthy();
+  await expect.poll(() => page.frame({ url: GRANTED }) !== null).toBe(true);
   const frame = page.frame({ url: GRANTED });
-  expect(frame).not.toBeNull();
   await expect.poll(() => frame?.evaluate(() => typeof window.GameSDK)).toBe('object');
   // marks this document: a reload would lose the mark
   await frame?.evaluate(() => {
@@ -42,6 +42,7 @@ test("the open viewer renews a subscriber game's grant in the running frame, wit
 
   const renewed = page.waitForResponse(
     (response) => response.url().endsWith('/api/games') && response.status() === 200,
+    { timeout: 10_000 },
   );
   await page.clock.fastForward('01:05');
   await renewed;
