@@ -91,9 +91,16 @@ export function createUsersRepo(db: Db) {
       await db.update(users).set({ lastLogin: new Date(), deviceInfo }).where(eq(users.id, id));
     },
 
+    /** Sets a role directly (tests, seeding); an admin losing the role loses their API tokens. */
     async setRole(id: string, role: Role): Promise<UserRow | undefined> {
-      const [row] = await db.update(users).set({ role }).where(eq(users.id, id)).returning();
-      return row;
+      return db.transaction(async (tx) => {
+        const [before] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+        const [row] = await tx.update(users).set({ role }).where(eq(users.id, id)).returning();
+        if (before?.role === 'admin' && role !== 'admin') {
+          await revokeTokensOf(tx, id, null, `${before.username} is no longer an admin`);
+        }
+        return row;
+      });
     },
 
     /** A role change outside the admin pages (admin:create, ADMIN_USERNAME), audited as 'system'. */
