@@ -144,7 +144,7 @@ test("a game's frame cannot act as the visitor on the site's API nor read its co
   });
   expect(login.status()).toBe(200);
   // the visitor is signed in on the site: the session cookie exists and works there
-  expect((await page.context().cookies(SITE)).map((cookie) => cookie.name)).toContain('sid');
+  expect((await page.context().cookies(SITE)).map((cookie) => cookie.name)).toContain('__Host-sid');
 
   const src = playUrlOf('html5');
   const frame = await frameOnSitePage(page, src, { isolated: false });

@@ -56,7 +56,7 @@ test('a user adds an email, changes the password and signs in with the new one',
     await page.getByLabel('Confirm New Password').fill(newPassword);
     await expectNoSeriousA11yViolations(page);
     const sessionCookie = async () =>
-      (await page.context().cookies()).find((cookie) => cookie.name === 'sid')?.value;
+      (await page.context().cookies()).find((cookie) => cookie.name === '__Host-sid')?.value;
     const tokenBefore = await sessionCookie();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Password changed successfully')).toBeVisible();

@@ -20,6 +20,10 @@
  *                                              or the socket drops (`problem`: the reason)
  *   GameSDK.hostOrigin: string | null          the site's origin when embedded by it
  *
+ * A subscriber game's address carries a grant (/g/<grant>/…) good for minutes: the viewer sends
+ * a fresh one every minute and the SDK puts it into this page's address (no reload), so the
+ * game's later relative requests keep working while the viewer is open.
+ *
  * The SDK never calls the site's API itself (this origin has no session): it posts messages to
  * the page that embeds it (the site's game viewer), which knows which game is open and records it
  * for a signed-in player. Messages go only to the parent window, addressed to the embedder's
@@ -60,6 +64,33 @@
   var hostOrigin = embedderOrigin();
   var host = hostOrigin ? window.parent : null;
 
+  /**
+   * A subscriber game's address holds a grant (/g/<grant>/<game>/<version>/…) that opens pages
+   * for minutes only. The viewer sends a fresh one every minute; it replaces the one in this
+   * page's address without a reload, so the game's later relative requests (and a reload of its
+   * own) carry a grant that is still good.
+   */
+  function renewGrant(grant) {
+    if (typeof grant !== 'string' || !/^[0-9a-z]{1,11}\.[\w-]{1,64}$/.test(grant)) {
+      return;
+    }
+    var path = window.location.pathname;
+    var match = /^\/g\/[^/]+\//.exec(path);
+    if (!match) {
+      return;
+    }
+    try {
+      var renewed = '/g/' + grant + '/' + path.slice(match[0].length);
+      window.history.replaceState(
+        window.history.state,
+        '',
+        renewed + window.location.search + window.location.hash,
+      );
+    } catch (_error) {
+      // a sandboxed or detached document: keep the address it has
+    }
+  }
+
   var nextId = 1;
   var pending = {};
 
@@ -68,6 +99,10 @@
       return;
     }
     var message = event.data;
+    if (message && message.protocol === PROTOCOL && message.kind === 'grant') {
+      renewGrant(message.grant);
+      return;
+    }
     if (!message || message.protocol !== PROTOCOL || message.kind !== 'answer') {
       return;
     }

@@ -211,7 +211,8 @@ function guestRequests(withSessionCookie: boolean): autocannon.Request[] {
           path: '/api/anonymous-heartbeat',
           headers: {
             'content-type': 'application/json',
-            cookie: withSessionCookie ? `sid=${token}` : `theme=${token}`,
+            // the session cookie's name on a loopback site (session-middleware.ts)
+            cookie: withSessionCookie ? `__Host-sid=${token}` : `theme=${token}`,
           },
           body: JSON.stringify({
             currentPage: '/games',

@@ -117,6 +117,20 @@ export const GameSdkRequestMessage = z.discriminatedUnion('type', [
 ]);
 export type GameSdkRequestMessage = z.infer<typeof GameSdkRequestMessage>;
 
+/**
+ * A fresh grant for the open subscriber game (issue 26), sent by the viewer to its frame every
+ * minute: the SDK swaps it into the frame's address (`/g/<grant>/…`, history.replaceState), so
+ * the game's later requests and its own reloads carry a grant that is still good.
+ */
+export interface GameSdkGrantMessage {
+  protocol: typeof GAME_SDK_PROTOCOL;
+  kind: 'grant';
+  grant: string;
+}
+
+/** A grant as the games origin reads it (`<expires, base36>.<MAC>`, grants.ts on the server). */
+export const GAME_GRANT_PATTERN = /^[0-9a-z]{1,11}\.[\w-]{1,64}$/;
+
 export interface GameSdkAnswerMessage {
   protocol: typeof GAME_SDK_PROTOCOL;
   kind: 'answer';

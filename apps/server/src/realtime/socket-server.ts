@@ -14,7 +14,7 @@ import { policies } from '../modules/auth/policies.js';
 import { gamesOriginFor } from '../modules/game-host/origin.js';
 import type { MultiplayerHub } from '../modules/multiplayer/hub.js';
 import type { PlayTickets } from '../modules/multiplayer/play-tickets.js';
-import { readSessionToken } from '../modules/auth/session-middleware.js';
+import { resolveSessionCookie, siteCookieNames } from '../modules/auth/session-middleware.js';
 import type { SessionService } from '../modules/auth/session-service.js';
 import {
   ADMINS_ROOM,
@@ -207,10 +207,13 @@ export async function createRealtime(
     }
   });
 
+  const cookieNames = siteCookieNames(config.publicOrigin);
+  const sessionOf = (socket: { request: IncomingMessage }) =>
+    resolveSessionCookie(sessions, cookieNames, socket.request.headers.cookie).then(
+      (resolved) => resolved.session,
+    );
   io.use((socket, next) => {
-    const token = readSessionToken(socket.request.headers.cookie);
-    const resolved = token ? sessions.resolve(token) : Promise.resolve(null);
-    resolved.then(
+    sessionOf(socket).then(
       (session) => {
         socket.data.user = session?.user;
         next();
@@ -228,8 +231,7 @@ export async function createRealtime(
 
   /** Looks the socket's session up again: one that lost admin rights leaves the room, one that ended is dropped. */
   function recheck(socket: RealtimeSocket) {
-    const token = readSessionToken(socket.request.headers.cookie);
-    (token ? sessions.resolve(token) : Promise.resolve(null)).then(
+    sessionOf(socket).then(
       (session) => {
         socket.data.user = session?.user;
         if (!session) {
@@ -271,6 +273,7 @@ export async function createRealtime(
   notifier.attach(io, { isShared: redisClients.length > 0 });
   deps.multiplayer?.attach(io, {
     sessions,
+    sessionOf,
     bus: deps.bus,
     ...(deps.playTickets ? { playTickets: deps.playTickets } : {}),
     isFromGamesOrigin,

@@ -171,7 +171,7 @@ const request = fc
       fc.constant(''),
       fc.constant('admin'),
       fc.constant('user'),
-      headerValue.map((value) => `sid=${value}`),
+      headerValue.map((value) => `__Host-sid=${value}`),
       headerValue,
     ),
     origin: fc.oneof(fc.constant('same'), fc.constant(''), headerValue),

@@ -33,7 +33,7 @@ describe('register → login → current-user → logout', () => {
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ user: { username, role: 'user' } });
     const setCookie = login.headers.getSetCookie().join('\n');
-    expect(setCookie).toMatch(/sid=/);
+    expect(setCookie).toMatch(/__Host-sid=/);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
 

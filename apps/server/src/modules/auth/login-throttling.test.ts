@@ -65,7 +65,7 @@ describe('login throttling with device cookies', () => {
     const username = await registeredUser();
     const owner = app.client();
     expect((await login(owner, username, PASSWORD)).status).toBe(200);
-    expect(owner.cookieHeader).toMatch(/did=/);
+    expect(owner.cookieHeader).toMatch(/__Host-did=/);
     await owner.post('/api/auth/logout');
 
     await lockUsername(username);
@@ -76,6 +76,26 @@ describe('login throttling with device cookies', () => {
     const stranger = await login(app.client(), username, PASSWORD);
     expect(stranger.status).toBe(429);
     expect(stranger.body.error.message).toBe('Too many login attempts. Please try again later.');
+  });
+
+  it('knows the device when a junk device cookie is planted beside the real one', async () => {
+    const username = await registeredUser();
+    const owner = app.client();
+    expect((await login(owner, username, PASSWORD)).status).toBe(200);
+    const device = owner.cookieHeader.split('; ').find((pair) => /^(__Host-)?did=/.test(pair));
+    const name = device?.slice(0, device.indexOf('=')) ?? '';
+    await lockUsername(username);
+    for (const cookie of [`${name}=junk; ${device ?? ''}`, `${device ?? ''}; ${name}=junk`]) {
+      const response = await app
+        .client()
+        .request(
+          'POST',
+          '/api/auth/login',
+          { username, password: PASSWORD },
+          { cookie, 'x-forwarded-for': randomIp() },
+        );
+      expect(response.status, cookie).toBe(200);
+    }
   });
 
   it('counts wrong passwords from a known device on their own, and holds that device too', async () => {
@@ -98,14 +118,14 @@ describe('login throttling with device cookies', () => {
     await lockUsername(username);
     expect((await login(browser, username, PASSWORD)).status).toBe(429);
 
-    const cookie = /did=([^;]+)/.exec(browser.cookieHeader)?.[1] ?? '';
+    const cookie = /__Host-did=([^;]+)/.exec(browser.cookieHeader)?.[1] ?? '';
     const [deviceId, issuedAt] = cookie.split('.');
     const forged = await fetch(`${app.url}/api/auth/login`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'x-forwarded-for': randomIp(),
-        cookie: `did=${deviceId}.${issuedAt}.AAAAAAAAAAAAAAAAAAAAAA`,
+        cookie: `__Host-did=${deviceId}.${issuedAt}.AAAAAAAAAAAAAAAAAAAAAA`,
       },
       body: JSON.stringify({ username, password: PASSWORD }),
     });

@@ -109,7 +109,7 @@ describe('POST /api/auth/login', () => {
   it('issues a new session cookie on every login and ends the previous session', async () => {
     const { client, username, password } = await signedInClient(app);
     const firstCookie = client.cookieHeader;
-    expect(firstCookie).toMatch(/^sid=.+/);
+    expect(firstCookie).toMatch(/^__Host-sid=.+/);
 
     expect((await client.post('/api/auth/login', { username, password })).status).toBe(200);
     const secondCookie = client.cookieHeader;
@@ -136,7 +136,9 @@ describe('POST /api/auth/logout', () => {
 
     const logout = await client.post('/api/auth/logout');
     expect(logout.status).toBe(200);
-    expect(logout.headers.getSetCookie().join('\n')).toMatch(/sid=;.*Expires=Thu, 01 Jan 1970/i);
+    expect(logout.headers.getSetCookie().join('\n')).toMatch(
+      /__Host-sid=;.*Expires=Thu, 01 Jan 1970/i,
+    );
     expect(await currentUserOf(client)).toBeNull();
     expect(await replay(cookie)).toBeNull();
   });

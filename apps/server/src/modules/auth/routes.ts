@@ -18,7 +18,7 @@ import { HttpError } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import type { AuthService } from './service.js';
-import { type SessionCookies, readDeviceCookie } from './session-middleware.js';
+import type { SessionCookies } from './session-middleware.js';
 import type { SessionService } from './session-service.js';
 
 export interface AuthRateLimits {
@@ -131,7 +131,10 @@ export function createAuthRouter(deps: {
     }
     // counted before checking, so parallel guesses cannot all pass; given back on success. A
     // browser with this user's device cookie has its own counter (OWASP's device cookies).
-    const deviceId = sessions.devices.verify(readDeviceCookie(req.headers.cookie), input.username);
+    const deviceId = cookies
+      .deviceValues(req)
+      .map((value) => sessions.devices.verify(value, input.username))
+      .find((id) => id !== undefined);
     const attemptKey = deviceId
       ? `login:device:${deviceId}`
       : `login:user:${asciiLowerCase(input.username)}`;

@@ -1,18 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { MULTIPLAYER_NAMESPACES } from '@portfolio/types/multiplayer';
+import { io } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
-
-let app: TestApp | undefined;
-afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-});
+import {
+  currentUserOf,
+  signedInClient,
+  startTestApp,
+  type TestApp,
+  type TestClient,
+  uniqueName,
+} from '../../test/harness.js';
 
 const PASSWORD = 'correct horse battery';
 
-/** The Set-Cookie lines for the session cookie when logging in and out over plain HTTP. */
-async function sessionCookieLines(publicOrigin: string | undefined) {
-  app = await startTestApp({ publicOrigin });
+/** The Set-Cookie lines of each site cookie when registering, logging in and out, and for a stale cookie. */
+async function cookieLines(app: TestApp) {
   const client = app.client();
   const username = uniqueName();
   expect((await client.post('/api/auth/register', { username, password: PASSWORD })).status).toBe(
@@ -20,36 +22,163 @@ async function sessionCookieLines(publicOrigin: string | undefined) {
   );
   const login = await client.post('/api/auth/login', { username, password: PASSWORD });
   expect(login.status).toBe(200);
+  const [session = '', device = ''] = login.headers.getSetCookie();
+  const sessionName = session.slice(0, session.indexOf('='));
   const logout = await client.post('/api/auth/logout');
   expect(logout.status).toBe(200);
   // a stale cookie is cleared by the session middleware
   const stale = await app
     .client()
-    .request('GET', '/api/auth/current-user', undefined, { cookie: 'sid=stale-token' });
-  const sid = (response: { headers: Headers }) =>
-    response.headers.getSetCookie().filter((line) => line.startsWith('sid='));
-  return { login: sid(login), logout: sid(logout), stale: sid(stale) };
+    .request('GET', '/api/auth/current-user', undefined, { cookie: `${sessionName}=stale-token` });
+  const named = (response: { headers: Headers }) =>
+    response.headers.getSetCookie().filter((line) => line.startsWith(`${sessionName}=`));
+  return {
+    sessionName,
+    deviceName: device.slice(0, device.indexOf('=')),
+    lines: { login: [session], device: [device], logout: named(logout), stale: named(stale) },
+  };
 }
 
-describe('the session cookie', () => {
-  it('is Secure whenever PUBLIC_ORIGIN is https, even when the request reached us over HTTP', async () => {
-    const lines = await sessionCookieLines('https://portfolio.example');
-    for (const [when, cookies] of Object.entries(lines)) {
-      expect(cookies, when).toHaveLength(1);
-      expect(cookies[0], when).toMatch(/;\s*Secure(;|$)/i);
-      expect(cookies[0], when).toMatch(/;\s*HttpOnly(;|$)/i);
+/** The session cookie `client` holds, as `name=value`. */
+function sessionPair(client: TestClient): string {
+  const pair = client.cookieHeader.split('; ').find((cookie) => /^(__Host-)?sid=/.test(cookie));
+  if (!pair) {
+    throw new Error('no session cookie');
+  }
+  return pair;
+}
+
+describe("the site's cookies", () => {
+  let app: TestApp | undefined;
+  afterEach(async () => {
+    await app?.stop();
+    app = undefined;
+  });
+
+  it('are __Host- cookies (Secure, Path=/, no Domain) over https and on loopback hosts', async () => {
+    for (const origin of ['https://portfolio.example', 'http://localhost:5173', undefined]) {
+      app = await startTestApp({ publicOrigin: origin });
+      const { sessionName, deviceName, lines } = await cookieLines(app);
+      expect(sessionName, `${origin}`).toBe('__Host-sid');
+      expect(deviceName, `${origin}`).toBe('__Host-did');
+      for (const [when, cookies] of Object.entries(lines)) {
+        expect(cookies, `${when} ${origin}`).toHaveLength(1);
+        expect(cookies[0], `${when} ${origin}`).toMatch(/;\s*Secure(;|$)/i);
+        expect(cookies[0], `${when} ${origin}`).toMatch(/;\s*HttpOnly(;|$)/i);
+        expect(cookies[0], `${when} ${origin}`).toMatch(/;\s*Path=\/(;|$)/i);
+        expect(cookies[0], `${when} ${origin}`).not.toMatch(/;\s*Domain=/i);
+      }
+      await app.stop();
+      app = undefined;
     }
   });
 
-  it('is not Secure over plain HTTP when PUBLIC_ORIGIN is http or not set', async () => {
-    for (const origin of ['http://localhost:5173', undefined]) {
-      const lines = await sessionCookieLines(origin);
-      for (const [when, cookies] of Object.entries(lines)) {
-        expect(cookies, `${when} ${origin}`).toHaveLength(1);
-        expect(cookies[0], `${when} ${origin}`).not.toMatch(/;\s*Secure(;|$)/i);
+  it('fall back to plain names without Secure for a plain-http site on another host name', async () => {
+    app = await startTestApp({ publicOrigin: 'http://portfolio.lan:3000' });
+    const { sessionName, deviceName, lines } = await cookieLines(app);
+    expect(sessionName).toBe('sid');
+    expect(deviceName).toBe('did');
+    for (const [when, cookies] of Object.entries(lines)) {
+      expect(cookies, when).toHaveLength(1);
+      expect(cookies[0], when).not.toMatch(/;\s*Secure(;|$)/i);
+      expect(cookies[0], when).toMatch(/;\s*Path=\/(;|$)/i);
+    }
+  });
+});
+
+describe('a cookie planted beside the session (issue 26)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  /** GET /api/auth/current-user with exactly this Cookie header. */
+  const currentUserWith = (cookie: string) =>
+    app
+      .client()
+      .request<{ user: { username: string } | null }>('GET', '/api/auth/current-user', undefined, {
+        cookie,
+      });
+
+  it('uses the valid session of two, in either order, and never clears it', async () => {
+    const { client, username } = await signedInClient(app);
+    const real = sessionPair(client);
+    const name = real.slice(0, real.indexOf('='));
+    for (const cookie of [`${name}=junk; ${real}`, `${real}; ${name}=junk`]) {
+      const response = await currentUserWith(cookie);
+      expect(response.body.user?.username, cookie).toBe(username);
+      expect(response.headers.getSetCookie(), cookie).toEqual([]);
+    }
+    // the heartbeat fast path reads cookies the same way
+    for (const cookie of [`${name}=junk; ${real}`, `${real}; ${name}=junk`]) {
+      const beat = await app
+        .client()
+        .request('POST', '/api/auth/heartbeat', { currentPage: '/' }, { cookie });
+      expect(beat.status, cookie).toBe(200);
+      expect(beat.headers.getSetCookie(), cookie).toEqual([]);
+    }
+    // and the real cookie still works afterwards
+    expect((await currentUserOf(client))?.username).toBe(username);
+  });
+
+  it('ignores what a game can plant: `sid=junk; path=/api` leaves the visitor signed in', async () => {
+    const { client, username } = await signedInClient(app);
+    const real = sessionPair(client);
+    // the browser sends the more specific path first
+    const response = await currentUserWith(`sid=junk; ${real}`);
+    expect(response.body.user?.username).toBe(username);
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("does not trust a plain `sid` at all: an attacker's own valid token is not a session", async () => {
+    const attacker = await signedInClient(app);
+    const token = sessionPair(attacker.client).split('=')[1] ?? '';
+    const response = await currentUserWith(`sid=${token}`);
+    expect(response.status).toBe(200);
+    expect(response.body.user).toBeNull();
+  });
+
+  it('answers two different live sessions as a guest (one was planted), clearing neither', async () => {
+    const victim = await signedInClient(app);
+    const attacker = await signedInClient(app);
+    const response = await currentUserWith(
+      `${sessionPair(attacker.client)}; ${sessionPair(victim.client)}`,
+    );
+    expect(response.body.user).toBeNull();
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect((await currentUserOf(victim.client))?.username).toBe(victim.username);
+  });
+
+  it('joins a live game with the valid session of two (Socket.IO handshake)', async () => {
+    const { client } = await signedInClient(app);
+    const real = sessionPair(client);
+    const name = real.slice(0, real.indexOf('='));
+    for (const cookie of [`${name}=junk; ${real}`, `${real}; ${name}=junk`]) {
+      const socket = io(app.url + MULTIPLAYER_NAMESPACES.RocketGame, {
+        transports: ['websocket'],
+        extraHeaders: { cookie, origin: app.url },
+        forceNew: true,
+        reconnection: false,
+      });
+      try {
+        const outcome = await new Promise<string>((resolve) => {
+          const timer = setTimeout(() => resolve('timeout'), 3000);
+          socket.once('welcome', () => {
+            clearTimeout(timer);
+            resolve('welcome');
+          });
+          socket.once('connect_error', (error) => {
+            clearTimeout(timer);
+            resolve(`refused: ${error.message}`);
+          });
+        });
+        expect(outcome, cookie).toBe('welcome');
+      } finally {
+        socket.disconnect();
       }
-      await app?.stop();
-      app = undefined;
     }
   });
 });

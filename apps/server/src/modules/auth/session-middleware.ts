@@ -1,65 +1,170 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
-import { parse, serialize } from 'cookie';
+import { serialize } from 'cookie';
 
+import { isLoopbackHost } from '../../lib/security.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS } from './device-cookie.js';
-import { SESSION_COOKIE, type SessionService } from './session-service.js';
+import { type ResolvedSession, SESSION_COOKIE, type SessionService } from './session-service.js';
 
-export function readSessionToken(cookieHeader: string | undefined): string | undefined {
+/**
+ * The `__Host-` prefix: browsers accept such a cookie only with `Secure`, `Path=/` and no
+ * `Domain`, set by this very host. A page on a sibling host (`games.example.com`) can then
+ * neither plant nor shadow the site's cookies, as it can a plain `sid` with
+ * `Domain=example.com; Path=/api`.
+ */
+const HOST_PREFIX = '__Host-';
+
+/** At most this many cookies of one name are looked at (a browser sends one or two). */
+const MAX_VALUES_PER_NAME = 4;
+
+/** The site's cookie names, and whether they carry the `__Host-` prefix. */
+export interface SiteCookieNames {
+  session: string;
+  device: string;
+  isHostPrefixed: boolean;
+}
+
+/**
+ * The site's cookie names for a public origin. `__Host-` names need `Secure`, which browsers
+ * accept over https and on http://localhost, 127.x.x.x and [::1] only: the prefix is used there
+ * (and when PUBLIC_ORIGIN is unset, which serves loopback names only). A plain-http site on any
+ * other host name gets plain names without `Secure` (browsers would drop the cookie), and with
+ * them no protection from cookies planted by sibling hosts: serve such a site over https.
+ */
+export function siteCookieNames(publicOrigin: string | undefined): SiteCookieNames {
+  const isHostPrefixed =
+    publicOrigin === undefined ||
+    publicOrigin.startsWith('https:') ||
+    isLoopbackHost(new URL(publicOrigin).host);
+  const prefix = isHostPrefixed ? HOST_PREFIX : '';
+  return {
+    session: prefix + SESSION_COOKIE,
+    device: prefix + DEVICE_COOKIE,
+    isHostPrefixed,
+  };
+}
+
+/**
+ * Every value a Cookie header gives `name`, in order, without duplicates. A browser sends one
+ * cookie per name, path and domain, so a planted one (another path or domain) comes beside the
+ * site's own, often first: reading only the first value would let it win.
+ */
+export function readCookieValues(cookieHeader: string | undefined, name: string): string[] {
   if (!cookieHeader) {
-    return undefined;
+    return [];
   }
-  return parse(cookieHeader)[SESSION_COOKIE];
+  const values: string[] = [];
+  for (const pair of cookieHeader.split(';')) {
+    const at = pair.indexOf('=');
+    if (at === -1 || pair.slice(0, at).trim() !== name) {
+      continue;
+    }
+    let value = pair.slice(at + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
+      value = value.slice(1, -1);
+    }
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        // not percent-encoded after all: keep it as sent
+      }
+    }
+    if (value !== '' && !values.includes(value)) {
+      values.push(value);
+      if (values.length === MAX_VALUES_PER_NAME) {
+        break;
+      }
+    }
+  }
+  return values;
 }
 
-export function readDeviceCookie(cookieHeader: string | undefined): string | undefined {
-  return cookieHeader ? parse(cookieHeader)[DEVICE_COOKIE] : undefined;
+/** What a request's session cookies come to. */
+export type CookieSession =
+  | { session: ResolvedSession; token: string }
+  /** `isStale`: it carried a session cookie that names no session (clear it). */
+  | { session: null; isStale: boolean };
+
+/**
+ * The session a Cookie header names. Every value of the session cookie is tried, so an unknown
+ * one beside it (planted by another page, or left over) never hides the real session, and the
+ * real one is never cleared because of it. Two cookies naming two different live sessions are
+ * answered as a guest: one of them was planted, and which cannot be told (session fixation).
+ */
+export async function resolveSessionCookie(
+  sessions: SessionService,
+  names: SiteCookieNames,
+  cookieHeader: string | undefined,
+): Promise<CookieSession> {
+  const tokens = readCookieValues(cookieHeader, names.session);
+  if (tokens.length === 0) {
+    return { session: null, isStale: false };
+  }
+  let found: { session: ResolvedSession; token: string } | undefined;
+  for (const token of tokens) {
+    const session = await sessions.resolve(token);
+    if (!session) {
+      continue;
+    }
+    if (found && found.session.idHash !== session.idHash) {
+      return { session: null, isStale: false };
+    }
+    found ??= { session, token };
+  }
+  return found ?? { session: null, isStale: true };
 }
 
-/** Sets and clears the session cookie with the same attributes everywhere. */
+/** Sets and clears the site's cookies with the same names and attributes everywhere. */
 export interface SessionCookies {
+  names: SiteCookieNames;
   set(req: Request, res: Response, token: string, expires: Date): void;
   clear(req: Request, res: Response): void;
-  /** Sets the device cookie a successful login leaves (sent only to the auth routes). */
+  /** Sets the device cookie a successful login leaves. */
   setDevice(req: Request, res: Response, value: string): void;
+  /** The device cookie's values on a request (any may be a valid one of the user logging in). */
+  deviceValues(req: Request): string[];
   /** The Set-Cookie value that clears it, for bare node:http responses (the heartbeat path). */
   clearingHeader(isSecureRequest: boolean): string;
 }
 
 /**
- * The session cookie is Secure when the request came over HTTPS, and always when the site's
- * public origin is https: behind a proxy that is not trusted or sends no X-Forwarded-Proto,
- * `req.secure` is false although every browser reaches the site over HTTPS.
+ * The site's cookies are `HttpOnly`, `SameSite`, `Path=/`, host-only and, under their `__Host-`
+ * names, always `Secure`. Under plain names (a plain-http site on a non-loopback host) they are
+ * Secure when the request came over HTTPS, or the public origin is https.
  */
 export function createSessionCookies(options: {
   publicOrigin: string | undefined;
 }): SessionCookies {
+  const names = siteCookieNames(options.publicOrigin);
   const isPublicOriginHttps = options.publicOrigin?.startsWith('https:') ?? false;
   const cookieOptions = (isSecureRequest: boolean) =>
     ({
       httpOnly: true,
       sameSite: 'lax',
-      secure: isPublicOriginHttps || isSecureRequest,
+      secure: names.isHostPrefixed || isPublicOriginHttps || isSecureRequest,
       path: '/',
     }) satisfies CookieOptions;
   const clearing = (isSecureRequest: boolean) =>
-    serialize(SESSION_COOKIE, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) });
+    serialize(names.session, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) });
   const clearingSecure = clearing(true);
   const clearingPlain = clearing(false);
   return {
+    names,
     set(req, res, token, expires) {
-      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req.secure), expires });
+      res.cookie(names.session, token, { ...cookieOptions(req.secure), expires });
     },
     clear(req, res) {
-      res.clearCookie(SESSION_COOKIE, cookieOptions(req.secure));
+      res.clearCookie(names.session, cookieOptions(req.secure));
     },
     setDevice(req, res, value) {
-      res.cookie(DEVICE_COOKIE, value, {
+      // Path=/ as `__Host-` requires (it was /api/auth): a few bytes on every request
+      res.cookie(names.device, value, {
         ...cookieOptions(req.secure),
         sameSite: 'strict',
-        path: '/api/auth',
         maxAge: DEVICE_COOKIE_MAX_AGE_MS,
       });
     },
+    deviceValues: (req) => readCookieValues(req.headers.cookie, names.device),
     // the same two strings every time: made once (a bogus cookie on every request asks for it)
     clearingHeader: (isSecureRequest) => (isSecureRequest ? clearingSecure : clearingPlain),
   };
@@ -71,15 +176,14 @@ export function sessionMiddleware(
   cookies: SessionCookies,
 ): RequestHandler {
   return async (req, res, next) => {
-    const token = readSessionToken(req.headers.cookie);
-    if (!token) {
-      next();
-      return;
-    }
-    const session = await sessions.resolve(token);
-    if (session) {
-      req.auth = { user: session.user, sessionIdHash: session.idHash, token };
-    } else {
+    const resolved = await resolveSessionCookie(sessions, cookies.names, req.headers.cookie);
+    if (resolved.session) {
+      req.auth = {
+        user: resolved.session.user,
+        sessionIdHash: resolved.session.idHash,
+        token: resolved.token,
+      };
+    } else if (resolved.isStale) {
       // a stale cookie: forget it so the browser stops sending it
       cookies.clear(req, res);
     }

@@ -732,6 +732,36 @@ describe('who may publish', () => {
   });
 });
 
+describe("a demoted admin's tokens (issue 26)", () => {
+  it('are revoked for good: promoting the user again brings none back', async () => {
+    const other = await signedInClient(app, 'admin');
+    const created = await other.client.post<CreateAdminTokenResponse>('/api/admin/tokens', {
+      name: 'laptop',
+    });
+    expect(created.status).toBe(201);
+    const { token } = created.body;
+    const id = await createGame();
+    const publish = async (label: string) =>
+      (await upload(id, await plainBuild(label), { client: undefined, token })).status;
+    expect(await publish('a')).toBe(201);
+
+    const setRole = (role: string) => admin.post('/api/update-role', { userId: other.id, role });
+    expect((await setRole('user')).status).toBe(200);
+    expect(await publish('b')).toBe(401);
+    expect((await setRole('admin')).status).toBe(200);
+    expect(await publish('c')).toBe(401);
+    // gone from the list, and the audit log says why
+    const listed = await admin.get<{ tokens: Array<{ id: string }> }>('/api/admin/tokens');
+    expect(listed.body.tokens.map((row) => row.id)).not.toContain(created.body.id);
+    const audit = await admin.get<{ entries: Array<{ action: string; detail: string }> }>(
+      '/api/admin/games/audit',
+    );
+    expect(JSON.stringify(audit.body)).toContain(
+      `token 'laptop' (${other.username} is no longer an admin)`,
+    );
+  });
+});
+
 describe('the admin catalogue', () => {
   it('adds, edits, publishes and deletes a game; built-in games cannot be deleted', async () => {
     const id = await createGame({ section: 'godot', access: 'subscriber' });

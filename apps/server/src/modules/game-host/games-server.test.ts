@@ -14,7 +14,7 @@ import {
   writeExport,
 } from '../../test/engine-exports.js';
 import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
-import { GRANT_TTL_SECONDS } from './grants.js';
+import { GRANT_FILES_SECONDS, GRANT_PAGE_SECONDS } from './grants.js';
 import type { GameHostCatalogue, HostedGame } from './layout.js';
 
 /*
@@ -397,7 +397,7 @@ describe('the games origin serves builds with headers that fit engine exports', 
 describe('subscriber games need a valid grant on the games origin', () => {
   it('refuses a subscriber game without a grant, with a bad, expired or foreign one', async () => {
     const grants = app.deps.gameGrants;
-    const expired = grants.sign('SubGame', Date.now() - (GRANT_TTL_SECONDS + 60) * 1000);
+    const expired = grants.sign('SubGame', Date.now() - (GRANT_PAGE_SECONDS + 60) * 1000);
     for (const url of [
       '/SubGame/1/index.html',
       '/g/nonsense/SubGame/1/index.html',
@@ -416,10 +416,29 @@ describe('subscriber games need a valid grant on the games origin', () => {
     const grant = app.deps.gameGrants.sign('SubGame');
     const page = await raw(games0, `/g/${grant}/SubGame/1/index.html`);
     expect(page.status).toBe(200);
-    expect(page.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    // a page is checked again on every load (its grant may have expired since)
+    expect(page.headers['cache-control']).toBe('private, no-cache');
     // relative URLs keep the grant
     const script = await raw(games0, `/g/${grant}/SubGame/1/js/game.js`);
     expect(script.status).toBe(200);
+    expect(script.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+  });
+
+  it("opens a page only while the grant is fresh; a running game's files a while longer (issue 26)", async () => {
+    const grants = app.deps.gameGrants;
+    const minutesAgo = (minutes: number) => grants.sign('SubGame', Date.now() - minutes * 60_000);
+    // a play URL kept (or copied) past what a page load needs opens nothing
+    const stale = minutesAgo(GRANT_PAGE_SECONDS / 60 + 1);
+    expect((await raw(games0, `/g/${stale}/SubGame/1/index.html`)).status).toBe(403);
+    expect((await raw(games0, `/g/${stale}/SubGame/1/`)).status).toBe(403);
+    // ...but the game that page started still loads its files
+    expect((await raw(games0, `/g/${stale}/SubGame/1/js/game.js`)).status).toBe(200);
+    // until that window ends too
+    const old = minutesAgo((GRANT_PAGE_SECONDS + GRANT_FILES_SECONDS) / 60 + 1);
+    expect((await raw(games0, `/g/${old}/SubGame/1/js/game.js`)).status).toBe(403);
+    // far shorter than the three hours grants were good for
+    expect(GRANT_PAGE_SECONDS + GRANT_FILES_SECONDS).toBeLessThanOrEqual(3600);
+    expect((await raw(games0, `/g/${minutesAgo(179)}/SubGame/1/index.html`)).status).toBe(403);
   });
 });
 

@@ -43,6 +43,7 @@ export interface GamesServerOptions {
 const VERSION_FILE_CACHE = 'public, max-age=31536000, immutable';
 /** A subscriber game's files: the same, but only in the player's own browser cache. */
 const GRANTED_FILE_CACHE = 'private, max-age=31536000, immutable';
+const GRANTED_PAGE_CACHE = 'private, no-cache';
 const SHORT_CACHE = 'public, max-age=300';
 const VERSION = /^[1-9]\d{0,8}$/;
 const GAME_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -179,7 +180,12 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       }
     }
     const result = await sendFile(req, res, filePath, {
-      cacheControl: isGranted ? GRANTED_FILE_CACHE : VERSION_FILE_CACHE,
+      // a granted page is checked again on every load, so an expired grant opens nothing
+      cacheControl: isGranted
+        ? isHtml(filePath)
+          ? GRANTED_PAGE_CACHE
+          : GRANTED_FILE_CACHE
+        : VERSION_FILE_CACHE,
       headers,
       negotiate: true,
       decodePrebuilt: game.engines[version] === 'unity' && UNITY_BUILD_FILE.test(relative),
@@ -257,7 +263,13 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       answerText(res, 404, 'Not found', headers);
       return;
     }
-    if (isGranted ? !grants.verify(grant ?? '', gameId) : game.access === 'subscriber') {
+    // a page (the folder's index too) needs a grant fresh from the viewer; other files a running
+    // game asks for later are served a while longer (grants.ts)
+    const last = files.at(-1) ?? '';
+    const isPage = last === '' || isHtml(last);
+    if (
+      isGranted ? !grants.verify(grant ?? '', gameId, { isPage }) : game.access === 'subscriber'
+    ) {
       answerText(res, 403, 'This game is for subscribers.', headers);
       return;
     }

@@ -12,7 +12,8 @@ import { recordGameAudit } from './audit.js';
 /*
  * Admin API tokens for build scripts (`Authorization: Bearer <token>`, issue 16). A token is 32
  * random bytes shown once; only its SHA-256 is stored (it has full entropy: no slow hash needed).
- * It acts as the admin who made it, and stops working when that user is no longer an admin.
+ * It acts as the admin who made it. Demoting that admin deletes their tokens in the same
+ * transaction (revokeTokensOf), so promoting them again later does not bring any back.
  */
 
 const TOKEN_PREFIX = 'pgh_';
@@ -40,6 +41,33 @@ export interface AdminTokens {
   delete(id: string, actor: NonNullable<Actor>): Promise<boolean>;
   /** The admin a bearer token acts as, or undefined when it is not a valid token of an admin. */
   authenticate(token: string): Promise<NonNullable<Actor> | undefined>;
+}
+
+/**
+ * Deletes every API token a user made, with one audit entry each: their admin role is being
+ * taken away (call it inside that change's transaction). A token revoked so is gone for good,
+ * whatever role the user gets later.
+ * @returns how many tokens were revoked
+ */
+export async function revokeTokensOf(
+  tx: Db,
+  userId: string,
+  actor: Actor,
+  reason: string,
+): Promise<number> {
+  const revoked = await tx
+    .delete(adminTokens)
+    .where(eq(adminTokens.createdBy, userId))
+    .returning({ name: adminTokens.name });
+  for (const token of revoked) {
+    await recordGameAudit(tx, {
+      action: 'token-delete',
+      actor,
+      gameId: null,
+      detail: `token '${token.name}' (${reason})`,
+    });
+  }
+  return revoked.length;
 }
 
 export function createAdminTokens(db: Db): AdminTokens {

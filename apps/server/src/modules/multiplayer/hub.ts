@@ -6,7 +6,6 @@ import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multi
 
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { RealtimeServer } from '../../realtime/admin-notifier.js';
-import { readSessionToken } from '../auth/session-middleware.js';
 import type { ResolvedSession, SessionService } from '../auth/session-service.js';
 import { type GameServer, type PlayerSocketData, createGameServer } from './game-server.js';
 import type { PlayTickets } from './play-tickets.js';
@@ -38,6 +37,8 @@ export interface MultiplayerHub {
 
 export interface HubDeps {
   sessions: SessionService;
+  /** The session a handshake's cookies name (resolveSessionCookie), or null. */
+  sessionOf: (socket: { request: IncomingMessage }) => Promise<ResolvedSession | null>;
   bus: InvalidationBus;
   /** Play tickets, for games on the games origin (no session cookie there). */
   playTickets?: PlayTickets;
@@ -81,8 +82,7 @@ function authorisePlayers(namespace: Namespace, gameId: string, deps: HubDeps) {
     } else if (deps.isFromGamesOrigin?.(socket.request)) {
       resolving = Promise.resolve(null);
     } else {
-      const token = readSessionToken(socket.request.headers.cookie);
-      resolving = token ? sessions.resolve(token) : Promise.resolve(null);
+      resolving = deps.sessionOf(socket);
     }
     resolving.then(
       (session) => {

@@ -77,10 +77,10 @@ describe('heartbeats served in front of Express keep the rules of every other ca
       'POST',
       '/api/auth/heartbeat',
       { currentPage: '/' },
-      { cookie: 'sid=not-a-session' },
+      { cookie: '__Host-sid=not-a-session' },
     );
     expect(stale.status).toBe(401);
-    expect(stale.headers.get('set-cookie')).toMatch(/^sid=;.*Expires=Thu, 01 Jan 1970/i);
+    expect(stale.headers.get('set-cookie')).toMatch(/^__Host-sid=;.*Expires=Thu, 01 Jan 1970/i);
 
     const { client, username } = await signedInClient(app);
     const ok = await client.post('/api/auth/heartbeat', { currentPage: '/profile' });

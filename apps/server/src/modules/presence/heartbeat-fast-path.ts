@@ -22,7 +22,7 @@ import {
   type RateLimitRule,
 } from '../../lib/rate-limit.js';
 import { checkSameOrigin } from '../../lib/security.js';
-import { createSessionCookies, readSessionToken } from '../auth/session-middleware.js';
+import { createSessionCookies, resolveSessionCookie } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
 import type { Collector } from '../analytics/collector.js';
 import type { PresenceService } from './service.js';
@@ -143,11 +143,14 @@ export function createHeartbeatFastPath(deps: {
       throw refused;
     }
     const text = await readBody(req);
-    const token = readSessionToken(req.headers.cookie);
-    const session = token ? await sessions.resolve(token) : null;
+    const { session, ...resolved } = await resolveSessionCookie(
+      sessions,
+      cookies.names,
+      req.headers.cookie,
+    );
     // a stale cookie: forget it so the browser stops sending it
     const headers: Record<string, string> =
-      token && !session
+      'isStale' in resolved && resolved.isStale
         ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
         : {};
     if (isUserPath) {

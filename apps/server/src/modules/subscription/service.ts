@@ -248,10 +248,11 @@ export function createSubscriptionService(deps: {
       if (!signature) {
         throw badRequest('Missing Stripe-Signature header');
       }
-      // Stripe's check refuses signatures older than the tolerance; one dated later is refused here
+      // Stripe's check refuses signatures older than the tolerance; one dated later is refused
+      // here, reading the same `t=` Stripe verifies (the last); none, or not a number, is refused
       const signedAt = signatureTimestamp(signature);
       if (
-        signedAt !== undefined &&
+        signedAt === undefined ||
         signedAt * 1000 > Date.now() + WEBHOOK_TOLERANCE_SECONDS * 1000
       ) {
         throw badRequest('Invalid webhook signature');

@@ -432,6 +432,45 @@ describe('webhooks: POST /api/stripe/webhook', () => {
     expect(await role(client)).toBe('subscriber');
   });
 
+  it('reads the signing time Stripe verifies (the last t=), not the first', async () => {
+    const { client } = await signedInClient(app);
+    const { clientSecret, eventsBefore } = await checkout(client);
+    fake.confirmPayment(clientSecret);
+    const activated = eventsSince(eventsBefore).at(-1);
+    if (!activated) {
+      throw new Error('no event');
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const inAnHour = now + 3600;
+    const payload = JSON.stringify(activated);
+    // validly signed an hour ahead, with a current t= put in front of Stripe's
+    const signedLater = signer.webhooks.generateTestHeaderString({
+      payload,
+      secret: fake.webhookSecret,
+      timestamp: inAnHour,
+    });
+    const post = (signature: string) =>
+      fetch(`${app.url}/api/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
+    for (const signature of [`t=${now},${signedLater}`, `${signedLater},t=${now}`]) {
+      const response = await post(signature);
+      expect(response.status, signature).toBe(400);
+      expect(((await response.json()) as ApiError).error.message, signature).toBe(
+        'Invalid webhook signature',
+      );
+    }
+    // a signature with no time, or a time that is no number, is refused the same way
+    const v1 = signedLater.slice(signedLater.indexOf(',') + 1);
+    for (const signature of [v1, `t=soon,${v1}`]) {
+      const response = await post(signature);
+      expect(response.status, signature).toBe(400);
+    }
+    expect(await role(client)).toBe('user');
+  });
+
   it("keeps an admin's grant: a Stripe subscription ending later does not undo it", async () => {
     const admin = await signedInClient(app, 'admin');
     const { client, id } = await signedInClient(app);

@@ -74,8 +74,19 @@ export function parseWebhookEvent(json: unknown, nowMs: number): ParsedWebhookEv
   return { ok: true, event: { id, type, createdAt: new Date(created * 1000), subscription } };
 }
 
-/** The `t=` (signing time, in seconds) of a Stripe-Signature header; undefined when absent. */
+/**
+ * The signing time (seconds) of a Stripe-Signature header, read as Stripe's library reads it
+ * when it verifies the signature: comma-separated `key=value` items, the key exactly `t`, the
+ * last one winning, its value through parseInt. Undefined without one, or when it is not a
+ * number. Reading it any other way (the first `t=`) would check one time and verify another.
+ */
 export function signatureTimestamp(header: string): number | undefined {
-  const match = /(?:^|,)\s*t=(\d+)/.exec(header);
-  return match?.[1] ? Number(match[1]) : undefined;
+  let timestamp: number | undefined;
+  for (const item of header.split(',')) {
+    const [key, value = ''] = item.split('=');
+    if (key === 't') {
+      timestamp = parseInt(value, 10);
+    }
+  }
+  return timestamp === undefined || Number.isNaN(timestamp) ? undefined : timestamp;
 }

@@ -5,6 +5,7 @@ import { isHeldSubscriptionStatus } from '@portfolio/types/subscription';
 
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
+import { revokeTokensOf } from '../game-host/tokens.js';
 import { isGrantActive } from '../subscription/subscription-state.js';
 import { type Actor, recordAudit } from './audit.js';
 import { isoOrNull } from './present.js';
@@ -97,6 +98,10 @@ export function createAdminRepo(db: Db) {
             .where(eq(users.id, target.id))
             .returning();
           user = updated ?? { ...target, role: newRole };
+          if (isRemovingAdmin) {
+            // their API tokens end with the role, for good (a later promotion brings none back)
+            await revokeTokensOf(tx, target.id, actor, `${target.username} is no longer an admin`);
+          }
         }
         await recordAudit(tx, {
           action: change.action,

@@ -138,8 +138,10 @@ describe('POST /api/user/change-password', () => {
       newPassword: NEW_PASSWORD,
     });
     expect(response.status).toBe(200);
-    const setCookie = response.headers.getSetCookie().find((line) => line.startsWith('sid='));
-    expect(setCookie).toMatch(/^sid=[^;]+;.*HttpOnly/i);
+    const setCookie = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__Host-sid='));
+    expect(setCookie).toMatch(/^__Host-sid=[^;]+;.*HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(user.client.cookieHeader).not.toBe(oldCookie);
     // this tab stays signed in with the new cookie

@@ -5,6 +5,7 @@ import type { Role, SortOrder, UserListQuery, UserSortField } from '@portfolio/t
 import type { Db } from '../../db/client.js';
 import { type StoredDeviceInfo, users } from '../../db/schema.js';
 import { recordAudit } from './audit.js';
+import { revokeTokensOf } from '../game-host/tokens.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -90,15 +91,25 @@ export function createUsersRepo(db: Db) {
       await db.update(users).set({ lastLogin: new Date(), deviceInfo }).where(eq(users.id, id));
     },
 
+    /** Sets a role directly (tests, seeding); an admin losing the role loses their API tokens. */
     async setRole(id: string, role: Role): Promise<UserRow | undefined> {
-      const [row] = await db.update(users).set({ role }).where(eq(users.id, id)).returning();
-      return row;
+      return db.transaction(async (tx) => {
+        const [before] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+        const [row] = await tx.update(users).set({ role }).where(eq(users.id, id)).returning();
+        if (before?.role === 'admin' && role !== 'admin') {
+          await revokeTokensOf(tx, id, null, `${before.username} is no longer an admin`);
+        }
+        return row;
+      });
     },
 
     /** A role change outside the admin pages (admin:create, ADMIN_USERNAME), audited as 'system'. */
     async setRoleAsSystem(user: Pick<UserRow, 'id' | 'username' | 'role'>, role: Role) {
       await db.transaction(async (tx) => {
         await tx.update(users).set({ role }).where(eq(users.id, user.id));
+        if (user.role === 'admin' && role !== 'admin') {
+          await revokeTokensOf(tx, user.id, null, `${user.username} is no longer an admin`);
+        }
         await recordAudit(tx, {
           action: 'role-change',
           actor: null,

@@ -4,6 +4,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useAuthStore } from '../auth/auth-store';
 import { sendBeacon } from '../presence/page-view';
 import { type DeviceClass, useDeviceClass } from './device-class';
+import { useGrantRenewal } from './grant-renewal';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
 import { startSdkHost } from './sdk-host';
 
@@ -108,6 +109,8 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   }, [game.id]);
 
   const { playUrl } = game;
+  // a subscriber game's grant, renewed in the running frame's address (never its src)
+  useGrantRenewal(game.id, playUrl, frameRef);
   useEffect(() => {
     if (!playUrl) {
       return undefined;
