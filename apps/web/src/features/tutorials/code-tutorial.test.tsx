@@ -198,6 +198,42 @@ describe('CodeTutorial', () => {
     expect(editor.goTo).toHaveBeenCalledWith(4, 12);
   });
 
+  it("keeps the server's notices in sight beside the collapsed compiler output, and scrolls the answer into view", async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    stubApi({
+      'GET /api/run-code/info': () => jsonResponse(INFO),
+      'POST /run-code': () =>
+        jsonResponse(
+          result({
+            compiled: false,
+            exitCode: null,
+            durationMs: 0,
+            output:
+              "a.cpp:3:3: error: cannot use 'throw' with exceptions disabled\n[The WebAssembly backend compiles without C++ exceptions: try, catch and throw are not available on this server.]\n",
+            diagnostics: [
+              {
+                severity: 'error',
+                line: 3,
+                column: 3,
+                message: "cannot use 'throw' with exceptions disabled",
+              },
+            ],
+          }),
+        ),
+    });
+    const user = userEvent.setup();
+    renderBox();
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    const output = screen.getByRole('status', { name: 'Output' });
+    const note = await within(output).findByText(
+      '[The WebAssembly backend compiles without C++ exceptions: try, catch and throw are not available on this server.]',
+      { selector: 'p' },
+    );
+    expect(note).toBeVisible();
+    expect(scrolled).toHaveBeenCalled();
+  });
+
   it("shows 'Error executing code.' with the server's message, and the reason runs are off", async () => {
     stubApi({
       'GET /api/run-code/info': () =>

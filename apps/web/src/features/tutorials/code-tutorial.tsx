@@ -91,6 +91,14 @@ export function CodeTutorial({ id, title, initialCode }: CodeTutorialProps) {
   const standardId = useId();
   const optimizationId = useId();
 
+  // a finished run's answer is brought into view when it landed out of it (a phone's one column)
+  const hasAnswer = state.status === 'done' || state.status === 'failed';
+  useEffect(() => {
+    if (hasAnswer) {
+      document.getElementById(outputId)?.scrollIntoView?.({ block: 'nearest' });
+    }
+  }, [hasAnswer, state, outputId]);
+
   const change = useCallback(
     (patch: Partial<CodeBoxSource>) => edit(id, initialCode, patch),
     [edit, id, initialCode],
@@ -241,6 +249,11 @@ export function CodeTutorial({ id, title, initialCode }: CodeTutorialProps) {
   );
 }
 
+/** The lines the server adds to an output in square brackets: its notices, not the compiler's. */
+export function serverNotices(output: string): string[] {
+  return output.split('\n').filter((line) => /^\[.+\]$/.test(line));
+}
+
 function RunOutput({
   state,
   onGoTo,
@@ -289,10 +302,18 @@ function RunOutput({
             </>
           ) : null}
           {!result.compiled && hasList ? (
-            <details className="code-output__details">
-              <summary>Full compiler output</summary>
-              <pre>{result.output}</pre>
-            </details>
+            <>
+              {/* the server's own notices (exceptions unavailable, output cut) stay in sight */}
+              {serverNotices(result.output).map((notice) => (
+                <p key={notice} className="code-output__note">
+                  {notice}
+                </p>
+              ))}
+              <details className="code-output__details">
+                <summary>Full compiler output</summary>
+                <pre>{result.output}</pre>
+              </details>
+            </>
           ) : null}
           {!result.compiled && !hasList ? <pre>{result.output}</pre> : null}
           <p className="code-output__note">{describeRunResult(result)}</p>
