@@ -1,17 +1,14 @@
-import type { GameEntry } from '@portfolio/types/game-host';
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { GameEntry, GameFrameSize, GameOrientation } from '@portfolio/types/game-host';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 
 import { useAuthStore } from '../auth/auth-store';
 import { sendBeacon } from '../presence/page-view';
 import { type DeviceClass, useDeviceClass } from './device-class';
+import { fitFrame, type FrameFit, type FrameRoom } from './frame-fit';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
 import { startSdkHost } from './sdk-host';
+import { useIsTouchScreen } from './touch-screen';
 
-/** Spec section 9: the game frame's height. */
-export const GAME_FRAME_HEIGHT = 800;
-
-/** The least height a fitted frame gets, however little room the screen leaves. */
-const MIN_FITTED_HEIGHT = 150;
 /** Room kept under a fitted frame, so its bottom edge shows. */
 const FITTED_MARGIN = 8;
 
@@ -19,23 +16,46 @@ const FITTED_MARGIN = 8;
 const PLAY_AFTER_SECONDS = 10;
 
 /**
- * The shape of a frame on a screen held upright: the 16:9 of the landscape games (all of the
- * catalogue's). A frame as tall as the screen would letterbox them with a band above and below.
+ * What the frame may use (issue 25): fullscreen (allowed here only: an `allowfullscreen`
+ * attribute beside it made Chromium warn on every open), sound without a tap, gamepads, motion
+ * sensors and the clipboard; cross-origin-isolated only for a threaded build (SharedArrayBuffer),
+ * which has it only when this page is isolated too.
  */
-const PORTRAIT_FRAME_ASPECT = 16 / 9;
+export function gameFrameAllow(needsIsolation: boolean): string {
+  const features = [
+    'fullscreen',
+    'autoplay',
+    'gamepad',
+    'accelerometer',
+    'gyroscope',
+    'clipboard-write',
+  ];
+  if (needsIsolation) {
+    features.push('cross-origin-isolated');
+  }
+  return features.join('; ');
+}
 
 /**
- * What the frame may do. Fullscreen is allowed here only (an `allowfullscreen` attribute beside
- * it made Chromium warn on every open); cross-origin-isolated lets a threaded build use
- * SharedArrayBuffer when the page is isolated.
+ * The frame's sandbox (issue 26.5): what games need (scripts, their own origin's storage, forms,
+ * pointer lock, pop-ups, downloads, alerts, orientation lock, presentation), and no top
+ * navigation, so a game cannot take the site's tab to another page. allow-same-origin is safe as
+ * the games origin is not the site's.
  */
-export const GAME_FRAME_ALLOW = 'fullscreen; autoplay; gamepad; cross-origin-isolated';
+export const GAME_FRAME_SANDBOX = [
+  'allow-scripts',
+  'allow-same-origin',
+  'allow-forms',
+  'allow-pointer-lock',
+  'allow-popups',
+  'allow-downloads',
+  'allow-modals',
+  'allow-orientation-lock',
+  'allow-presentation',
+].join(' ');
 
-/**
- * Phones and tablets (the spec's device classes below standard) fit the frame to the visible
- * height instead of 800 px, so the whole game, touch controls included, is in view.
- */
-function isFitted(deviceClass: DeviceClass): boolean {
+/** Phones and tablets (the spec's device classes below standard). */
+function isHandheld(deviceClass: DeviceClass): boolean {
   return deviceClass === 'mobile' || deviceClass === 'mobile-landscape' || deviceClass === 'tablet';
 }
 
@@ -49,29 +69,41 @@ function startsCollapsed(deviceClass: DeviceClass): boolean {
 }
 
 /**
- * The game viewer (spec section 2): Close, the game's frame on the games origin (100% wide,
- * 800 px high on wider screens, fitted to the visible height on phones and tablets, fullscreen
- * allowed and one tap away), and its instructions. It hosts the game SDK for the open game. A
- * game that needs isolation is opened in an isolated page load if this page is not one.
+ * The game viewer (spec section 2): Close, the game's frame on the games origin, and its
+ * instructions. The frame is the spec's (100% wide, 800 px high) where that fits the window, else
+ * fitted to it; a game of a fixed size or aspect ratio is scaled so all of it shows (issue 25).
+ * Opening the game or Fullscreen gives the frame focus, so the first key and click reach the game;
+ * Escape closes the viewer. On a touch screen a keyboard-only game says so, and fullscreen is
+ * offered in the game's orientation. It hosts the game SDK for the open game. A game that needs
+ * isolation is opened in an isolated page load if this page is not one.
  */
 export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => void }) {
   const deviceClass = useDeviceClass();
+  const isTouchScreen = useIsTouchScreen();
   const [isShowingInstructions, setShowingInstructions] = useState(
     () => !startsCollapsed(deviceClass),
   );
   const frameRef = useRef<HTMLIFrameElement>(null);
   const viewerRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
   const instructionsId = useId();
   const mustReload = game.needsIsolation && !isDocumentIsolated();
   const isIsolationRefused = mustReload && hasIsolatedParam(window.location.search);
   const isReloading = mustReload && !isIsolationRefused;
-  const fittedHeight = useFittedHeight(
+  const isFullscreen = useIsFullscreen(stageRef);
+  const isKeyboardOnlyHere = isTouchScreen && game.touch === 'keyboard-only';
+  const isWrongOrientation = useIsWrongOrientation(game.orientation);
+  const fit = useFrameFit({
+    size: game.frame,
     viewerRef,
-    frameRef,
-    isFitted(deviceClass),
-    isShowingInstructions,
-  );
+    contentRef,
+    isFullscreen,
+    isUpright: isHandheld(deviceClass) && game.orientation !== 'portrait',
+    // what moves the frame down or changes its room
+    layoutKey: `${isShowingInstructions}:${isKeyboardOnlyHere}:${deviceClass}`,
+  });
 
   // site analytics: a play is the viewer open with the game reporting in, or open 10 s
   useEffect(() => {
@@ -103,11 +135,34 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
     }
   }, [isReloading, game.id]);
 
-  useEffect(() => {
-    headingRef.current?.focus({ preventScroll: true });
-  }, [game.id]);
-
   const { playUrl } = game;
+  const hasFrame = Boolean(playUrl) && !isReloading;
+
+  // focus: the game's frame (once its page is in) or, without a frame, the heading
+  const focusFrame = useCallback(() => {
+    const frame = frameRef.current;
+    frame?.focus({ preventScroll: true });
+    // the game's own window: engines such as GameMaker's check that it has focus
+    frame?.contentWindow?.focus();
+  }, []);
+  useEffect(() => {
+    if (hasFrame) {
+      focusFrame();
+    } else {
+      headingRef.current?.focus({ preventScroll: true });
+    }
+  }, [game.id, hasFrame, focusFrame]);
+  const hasLoadedRef = useRef(false);
+  const handleFrameLoad = () => {
+    // the first load only: a game that reloads itself later does not take focus back
+    if (!hasLoadedRef.current) {
+      hasLoadedRef.current = true;
+      focusFrame();
+    }
+  };
+
+  useCloseOnEscape(onClose);
+
   useEffect(() => {
     if (!playUrl) {
       return undefined;
@@ -121,10 +176,24 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   }, [game.id, playUrl]);
 
   const enterFullscreen = () => {
-    frameRef.current?.requestFullscreen().catch((error: unknown) => {
-      console.warn('Fullscreen was refused', error);
-    });
+    const stage = stageRef.current;
+    if (!stage) {
+      return;
+    }
+    stage.requestFullscreen({ navigationUI: 'hide' }).then(
+      () => {
+        lockOrientation(game.orientation);
+        focusFrame();
+      },
+      (error: unknown) => {
+        console.warn('Fullscreen was refused', error);
+      },
+    );
   };
+
+  const isDefaultSize = game.frame.mode === 'default';
+  const showsOrientationOffer =
+    hasFrame && isTouchScreen && !isFullscreen && !isKeyboardOnlyHere && isWrongOrientation;
 
   return (
     <section
@@ -149,7 +218,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           >
             {isShowingInstructions ? 'Hide Instructions' : 'Show Instructions'}
           </button>
-          {playUrl && !isReloading && (
+          {hasFrame && (
             <button type="button" className="button button--ghost" onClick={enterFullscreen}>
               Fullscreen
             </button>
@@ -164,6 +233,11 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
         <h2>Instructions</h2>
         <p>{game.instructions}</p>
       </div>
+      {isKeyboardOnlyHere && (
+        <p className="game-viewer__notice" role="note">
+          {KEYBOARD_ONLY_NOTICE}
+        </p>
+      )}
       {isIsolationRefused && (
         <p className="game-viewer__notice" role="status">
           This game needs a browser that runs it cross-origin isolated (a recent Chrome, Edge or
@@ -171,75 +245,212 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
         </p>
       )}
       <div
+        ref={contentRef}
         className={`game-viewer__content game-viewer__content--${deviceClass}`}
         data-device-class={deviceClass}
       >
         {isReloading ? (
           <p className="game-viewer__placeholder">Loading...</p>
         ) : playUrl ? (
-          <iframe
-            ref={frameRef}
-            src={playUrl}
-            title={`${game.title} (game)`}
-            width="100%"
-            height={fittedHeight ?? GAME_FRAME_HEIGHT}
-            style={fittedHeight === undefined ? undefined : { height: `${fittedHeight}px` }}
-            allow={GAME_FRAME_ALLOW}
-            // the game SDK finds the site's origin from the referrer where the browser has no
-            // location.ancestorOrigins (Firefox); the site's own policy sends none
-            referrerPolicy="origin"
-            className="game-viewer__frame"
-          />
+          <div ref={stageRef} className="game-viewer__stage">
+            <div
+              className="game-viewer__box"
+              style={{
+                width: isDefaultSize ? '100%' : `${fit.width}px`,
+                height: `${fit.height}px`,
+              }}
+            >
+              <iframe
+                ref={frameRef}
+                src={playUrl}
+                title={`${game.title} (game)`}
+                width={isDefaultSize ? '100%' : fit.frameWidth}
+                height={fit.frameHeight}
+                style={{
+                  ...(isDefaultSize ? {} : { width: `${fit.frameWidth}px` }),
+                  height: `${fit.frameHeight}px`,
+                  ...(fit.scale === 1 ? {} : { transform: `scale(${fit.scale})` }),
+                }}
+                // in the Tab order between the viewer's buttons and the page below
+                tabIndex={0}
+                onLoad={handleFrameLoad}
+                allow={gameFrameAllow(game.needsIsolation)}
+                sandbox={GAME_FRAME_SANDBOX}
+                // the game SDK finds the site's origin from the referrer where the browser has no
+                // location.ancestorOrigins (Firefox); the site's own policy sends none
+                referrerPolicy="origin"
+                className="game-viewer__frame"
+              />
+            </div>
+          </div>
         ) : (
           <p className="game-viewer__placeholder">This game is not available right now.</p>
         )}
       </div>
+      {showsOrientationOffer && (
+        <p className="game-viewer__offer">
+          <button type="button" className="button button--primary" onClick={enterFullscreen}>
+            {`Play fullscreen in ${game.orientation}`}
+          </button>
+        </p>
+      )}
     </section>
   );
 }
 
-/**
- * The frame's height on phones and tablets. In landscape, what the window leaves below the
- * frame's top once the viewer's bar is scrolled to the top of the screen; upright, a 16:9 box
- * under the site's top bar (within what the window leaves), so a landscape game fills it without
- * bands and Fullscreen or turning the phone makes it bigger. Undefined on wider screens (800 px).
- */
-function useFittedHeight(
-  viewerRef: React.RefObject<HTMLElement | null>,
-  frameRef: React.RefObject<HTMLIFrameElement | null>,
-  isActive: boolean,
-  isShowingInstructions: boolean,
-): number | undefined {
-  const [height, setHeight] = useState<number | undefined>();
+/** What a keyboard-only game says on a touch screen (its card and the viewer). */
+export const KEYBOARD_ONLY_NOTICE =
+  'This game needs a keyboard: it cannot be played on a touch screen.';
 
-  useLayoutEffect(() => {
-    if (!isActive) {
-      return undefined;
-    }
-    const fit = (scroll: boolean) => {
-      const viewer = viewerRef.current;
-      const frame = frameRef.current;
-      if (!viewer || !frame) {
+/** Escape closes the viewer while focus is on the site's side (a game keeps its own Escape). */
+function useCloseOnEscape(onClose: () => void) {
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      // fullscreen: the browser's own Escape leaves fullscreen, the viewer stays
+      if (event.key !== 'Escape' || event.defaultPrevented || document.fullscreenElement) {
         return;
       }
-      const isLandscape = window.innerWidth > window.innerHeight;
-      const viewerTop = viewer.getBoundingClientRect().top + window.scrollY;
-      const frameTop = frame.getBoundingClientRect().top + window.scrollY;
-      const anchor = isLandscape ? viewerTop : 0;
-      const visible = window.innerHeight - (frameTop - anchor) - FITTED_MARGIN;
-      const fitted = isLandscape
-        ? visible
-        : Math.min(visible, frame.getBoundingClientRect().width / PORTRAIT_FRAME_ASPECT);
-      setHeight(Math.max(MIN_FITTED_HEIGHT, Math.ceil(fitted)));
-      if (scroll) {
-        window.scrollTo({ top: anchor, behavior: 'instant' });
+      event.preventDefault();
+      onCloseRef.current();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+/** Whether the element is the page's fullscreen element now. */
+function useIsFullscreen(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [isFullscreen, setFullscreen] = useState(false);
+  useEffect(() => {
+    const update = () => {
+      const isNow = ref.current !== null && document.fullscreenElement === ref.current;
+      setFullscreen(isNow);
+      if (!isNow) {
+        unlockOrientation();
       }
     };
-    fit(true);
-    const onResize = () => fit(true);
+    document.addEventListener('fullscreenchange', update);
+    return () => document.removeEventListener('fullscreenchange', update);
+  }, [ref]);
+  return isFullscreen;
+}
+
+/** Whether the window is turned against the game's orientation (never, for 'any'). */
+function useIsWrongOrientation(orientation: GameOrientation): boolean {
+  const read = () =>
+    orientation !== 'any' &&
+    window.innerWidth > window.innerHeight !== (orientation === 'landscape');
+  const [isWrong, setWrong] = useState(read);
+  useEffect(() => {
+    const update = () => setWrong(read());
+    update();
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+    // read depends on orientation only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [orientation]);
+  return isWrong;
+}
+
+/**
+ * Turns the screen to the game's orientation where the browser allows it (Chrome on Android,
+ * in fullscreen); elsewhere (iOS, desktops) the promise is refused and nothing changes.
+ */
+function lockOrientation(orientation: GameOrientation) {
+  if (orientation === 'any') {
+    return;
+  }
+  const screenOrientation: unknown = window.screen.orientation;
+  if (
+    typeof screenOrientation === 'object' &&
+    screenOrientation !== null &&
+    'lock' in screenOrientation &&
+    typeof screenOrientation.lock === 'function'
+  ) {
+    Promise.resolve(screenOrientation.lock.call(window.screen.orientation, orientation)).catch(
+      () => undefined,
+    );
+  }
+}
+
+function unlockOrientation() {
+  try {
+    window.screen.orientation?.unlock();
+  } catch {
+    // not locked, or no Screen Orientation API
+  }
+}
+
+/**
+ * The frame's box, own size and scale (frame-fit.ts) for the room the window leaves: the
+ * viewer's content width, and the window's height below the frame's top once the viewer is
+ * scrolled to the top of the screen (it opens so, and again when the device is turned);
+ * fullscreen, the screen.
+ */
+function useFrameFit(options: {
+  size: GameFrameSize;
+  viewerRef: React.RefObject<HTMLElement | null>;
+  contentRef: React.RefObject<HTMLElement | null>;
+  isFullscreen: boolean;
+  isUpright: boolean;
+  layoutKey: string;
+}): FrameFit {
+  const { size, viewerRef, contentRef, isFullscreen, isUpright, layoutKey } = options;
+  const measure = (): FrameRoom => {
+    const viewer = viewerRef.current;
+    const content = contentRef.current;
+    if (isFullscreen || !viewer || !content) {
+      return {
+        width: window.innerWidth,
+        height: window.innerHeight,
+        isFullscreen,
+        isUprightPhone: false,
+      };
+    }
+    const below = content.getBoundingClientRect().top - viewer.getBoundingClientRect().top;
+    return {
+      // jsdom lays nothing out: the window's width stands in for an unmeasured box
+      width: content.clientWidth || window.innerWidth,
+      height: window.innerHeight - below - FITTED_MARGIN,
+      isFullscreen,
+      isUprightPhone: isUpright && window.innerHeight > window.innerWidth,
+    };
+  };
+  const [room, setRoom] = useState<FrameRoom | undefined>();
+
+  // opens scrolled into view, and again when the device is turned
+  useLayoutEffect(() => {
+    const remeasure = () => setRoom(measure());
+    let wasLandscape = window.innerWidth > window.innerHeight;
+    if (!isFullscreen) {
+      viewerRef.current?.scrollIntoView?.({ block: 'start', behavior: 'instant' });
+    }
+    remeasure();
+    const onResize = () => {
+      const isLandscape = window.innerWidth > window.innerHeight;
+      if (isLandscape !== wasLandscape && !document.fullscreenElement) {
+        viewerRef.current?.scrollIntoView?.({ block: 'start', behavior: 'instant' });
+      }
+      wasLandscape = isLandscape;
+      remeasure();
+    };
     window.addEventListener('resize', onResize);
     return () => window.removeEventListener('resize', onResize);
-  }, [viewerRef, frameRef, isActive, isShowingInstructions]);
+    // measure reads the refs and these values
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isFullscreen, isUpright, layoutKey]);
 
-  return isActive ? height : undefined;
+  return fitFrame(
+    size,
+    room ?? {
+      width: window.innerWidth,
+      height: window.innerHeight,
+      isFullscreen,
+      isUprightPhone: false,
+    },
+  );
 }
