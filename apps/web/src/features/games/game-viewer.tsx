@@ -162,6 +162,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   };
 
   useCloseOnEscape(onClose);
+  const isFrameFocused = useIsFrameFocused(frameRef);
 
   useEffect(() => {
     if (!playUrl) {
@@ -253,11 +254,23 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           <p className="game-viewer__placeholder">Loading...</p>
         ) : playUrl ? (
           <div ref={stageRef} className="game-viewer__stage">
+            {/* Chromium's Tab passes over a frame whose page has nothing focusable (a canvas
+                game), tabindex or not: this box takes the frame's place in the Tab order and
+                hands focus on to it; while the game has focus it steps out of the order, so
+                Shift+Tab leaves the game */}
             <div
               className="game-viewer__box"
               style={{
                 width: isDefaultSize ? '100%' : `${fit.width}px`,
                 height: `${fit.height}px`,
+              }}
+              tabIndex={isFrameFocused ? -1 : 0}
+              role="group"
+              aria-label={`${game.title} (game)`}
+              onFocus={(event) => {
+                if (event.target === event.currentTarget) {
+                  focusFrame();
+                }
               }}
             >
               <iframe
@@ -271,8 +284,6 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
                   height: `${fit.frameHeight}px`,
                   ...(fit.scale === 1 ? {} : { transform: `scale(${fit.scale})` }),
                 }}
-                // in the Tab order between the viewer's buttons and the page below
-                tabIndex={0}
                 onLoad={handleFrameLoad}
                 allow={gameFrameAllow(game.needsIsolation)}
                 sandbox={GAME_FRAME_SANDBOX}
@@ -320,6 +331,25 @@ function useCloseOnEscape(onClose: () => void) {
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
+}
+
+/** Whether focus is in the frame (the game's page has it). */
+function useIsFrameFocused(frameRef: React.RefObject<HTMLIFrameElement | null>): boolean {
+  const [isFocused, setFocused] = useState(false);
+  useEffect(() => {
+    // the site's window loses focus to the frame (blur) and gets it back (focus, focusin)
+    const update = () => setFocused(document.activeElement === frameRef.current);
+    const updateSoon = () => window.setTimeout(update, 0);
+    window.addEventListener('blur', updateSoon);
+    window.addEventListener('focus', updateSoon);
+    document.addEventListener('focusin', updateSoon);
+    return () => {
+      window.removeEventListener('blur', updateSoon);
+      window.removeEventListener('focus', updateSoon);
+      document.removeEventListener('focusin', updateSoon);
+    };
+  }, [frameRef]);
+  return isFocused;
 }
 
 /** Whether the element is the page's fullscreen element now. */

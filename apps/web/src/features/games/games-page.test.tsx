@@ -185,7 +185,8 @@ describe('the game viewer', () => {
       expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-pointer-lock']),
     );
     expect(frame.getAttribute('sandbox')).not.toMatch(/top-navigation/);
-    expect(frame).toHaveAttribute('tabindex', '0');
+    // the game's place in the Tab order: its box, named as the frame, hands focus on to it
+    expect(screen.getByRole('group', { name: 'Co-op Adventure (game)' })).toContainElement(frame);
     expect(frame).toHaveFocus();
     expect(screen.getByRole('button', { name: 'Fullscreen' })).toBeVisible();
     const content = frame.closest('[data-device-class]');
