@@ -11,6 +11,8 @@ import { useIsTouchScreen } from './touch-screen';
 
 /** Room kept under a fitted frame, so its bottom edge shows. */
 const FITTED_MARGIN = 8;
+/** Room kept above the viewer when it is scrolled into view (its scroll-margin-top). */
+const VIEWER_TOP_MARGIN = 8;
 
 /** A viewer open this long counts as a play even if the game never reports (issue 20). */
 const PLAY_AFTER_SECONDS = 10;
@@ -200,6 +202,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
     <section
       ref={viewerRef}
       className={`game-viewer game-viewer--${deviceClass}`}
+      style={{ scrollMarginTop: `${VIEWER_TOP_MARGIN}px` }}
       aria-labelledby="game-viewer-title"
     >
       <div className="game-viewer__bar">
@@ -259,7 +262,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
                 hands focus on to it; while the game has focus it steps out of the order, so
                 Shift+Tab leaves the game */}
             <div
-              className="game-viewer__box"
+              className={`game-viewer__box${isFrameFocused ? ' game-viewer__box--focused' : ''}`}
               style={{
                 width: isDefaultSize ? '100%' : `${fit.width}px`,
                 height: `${fit.height}px`,
@@ -445,7 +448,7 @@ function useFrameFit(options: {
     return {
       // jsdom lays nothing out: the window's width stands in for an unmeasured box
       width: content.clientWidth || window.innerWidth,
-      height: window.innerHeight - below - FITTED_MARGIN,
+      height: window.innerHeight - VIEWER_TOP_MARGIN - below - FITTED_MARGIN,
       isFullscreen,
       isUprightPhone: isUpright && window.innerHeight > window.innerWidth,
     };
