@@ -107,7 +107,9 @@ test('the sections toggle by mouse and keyboard; the page passes axe and fits a 
   await expect(page.getByRole('link', { name: 'TopDown RogueLike' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/games\?play=TopDownRogueLike$/);
-  await expect(page.getByRole('heading', { name: 'TopDown RogueLike', level: 1 })).toBeFocused();
+  // the game has focus, so its first key and click reach it (issue 25)
+  await expect(page.getByRole('heading', { name: 'TopDown RogueLike', level: 1 })).toBeVisible();
+  await expect(page.locator('iframe[title="TopDown RogueLike (game)"]')).toBeFocused();
   await expectNoSeriousA11yViolations(page);
   await expectFitsPhoneWidth(page);
 });
@@ -166,6 +168,9 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
 }) => {
   test.slow();
   const fullscreenWarnings = collectFullscreenWarnings(page);
+  // a window with room for the spec's 800 px frame under the viewer's bar (issue 25 fits it to
+  // smaller windows: game-viewer.spec.ts)
+  await page.setViewportSize({ width: 1600, height: 1200 });
   await page.goto('/games');
   const click = page.waitForRequest(
     (req) => req.url().endsWith('/api/track-game-click') && req.method() === 'POST',
@@ -182,7 +187,7 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
   );
   await expect(frame).toHaveAttribute(
     'allow',
-    'fullscreen; autoplay; gamepad; cross-origin-isolated',
+    'fullscreen; autoplay; gamepad; accelerometer; gyroscope; clipboard-write',
   );
   expect(await frame.getAttribute('allowfullscreen')).toBeNull();
   const box = await frame.boundingBox();
@@ -199,8 +204,8 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
   // fullscreen is one press away, and Escape leaves it
   await page.getByRole('button', { name: 'Fullscreen' }).click();
   await expect
-    .poll(() => page.evaluate(() => document.fullscreenElement?.tagName ?? null))
-    .toBe('IFRAME');
+    .poll(() => page.evaluate(() => document.fullscreenElement?.querySelector('iframe') !== null))
+    .toBe(true);
   await page.evaluate(() => document.exitFullscreen());
 
   await expect(page.getByText(/Same-keyboard co-op/)).toBeVisible();
@@ -374,10 +379,10 @@ for (const viewport of [
       .toBeGreaterThan(25);
 
     // fullscreen is one tap
-    await page.getByRole('button', { name: 'Fullscreen' }).tap();
+    await page.getByRole('button', { name: 'Fullscreen', exact: true }).tap();
     await expect
-      .poll(() => page.evaluate(() => document.fullscreenElement?.tagName ?? null))
-      .toBe('IFRAME');
+      .poll(() => page.evaluate(() => document.fullscreenElement?.querySelector('iframe') !== null))
+      .toBe(true);
     await page.evaluate(() => document.exitFullscreen());
     expect(fullscreenWarnings).toEqual([]);
 

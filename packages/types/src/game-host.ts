@@ -24,6 +24,45 @@ export const BUILD_ENGINES = ['gamemaker', 'godot3', 'godot4', 'unity', 'html5']
 export const BuildEngine = z.enum(BUILD_ENGINES);
 export type BuildEngine = z.infer<typeof BuildEngine>;
 
+/*
+ * How a game wants to be shown (issue 25), set per game by the admin.
+ */
+
+/** A game's own size in CSS pixels (a side of a fixed canvas, or of an aspect ratio). */
+const FrameSide = z.number().int().min(1, 'must be 1 or more').max(8192, 'must be 8192 or less');
+
+/**
+ * The frame's size: `default` is the spec's frame (100% wide, 800 px high, fitted to the window
+ * where that does not fit); `fixed` is a game that draws at exactly width × height (the frame
+ * gets that size and is scaled to fit, never cut); `aspect` is a game that fills whatever frame
+ * it gets but wants this shape (the frame keeps width : height).
+ */
+export const GameFrameSize = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('default') }),
+  z.object({ mode: z.literal('fixed'), width: FrameSide, height: FrameSide }),
+  z.object({ mode: z.literal('aspect'), width: FrameSide, height: FrameSide }),
+]);
+export type GameFrameSize = z.infer<typeof GameFrameSize>;
+export const GAME_FRAME_MODES = ['default', 'fixed', 'aspect'] as const;
+export type GameFrameMode = (typeof GAME_FRAME_MODES)[number];
+
+/** Whether a game can be played on a touch screen, or needs a keyboard. */
+export const GAME_TOUCH_SUPPORT = ['playable', 'keyboard-only'] as const;
+export const GameTouchSupport = z.enum(GAME_TOUCH_SUPPORT);
+export type GameTouchSupport = z.infer<typeof GameTouchSupport>;
+
+/** The orientation a game wants on a phone (its fullscreen play locks it where browsers allow). */
+export const GAME_ORIENTATIONS = ['any', 'landscape', 'portrait'] as const;
+export const GameOrientation = z.enum(GAME_ORIENTATIONS);
+export type GameOrientation = z.infer<typeof GameOrientation>;
+
+/** The three together, as GET /api/games and the admin's bodies carry them. */
+const GameDisplay = {
+  frame: GameFrameSize,
+  touch: GameTouchSupport,
+  orientation: GameOrientation,
+};
+
 /**
  * One entry of `GET /api/games`: everything a card and the viewer need. `playUrl` is the
  * absolute URL of the live version's start page on the games origin (null while no build is
@@ -47,6 +86,7 @@ export const GameEntry = z.object({
   needsIsolation: z.boolean(),
   /** The live version's number, null while none is live. */
   version: z.number().int().positive().nullable(),
+  ...GameDisplay,
 });
 export type GameEntry = z.infer<typeof GameEntry>;
 
@@ -111,10 +151,14 @@ export const CreateGameRequest = z.object({
   section: GameSection,
   access: GameAccess,
   order: z.number().int().min(0).max(10_000).optional(),
+  ...z.object(GameDisplay).partial().shape,
 });
 export type CreateGameRequest = z.infer<typeof CreateGameRequest>;
 
-/** `PATCH /api/admin/games/:id`: any of the fields, publish and unpublish. */
+/**
+ * `PATCH /api/admin/games/:id`: any of the fields (the frame's size, touch support and orientation
+ * too), publish and unpublish.
+ */
 export const UpdateGameRequest = z
   .object({
     ...GameText,
@@ -122,6 +166,7 @@ export const UpdateGameRequest = z
     access: GameAccess,
     order: z.number().int().min(0).max(10_000),
     published: z.boolean(),
+    ...GameDisplay,
   })
   .partial();
 export type UpdateGameRequest = z.infer<typeof UpdateGameRequest>;

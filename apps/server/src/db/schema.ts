@@ -17,7 +17,14 @@ import {
 } from 'drizzle-orm/pg-core';
 
 import type { AuditAction, GameAccess, Role } from '@portfolio/types';
-import type { BuildEngine, GameAuditAction, GameSection } from '@portfolio/types/game-host';
+import type {
+  BuildEngine,
+  GameAuditAction,
+  GameFrameMode,
+  GameOrientation,
+  GameSection,
+  GameTouchSupport,
+} from '@portfolio/types/game-host';
 
 export interface StoredDeviceInfo {
   type: string;
@@ -239,6 +246,13 @@ export const games = pgTable(
     /** A site path (`/assets/games/x.svg`, built-in cards) or `thumbnail.<ext>` on the games origin. */
     thumbnail: text('thumbnail'),
     liveVersion: integer('live_version'),
+    /** The viewer's frame (issue 25): 'default' (the spec's), 'fixed' or 'aspect' size. */
+    frameMode: text('frame_mode').$type<GameFrameMode>().notNull().default('default'),
+    /** The game's width and height in CSS pixels; set for 'fixed' and 'aspect' only. */
+    frameWidth: integer('frame_width'),
+    frameHeight: integer('frame_height'),
+    touch: text('touch').$type<GameTouchSupport>().notNull().default('playable'),
+    orientation: text('orientation').$type<GameOrientation>().notNull().default('any'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -248,6 +262,12 @@ export const games = pgTable(
       sql`${table.section} in ('multiplayer', 'gamemaker', 'godot', 'html5')`,
     ),
     check('games_access_check', sql`${table.access} in ('public', 'subscriber')`),
+    check(
+      'games_frame_check',
+      sql`(${table.frameMode} = 'default' and ${table.frameWidth} is null and ${table.frameHeight} is null) or (${table.frameMode} in ('fixed', 'aspect') and ${table.frameWidth} > 0 and ${table.frameHeight} > 0)`,
+    ),
+    check('games_touch_check', sql`${table.touch} in ('playable', 'keyboard-only')`),
+    check('games_orientation_check', sql`${table.orientation} in ('any', 'landscape', 'portrait')`),
   ],
 );
 

@@ -4,7 +4,11 @@ import path from 'node:path';
 
 import { eq, sql } from 'drizzle-orm';
 
-import type { CreateGameRequest, UpdateGameRequest } from '@portfolio/types/game-host';
+import type {
+  CreateGameRequest,
+  GameFrameSize,
+  UpdateGameRequest,
+} from '@portfolio/types/game-host';
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -12,7 +16,7 @@ import { games } from '../../db/schema.js';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
-import type { GameCatalogue, GameRecord } from './catalogue.js';
+import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
 
 /*
  * The admin's changes to the catalogue (issue 16): add, edit, publish/unpublish, delete (not the
@@ -67,9 +71,17 @@ export interface GameAdminService {
 /** `title: "a" → "b"; published: false → true` for the fields that changed. */
 function describeChanges(before: Record<string, unknown>, after: Record<string, unknown>): string {
   return Object.keys(after)
-    .filter((key) => before[key] !== after[key])
-    .map((key) => `${key}: ${JSON.stringify(before[key])} → ${JSON.stringify(after[key])}`)
+    .map((key) => [key, JSON.stringify(before[key]), JSON.stringify(after[key])] as const)
+    .filter(([, was, is]) => was !== is)
+    .map(([key, was, is]) => `${key}: ${was} → ${is}`)
     .join('; ');
+}
+
+/** The frame's columns for a size (issue 25): no width or height for the default frame. */
+function frameColumns(frame: GameFrameSize) {
+  return frame.mode === 'default'
+    ? { frameMode: frame.mode, frameWidth: null, frameHeight: null }
+    : { frameMode: frame.mode, frameWidth: frame.width, frameHeight: frame.height };
 }
 
 export function createGameAdminService(deps: {
@@ -112,6 +124,9 @@ export function createGameAdminService(deps: {
           access: input.access,
           sortOrder: input.order ?? Number(next),
           isMultiplayer: input.section === 'multiplayer',
+          ...(input.frame ? frameColumns(input.frame) : {}),
+          ...(input.touch ? { touch: input.touch } : {}),
+          ...(input.orientation ? { orientation: input.orientation } : {}),
         });
         await recordGameAudit(tx, {
           action: 'game-create',
@@ -141,6 +156,9 @@ export function createGameAdminService(deps: {
           access: game.access,
           order: game.sortOrder,
           published: game.published,
+          frame: frameOf(game),
+          touch: game.touch,
+          orientation: game.orientation,
         };
         const after = { ...before, ...input };
         const detail = describeChanges(before, after);
@@ -157,6 +175,9 @@ export function createGameAdminService(deps: {
             access: after.access,
             sortOrder: after.order,
             published: after.published,
+            ...frameColumns(after.frame),
+            touch: after.touch,
+            orientation: after.orientation,
             // the built-in games keep the spec's rule; an added game listed under Multiplayer
             // needs a signed-in player like the built-in ones
             ...(game.isBuiltIn ? {} : { isMultiplayer: after.section === 'multiplayer' }),

@@ -1,7 +1,7 @@
 import { asc, isNull } from 'drizzle-orm';
 
 import { decideGameAccess, type Role } from '@portfolio/types';
-import type { AdminGame, GameBuild, GameEntry } from '@portfolio/types/game-host';
+import type { AdminGame, GameBuild, GameEntry, GameFrameSize } from '@portfolio/types/game-host';
 
 import type { Db } from '../../db/client.js';
 import { gameBuilds, games } from '../../db/schema.js';
@@ -185,6 +185,14 @@ export function toGameBuild(build: BuildRow, liveVersion: number | null): GameBu
   };
 }
 
+/** The frame size a row holds ('default' when a size is missing: the check forbids that). */
+export function frameOf(game: GameRow): GameFrameSize {
+  if (game.frameMode === 'default' || game.frameWidth === null || game.frameHeight === null) {
+    return { mode: 'default' };
+  }
+  return { mode: game.frameMode, width: game.frameWidth, height: game.frameHeight };
+}
+
 /** A card of `GET /api/games`: playUrl on the games origin, with a grant when the viewer may play. */
 export function toGameEntry(record: GameRecord, context: PresentContext): GameEntry {
   const { game } = record;
@@ -216,6 +224,9 @@ export function toGameEntry(record: GameRecord, context: PresentContext): GameEn
     playUrl,
     needsIsolation: live?.needsThreads ?? false,
     version: live?.version ?? null,
+    frame: frameOf(game),
+    touch: game.touch,
+    orientation: game.orientation,
   };
 }
 

@@ -34,6 +34,20 @@ const SECTION_OF_ENGINE: Record<GameCatalogueEntry['engine'], GameSection> = {
   godot: 'godot',
 };
 
+/**
+ * The built-in games that need a keyboard (issue 25): Rocket Game and Pong, the same-keyboard
+ * two-player games and the roguelike (WASD). WolfScape (tap to walk) and the Android game (its
+ * own touch controls) play on a touch screen. All of them are landscape. Migration 0013 set the
+ * same on databases seeded before it.
+ */
+export const KEYBOARD_ONLY_BUILT_INS: ReadonlySet<string> = new Set([
+  'RocketGame',
+  'Pong',
+  'TopDownRogueLike',
+  'CoopAdventure',
+  'CompMultiplayerUCCS',
+]);
+
 /** A hash of a folder's files (names and contents), to tell a changed demo game. */
 export async function hashFolder(folder: string): Promise<string> {
   const hash = createHash('sha256');
@@ -91,7 +105,7 @@ export async function seedGameCatalogue(deps: {
     await tx
       .insert(games)
       .values(
-        GAME_CATALOGUE.map((entry, index) => ({
+        GAME_CATALOGUE.map((entry, index): typeof games.$inferInsert => ({
           id: entry.id,
           title: entry.title,
           description: entry.description,
@@ -104,6 +118,8 @@ export async function seedGameCatalogue(deps: {
           isMultiplayer: entry.isMultiplayer,
           serverType: entry.serverType ?? null,
           thumbnail: entry.thumbnail,
+          touch: KEYBOARD_ONLY_BUILT_INS.has(entry.id) ? 'keyboard-only' : 'playable',
+          orientation: 'landscape',
         })),
       )
       .onConflictDoNothing();

@@ -48,6 +48,9 @@ function game(extra: Partial<AdminGame> = {}): AdminGame {
     playUrl: null,
     needsIsolation: false,
     version: null,
+    frame: { mode: 'default' },
+    touch: 'playable',
+    orientation: 'any',
     published: false,
     order: 7,
     builds: [],
@@ -170,6 +173,9 @@ describe('/admin/games', () => {
       section: 'html5',
       access: 'public',
       order: 3,
+      frame: { mode: 'default' },
+      touch: 'playable',
+      orientation: 'any',
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'New One' })).toBeVisible();
   });
@@ -243,6 +249,32 @@ describe('/admin/games/:gameId', () => {
     expect(callsTo(calls, 'PATCH', '/api/admin/games/SkyIsland').at(-1)?.body).toEqual({
       title: 'Sky Island 2',
       access: 'public',
+    });
+  });
+
+  it('sets how the game is shown: a fixed size, keyboard only, landscape (issue 25)', async () => {
+    const { calls } = stubAdmin([game()], {
+      'PATCH /api/admin/games/SkyIsland': () => jsonResponse(game()),
+    });
+    renderApp('/admin/games/SkyIsland');
+    const details = within(await screen.findByRole('region', { name: 'Details' }));
+    expect(details.getByLabelText('Frame')).toHaveValue('default');
+    expect(details.queryByLabelText('Width (px)')).toBeNull();
+    await userEvent.selectOptions(details.getByLabelText('Frame'), 'Fixed size, scaled to fit');
+    await userEvent.type(details.getByLabelText('Width (px)'), '1200');
+    await userEvent.click(details.getByRole('button', { name: 'Save Changes' }));
+    // a missing height is said before anything is sent
+    expect(await details.findByRole('alert')).toHaveTextContent('Frame height');
+    await userEvent.type(details.getByLabelText('Height (px)'), '800');
+    await userEvent.selectOptions(details.getByLabelText('Touch screens'), 'Keyboard only');
+    await userEvent.selectOptions(details.getByLabelText('Orientation'), 'Landscape');
+    await userEvent.click(details.getByRole('button', { name: 'Save Changes' }));
+    expect(await details.findByText('Changes saved')).toBeVisible();
+    expect(callsTo(calls, 'PATCH', '/api/admin/games/SkyIsland')).toHaveLength(1);
+    expect(callsTo(calls, 'PATCH', '/api/admin/games/SkyIsland').at(-1)?.body).toEqual({
+      frame: { mode: 'fixed', width: 1200, height: 800 },
+      touch: 'keyboard-only',
+      orientation: 'landscape',
     });
   });
 

@@ -1,14 +1,26 @@
 import type { GameAccess } from '@portfolio/types';
 import {
   CreateGameRequest,
+  GAME_FRAME_MODES,
+  GAME_ORIENTATIONS,
   GAME_SECTIONS,
+  GAME_TOUCH_SUPPORT,
   UpdateGameRequest,
   type AdminGame,
+  type GameFrameMode,
+  type GameOrientation,
   type GameSection,
+  type GameTouchSupport,
 } from '@portfolio/types/game-host';
 import { useId, useState, type FormEvent } from 'react';
 
-import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
+import {
+  ACCESS_LABELS,
+  FRAME_MODE_LABELS,
+  ORIENTATION_LABELS,
+  SECTION_LABELS,
+  TOUCH_LABELS,
+} from './game-labels';
 
 /** The form's fields as typed (order as text, so an empty box stays empty). */
 export interface GameFormValues {
@@ -19,6 +31,12 @@ export interface GameFormValues {
   section: GameSection;
   access: GameAccess;
   order: string;
+  /** How it is shown (issue 25); width and height as typed, used unless the mode is default. */
+  frameMode: GameFrameMode;
+  frameWidth: string;
+  frameHeight: string;
+  touch: GameTouchSupport;
+  orientation: GameOrientation;
 }
 
 export const EMPTY_GAME: GameFormValues = {
@@ -29,6 +47,11 @@ export const EMPTY_GAME: GameFormValues = {
   section: 'html5',
   access: 'public',
   order: '',
+  frameMode: 'default',
+  frameWidth: '',
+  frameHeight: '',
+  touch: 'playable',
+  orientation: 'any',
 };
 
 export function valuesOf(game: AdminGame): GameFormValues {
@@ -40,6 +63,11 @@ export function valuesOf(game: AdminGame): GameFormValues {
     section: game.section,
     access: game.access,
     order: String(game.order),
+    frameMode: game.frame.mode,
+    frameWidth: game.frame.mode === 'default' ? '' : String(game.frame.width),
+    frameHeight: game.frame.mode === 'default' ? '' : String(game.frame.height),
+    touch: game.touch,
+    orientation: game.orientation,
   };
 }
 
@@ -51,6 +79,9 @@ const FIELD_LABELS: Record<string, string> = {
   section: 'Section',
   access: 'Access',
   order: 'Order',
+  frame: 'Frame',
+  touch: 'Touch screens',
+  orientation: 'Orientation',
 };
 
 type Checked<T> = { ok: true; body: T } | { ok: false; message: string };
@@ -61,13 +92,28 @@ function firstIssue(issues: readonly { path: PropertyKey[]; message: string }[])
     return 'Check the form';
   }
   const field = String(issue.path[0] ?? '');
-  return `${FIELD_LABELS[field] ?? field} ${issue.message}`.trim();
+  // the frame's width or height: 'Frame width must be 1 or more'
+  const part = issue.path.length > 1 ? ` ${String(issue.path[1])}` : '';
+  return `${FIELD_LABELS[field] ?? field}${part} ${issue.message}`.trim();
 }
 
 function orderOf(text: string): number | undefined {
   const trimmed = text.trim();
   // NaN for words: the schema then says what is wrong
   return trimmed === '' ? undefined : Number(trimmed);
+}
+
+/** The frame size the values say (the schema then checks the numbers). */
+function frameOf(values: GameFormValues) {
+  if (values.frameMode === 'default') {
+    return { mode: values.frameMode };
+  }
+  const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text.trim()));
+  return {
+    mode: values.frameMode,
+    width: number(values.frameWidth),
+    height: number(values.frameHeight),
+  };
 }
 
 /** The create request these values make, or what is wrong with them (as the server would say). */
@@ -81,6 +127,9 @@ export function checkNewGame(values: GameFormValues): Checked<CreateGameRequest>
     section: values.section,
     access: values.access,
     ...(order === undefined ? {} : { order }),
+    frame: frameOf(values),
+    touch: values.touch,
+    orientation: values.orientation,
   });
   return result.success
     ? { ok: true, body: result.data }
@@ -103,6 +152,9 @@ export function checkGameChanges(
     section: values.section,
     access: values.access,
     order,
+    frame: frameOf(values),
+    touch: values.touch,
+    orientation: values.orientation,
   });
   if (!result.success) {
     return { ok: false, message: firstIssue(result.error.issues) };
@@ -115,6 +167,11 @@ export function checkGameChanges(
     ...(next.section !== game.section ? { section: next.section } : {}),
     ...(next.access !== game.access ? { access: next.access } : {}),
     ...(next.order !== game.order ? { order: next.order } : {}),
+    ...(next.frame && JSON.stringify(next.frame) !== JSON.stringify(game.frame)
+      ? { frame: next.frame }
+      : {}),
+    ...(next.touch !== game.touch ? { touch: next.touch } : {}),
+    ...(next.orientation !== game.orientation ? { orientation: next.orientation } : {}),
   };
   return { ok: true, body: changes };
 }
@@ -133,7 +190,8 @@ interface GameFormProps {
 }
 
 /**
- * A game's fields (id, title, description, instructions, section, access, order). Errors, from
+ * A game's fields (id, title, description, instructions, section, access, order, and how it is
+ * shown: frame size, touch screens, orientation). Errors, from
  * the form's own check or the server, show in an alert above the buttons; nothing typed is lost.
  */
 export function GameForm({
@@ -279,6 +337,112 @@ export function GameForm({
           />
         </div>
       </div>
+      <fieldset className="game-form__display">
+        <legend>How it is shown</legend>
+        <div className="game-form__row">
+          <div className="form__field">
+            <label htmlFor={field('frameMode')}>Frame</label>
+            <select
+              id={field('frameMode')}
+              value={values.frameMode}
+              onChange={(event) => {
+                const mode = GAME_FRAME_MODES.find((name) => name === event.target.value);
+                if (mode) {
+                  change('frameMode', mode);
+                }
+              }}
+              aria-describedby={`${field('frameMode')}-hint`}
+            >
+              {GAME_FRAME_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {FRAME_MODE_LABELS[mode]}
+                </option>
+              ))}
+            </select>
+          </div>
+          {values.frameMode === 'default' ? null : (
+            <>
+              <div className="form__field">
+                <label htmlFor={field('frameWidth')}>
+                  {values.frameMode === 'fixed' ? 'Width (px)' : 'Width (ratio)'}
+                </label>
+                <input
+                  id={field('frameWidth')}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={8192}
+                  step={1}
+                  value={values.frameWidth}
+                  onChange={(event) => change('frameWidth', event.target.value)}
+                  required
+                />
+              </div>
+              <div className="form__field">
+                <label htmlFor={field('frameHeight')}>
+                  {values.frameMode === 'fixed' ? 'Height (px)' : 'Height (ratio)'}
+                </label>
+                <input
+                  id={field('frameHeight')}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={8192}
+                  step={1}
+                  value={values.frameHeight}
+                  onChange={(event) => change('frameHeight', event.target.value)}
+                  required
+                />
+              </div>
+            </>
+          )}
+        </div>
+        <p id={`${field('frameMode')}-hint`} className="form__hint admin-muted">
+          A fixed size is the game&apos;s canvas in CSS pixels (e.g. 1200 × 800): the frame gets
+          that size and is scaled down to fit the window. An aspect ratio (e.g. 16 × 9) keeps the
+          frame that shape for a game that fills its window.
+        </p>
+        <div className="game-form__row">
+          <div className="form__field">
+            <label htmlFor={field('touch')}>Touch screens</label>
+            <select
+              id={field('touch')}
+              value={values.touch}
+              onChange={(event) => {
+                const touch = GAME_TOUCH_SUPPORT.find((name) => name === event.target.value);
+                if (touch) {
+                  change('touch', touch);
+                }
+              }}
+            >
+              {GAME_TOUCH_SUPPORT.map((touch) => (
+                <option key={touch} value={touch}>
+                  {TOUCH_LABELS[touch]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="form__field">
+            <label htmlFor={field('orientation')}>Orientation</label>
+            <select
+              id={field('orientation')}
+              value={values.orientation}
+              onChange={(event) => {
+                const orientation = GAME_ORIENTATIONS.find((name) => name === event.target.value);
+                if (orientation) {
+                  change('orientation', orientation);
+                }
+              }}
+            >
+              {GAME_ORIENTATIONS.map((orientation) => (
+                <option key={orientation} value={orientation}>
+                  {ORIENTATION_LABELS[orientation]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </fieldset>
       {error ? (
         <p id={errorId} className="alert alert--error" role="alert">
           {error}

@@ -1,5 +1,11 @@
 import type { GameAccess } from '@portfolio/types';
-import type { BuildEngine, GameSection } from '@portfolio/types/game-host';
+import type {
+  BuildEngine,
+  GameFrameMode,
+  GameOrientation,
+  GameSection,
+  GameTouchSupport,
+} from '@portfolio/types/game-host';
 
 /** The section names of the /games page, as an admin picks them. */
 export const SECTION_LABELS: Record<GameSection, string> = {
@@ -12,6 +18,24 @@ export const SECTION_LABELS: Record<GameSection, string> = {
 export const ACCESS_LABELS: Record<GameAccess, string> = {
   public: 'Public',
   subscriber: 'Subscriber',
+};
+
+/** How the viewer sizes a game's frame (issue 25). */
+export const FRAME_MODE_LABELS: Record<GameFrameMode, string> = {
+  default: 'Standard frame (100% × 800 px)',
+  fixed: 'Fixed size, scaled to fit',
+  aspect: 'Aspect ratio',
+};
+
+export const TOUCH_LABELS: Record<GameTouchSupport, string> = {
+  playable: 'Playable',
+  'keyboard-only': 'Keyboard only',
+};
+
+export const ORIENTATION_LABELS: Record<GameOrientation, string> = {
+  any: 'Any',
+  landscape: 'Landscape',
+  portrait: 'Portrait',
 };
 
 /** What the server found in an uploaded build, in the engines' own names. */

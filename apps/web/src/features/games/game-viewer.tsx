@@ -1,5 +1,5 @@
 import type { GameEntry } from '@portfolio/types/game-host';
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
 import { useAuthStore } from '../auth/auth-store';
 import { sendBeacon } from '../presence/page-view';
@@ -7,36 +7,61 @@ import { type DeviceClass, useDeviceClass } from './device-class';
 import { useGrantRenewal } from './grant-renewal';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
 import { startSdkHost } from './sdk-host';
-
-/** Spec section 9: the game frame's height. */
-export const GAME_FRAME_HEIGHT = 800;
-
-/** The least height a fitted frame gets, however little room the screen leaves. */
-const MIN_FITTED_HEIGHT = 150;
-/** Room kept under a fitted frame, so its bottom edge shows. */
-const FITTED_MARGIN = 8;
+import { useIsTouchScreen } from './touch-screen';
+import {
+  lockOrientation,
+  useCloseOnEscape,
+  useFrameFit,
+  useIsFrameFocused,
+  useIsFullscreen,
+  useIsWrongOrientation,
+  VIEWER_TOP_MARGIN,
+} from './viewer-hooks';
 
 /** A viewer open this long counts as a play even if the game never reports (issue 20). */
 const PLAY_AFTER_SECONDS = 10;
 
 /**
- * The shape of a frame on a screen held upright: the 16:9 of the landscape games (all of the
- * catalogue's). A frame as tall as the screen would letterbox them with a band above and below.
+ * What the frame may use (issue 25): fullscreen (allowed here only: an `allowfullscreen`
+ * attribute beside it made Chromium warn on every open), sound without a tap, gamepads, motion
+ * sensors and the clipboard; cross-origin-isolated only for a threaded build (SharedArrayBuffer),
+ * which has it only when this page is isolated too.
  */
-const PORTRAIT_FRAME_ASPECT = 16 / 9;
+export function gameFrameAllow(needsIsolation: boolean): string {
+  const features = [
+    'fullscreen',
+    'autoplay',
+    'gamepad',
+    'accelerometer',
+    'gyroscope',
+    'clipboard-write',
+  ];
+  if (needsIsolation) {
+    features.push('cross-origin-isolated');
+  }
+  return features.join('; ');
+}
 
 /**
- * What the frame may do. Fullscreen is allowed here only (an `allowfullscreen` attribute beside
- * it made Chromium warn on every open); cross-origin-isolated lets a threaded build use
- * SharedArrayBuffer when the page is isolated.
+ * The frame's sandbox (issue 26.5): what games need (scripts, their own origin's storage, forms,
+ * pointer lock, pop-ups, downloads, alerts, orientation lock, presentation), and no top
+ * navigation, so a game cannot take the site's tab to another page. allow-same-origin is safe as
+ * the games origin is not the site's.
  */
-export const GAME_FRAME_ALLOW = 'fullscreen; autoplay; gamepad; cross-origin-isolated';
+export const GAME_FRAME_SANDBOX = [
+  'allow-scripts',
+  'allow-same-origin',
+  'allow-forms',
+  'allow-pointer-lock',
+  'allow-popups',
+  'allow-downloads',
+  'allow-modals',
+  'allow-orientation-lock',
+  'allow-presentation',
+].join(' ');
 
-/**
- * Phones and tablets (the spec's device classes below standard) fit the frame to the visible
- * height instead of 800 px, so the whole game, touch controls included, is in view.
- */
-function isFitted(deviceClass: DeviceClass): boolean {
+/** Phones and tablets (the spec's device classes below standard). */
+function isHandheld(deviceClass: DeviceClass): boolean {
   return deviceClass === 'mobile' || deviceClass === 'mobile-landscape' || deviceClass === 'tablet';
 }
 
@@ -50,29 +75,41 @@ function startsCollapsed(deviceClass: DeviceClass): boolean {
 }
 
 /**
- * The game viewer (spec section 2): Close, the game's frame on the games origin (100% wide,
- * 800 px high on wider screens, fitted to the visible height on phones and tablets, fullscreen
- * allowed and one tap away), and its instructions. It hosts the game SDK for the open game. A
- * game that needs isolation is opened in an isolated page load if this page is not one.
+ * The game viewer (spec section 2): Close, the game's frame on the games origin, and its
+ * instructions. The frame is the spec's (100% wide, 800 px high) where that fits the window, else
+ * fitted to it; a game of a fixed size or aspect ratio is scaled so all of it shows (issue 25).
+ * Opening the game or Fullscreen gives the frame focus, so the first key and click reach the game;
+ * Escape closes the viewer. On a touch screen a keyboard-only game says so, and fullscreen is
+ * offered in the game's orientation. It hosts the game SDK for the open game. A game that needs
+ * isolation is opened in an isolated page load if this page is not one.
  */
 export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => void }) {
   const deviceClass = useDeviceClass();
+  const isTouchScreen = useIsTouchScreen();
   const [isShowingInstructions, setShowingInstructions] = useState(
     () => !startsCollapsed(deviceClass),
   );
   const frameRef = useRef<HTMLIFrameElement>(null);
   const viewerRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
   const instructionsId = useId();
   const mustReload = game.needsIsolation && !isDocumentIsolated();
   const isIsolationRefused = mustReload && hasIsolatedParam(window.location.search);
   const isReloading = mustReload && !isIsolationRefused;
-  const fittedHeight = useFittedHeight(
+  const isFullscreen = useIsFullscreen(stageRef);
+  const isKeyboardOnlyHere = isTouchScreen && game.touch === 'keyboard-only';
+  const isWrongOrientation = useIsWrongOrientation(game.orientation);
+  const fit = useFrameFit({
+    size: game.frame,
     viewerRef,
-    frameRef,
-    isFitted(deviceClass),
-    isShowingInstructions,
-  );
+    contentRef,
+    isFullscreen,
+    isUpright: isHandheld(deviceClass) && game.orientation !== 'portrait',
+    // what moves the frame down or changes its room
+    layoutKey: `${isShowingInstructions}:${isKeyboardOnlyHere}:${deviceClass}`,
+  });
 
   // site analytics: a play is the viewer open with the game reporting in, or open 10 s
   useEffect(() => {
@@ -104,13 +141,37 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
     }
   }, [isReloading, game.id]);
 
-  useEffect(() => {
-    headingRef.current?.focus({ preventScroll: true });
-  }, [game.id]);
-
   const { playUrl } = game;
   // a subscriber game's grant, renewed in the running frame's address (never its src)
   useGrantRenewal(game.id, playUrl, frameRef);
+  const hasFrame = Boolean(playUrl) && !isReloading;
+
+  // focus: the game's frame (once its page is in) or, without a frame, the heading
+  const focusFrame = useCallback(() => {
+    const frame = frameRef.current;
+    frame?.focus({ preventScroll: true });
+    // the game's own window: engines such as GameMaker's check that it has focus
+    frame?.contentWindow?.focus();
+  }, []);
+  useEffect(() => {
+    if (hasFrame) {
+      focusFrame();
+    } else {
+      headingRef.current?.focus({ preventScroll: true });
+    }
+  }, [game.id, hasFrame, focusFrame]);
+  const hasLoadedRef = useRef(false);
+  const handleFrameLoad = () => {
+    // the first load only: a game that reloads itself later does not take focus back
+    if (!hasLoadedRef.current) {
+      hasLoadedRef.current = true;
+      focusFrame();
+    }
+  };
+
+  useCloseOnEscape(onClose);
+  const isFrameFocused = useIsFrameFocused(frameRef);
+
   useEffect(() => {
     if (!playUrl) {
       return undefined;
@@ -124,15 +185,30 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   }, [game.id, playUrl]);
 
   const enterFullscreen = () => {
-    frameRef.current?.requestFullscreen().catch((error: unknown) => {
-      console.warn('Fullscreen was refused', error);
-    });
+    const stage = stageRef.current;
+    if (!stage) {
+      return;
+    }
+    stage.requestFullscreen({ navigationUI: 'hide' }).then(
+      () => {
+        lockOrientation(game.orientation);
+        focusFrame();
+      },
+      (error: unknown) => {
+        console.warn('Fullscreen was refused', error);
+      },
+    );
   };
+
+  const isDefaultSize = game.frame.mode === 'default';
+  const showsOrientationOffer =
+    hasFrame && isTouchScreen && !isFullscreen && !isKeyboardOnlyHere && isWrongOrientation;
 
   return (
     <section
       ref={viewerRef}
       className={`game-viewer game-viewer--${deviceClass}`}
+      style={{ scrollMarginTop: `${VIEWER_TOP_MARGIN}px` }}
       aria-labelledby="game-viewer-title"
     >
       <div className="game-viewer__bar">
@@ -152,7 +228,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           >
             {isShowingInstructions ? 'Hide Instructions' : 'Show Instructions'}
           </button>
-          {playUrl && !isReloading && (
+          {hasFrame && (
             <button type="button" className="button button--ghost" onClick={enterFullscreen}>
               Fullscreen
             </button>
@@ -167,6 +243,11 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
         <h2>Instructions</h2>
         <p>{game.instructions}</p>
       </div>
+      {isKeyboardOnlyHere && (
+        <p className="game-viewer__notice" role="note">
+          {KEYBOARD_ONLY_NOTICE}
+        </p>
+      )}
       {isIsolationRefused && (
         <p className="game-viewer__notice" role="status">
           This game needs a browser that runs it cross-origin isolated (a recent Chrome, Edge or
@@ -174,75 +255,69 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
         </p>
       )}
       <div
+        ref={contentRef}
         className={`game-viewer__content game-viewer__content--${deviceClass}`}
         data-device-class={deviceClass}
       >
         {isReloading ? (
           <p className="game-viewer__placeholder">Loading...</p>
         ) : playUrl ? (
-          <iframe
-            ref={frameRef}
-            src={playUrl}
-            title={`${game.title} (game)`}
-            width="100%"
-            height={fittedHeight ?? GAME_FRAME_HEIGHT}
-            style={fittedHeight === undefined ? undefined : { height: `${fittedHeight}px` }}
-            allow={GAME_FRAME_ALLOW}
-            // the game SDK finds the site's origin from the referrer where the browser has no
-            // location.ancestorOrigins (Firefox); the site's own policy sends none
-            referrerPolicy="origin"
-            className="game-viewer__frame"
-          />
+          <div ref={stageRef} className="game-viewer__stage">
+            {/* Chromium's Tab passes over a frame whose page has nothing focusable (a canvas
+                game), tabindex or not: this box takes the frame's place in the Tab order and
+                hands focus on to it; while the game has focus it steps out of the order, so
+                Shift+Tab leaves the game */}
+            <div
+              className={`game-viewer__box${isFrameFocused ? ' game-viewer__box--focused' : ''}`}
+              style={{
+                width: isDefaultSize ? '100%' : `${fit.width}px`,
+                height: `${fit.height}px`,
+              }}
+              tabIndex={isFrameFocused ? -1 : 0}
+              role="group"
+              aria-label={`${game.title} (game)`}
+              onFocus={(event) => {
+                if (event.target === event.currentTarget) {
+                  focusFrame();
+                }
+              }}
+            >
+              <iframe
+                ref={frameRef}
+                src={playUrl}
+                title={`${game.title} (game)`}
+                width={isDefaultSize ? '100%' : fit.frameWidth}
+                height={fit.frameHeight}
+                style={{
+                  ...(isDefaultSize ? {} : { width: `${fit.frameWidth}px` }),
+                  height: `${fit.frameHeight}px`,
+                  ...(fit.scale === 1 ? {} : { transform: `scale(${fit.scale})` }),
+                }}
+                onLoad={handleFrameLoad}
+                allow={gameFrameAllow(game.needsIsolation)}
+                sandbox={GAME_FRAME_SANDBOX}
+                // the game SDK finds the site's origin from the referrer where the browser has no
+                // location.ancestorOrigins (Firefox); the site's own policy sends none
+                referrerPolicy="origin"
+                className="game-viewer__frame"
+              />
+            </div>
+          </div>
         ) : (
           <p className="game-viewer__placeholder">This game is not available right now.</p>
         )}
       </div>
+      {showsOrientationOffer && (
+        <p className="game-viewer__offer">
+          <button type="button" className="button button--primary" onClick={enterFullscreen}>
+            {`Play fullscreen in ${game.orientation}`}
+          </button>
+        </p>
+      )}
     </section>
   );
 }
 
-/**
- * The frame's height on phones and tablets. In landscape, what the window leaves below the
- * frame's top once the viewer's bar is scrolled to the top of the screen; upright, a 16:9 box
- * under the site's top bar (within what the window leaves), so a landscape game fills it without
- * bands and Fullscreen or turning the phone makes it bigger. Undefined on wider screens (800 px).
- */
-function useFittedHeight(
-  viewerRef: React.RefObject<HTMLElement | null>,
-  frameRef: React.RefObject<HTMLIFrameElement | null>,
-  isActive: boolean,
-  isShowingInstructions: boolean,
-): number | undefined {
-  const [height, setHeight] = useState<number | undefined>();
-
-  useLayoutEffect(() => {
-    if (!isActive) {
-      return undefined;
-    }
-    const fit = (scroll: boolean) => {
-      const viewer = viewerRef.current;
-      const frame = frameRef.current;
-      if (!viewer || !frame) {
-        return;
-      }
-      const isLandscape = window.innerWidth > window.innerHeight;
-      const viewerTop = viewer.getBoundingClientRect().top + window.scrollY;
-      const frameTop = frame.getBoundingClientRect().top + window.scrollY;
-      const anchor = isLandscape ? viewerTop : 0;
-      const visible = window.innerHeight - (frameTop - anchor) - FITTED_MARGIN;
-      const fitted = isLandscape
-        ? visible
-        : Math.min(visible, frame.getBoundingClientRect().width / PORTRAIT_FRAME_ASPECT);
-      setHeight(Math.max(MIN_FITTED_HEIGHT, Math.ceil(fitted)));
-      if (scroll) {
-        window.scrollTo({ top: anchor, behavior: 'instant' });
-      }
-    };
-    fit(true);
-    const onResize = () => fit(true);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, [viewerRef, frameRef, isActive, isShowingInstructions]);
-
-  return isActive ? height : undefined;
-}
+/** What a keyboard-only game says on a touch screen (its card and the viewer). */
+export const KEYBOARD_ONLY_NOTICE =
+  'This game needs a keyboard: it cannot be played on a touch screen.';

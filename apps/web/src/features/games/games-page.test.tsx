@@ -25,6 +25,9 @@ function catalogueFor(role: Role, extra: GameEntry[] = []): { games: GameEntry[]
       access: game.access,
       isMultiplayer: game.isMultiplayer,
       ...(game.serverType ? { serverType: game.serverType } : {}),
+      frame: { mode: 'default' },
+      touch: game.id === 'Pong' || game.id === 'RocketGame' ? 'keyboard-only' : 'playable',
+      orientation: 'landscape',
       playUrl:
         game.access === 'subscriber' && !mayPlay
           ? null
@@ -172,11 +175,23 @@ describe('the game viewer', () => {
     // the frame shows the live build on the games origin, fullscreen allowed one way only
     expect(frame).toHaveAttribute('src', `${GAMES_ORIGIN}/CoopAdventure/1/index.html`);
     expect(frame).toHaveAttribute('width', '100%');
-    expect(frame).toHaveAttribute('allow', 'fullscreen; autoplay; gamepad; cross-origin-isolated');
+    expect(frame).toHaveAttribute(
+      'allow',
+      'fullscreen; autoplay; gamepad; accelerometer; gyroscope; clipboard-write',
+    );
     expect(frame).not.toHaveAttribute('allowfullscreen');
+    // sandboxed without top navigation (issue 26.5), in the Tab order, focused for the game
+    expect(frame.getAttribute('sandbox')?.split(' ')).toEqual(
+      expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-pointer-lock']),
+    );
+    expect(frame.getAttribute('sandbox')).not.toMatch(/top-navigation/);
+    // the game's place in the Tab order: its box, named as the frame, hands focus on to it
+    expect(screen.getByRole('group', { name: 'Co-op Adventure (game)' })).toContainElement(frame);
+    expect(frame).toHaveFocus();
     expect(screen.getByRole('button', { name: 'Fullscreen' })).toBeVisible();
-    expect(frame.parentElement).toHaveAttribute('data-device-class', 'tablet');
-    expect(frame.parentElement).toHaveClass('game-viewer__content--tablet');
+    const content = frame.closest('[data-device-class]');
+    expect(content).toHaveAttribute('data-device-class', 'tablet');
+    expect(content).toHaveClass('game-viewer__content--tablet');
 
     // jsdom's window is 1024 px wide
     // instructions shown by default, toggled
@@ -192,6 +207,22 @@ describe('the game viewer', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     await screen.findByRole('heading', { name: 'Games', level: 1 });
     expect(router.location.search).toBe('');
+  });
+
+  it('closes on Escape and gives focus back to the card that opened it', async () => {
+    api('guest');
+    const { router } = renderApp('/games');
+    await userEvent.click(await screen.findByRole('link', { name: /^Co-op Adventure/ }));
+    const frame = await screen.findByTitle('Co-op Adventure (game)');
+    expect(frame).toHaveFocus();
+    // focus on the site's side of the viewer (the game keeps its own Escape)
+    screen.getByRole('button', { name: 'Hide Instructions' }).focus();
+    await userEvent.keyboard('{Escape}');
+    await screen.findByRole('heading', { name: 'Games', level: 1 });
+    expect(router.location.search).toBe('');
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: /^Co-op Adventure/ })).toHaveFocus(),
+    );
   });
 
   it('opens from a link and Back returns to the list', async () => {
@@ -218,6 +249,9 @@ describe('the catalogue from GET /api/games', () => {
     playUrl: `${GAMES_ORIGIN}/ThreadedGodot/3/index.html`,
     needsIsolation: true,
     version: 3,
+    frame: { mode: 'default' },
+    touch: 'playable',
+    orientation: 'any',
   };
 
   it('shows "Other HTML5 Games" only when it has games', async () => {

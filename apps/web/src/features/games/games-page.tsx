@@ -7,7 +7,8 @@ import { ErrorAlert } from '../../app/error-alert';
 import { useAuthStore } from '../auth/auth-store';
 import { sendBeacon } from '../presence/page-view';
 import { useGameServerStatus } from './game-status';
-import { GameViewer } from './game-viewer';
+import { rememberCardToFocus, takeCardToFocus } from './card-focus';
+import { GameViewer, KEYBOARD_ONLY_NOTICE } from './game-viewer';
 import { trackGameClick } from './games-api';
 import { useGamesCatalogue } from './games-catalogue';
 import {
@@ -17,6 +18,7 @@ import {
   rememberOpenedFromList,
   takeOpenedFromList,
 } from './isolation';
+import { useIsTouchScreen } from './touch-screen';
 import './games.css';
 
 /** The query parameter naming the open game: /games?play=Pong. */
@@ -24,10 +26,24 @@ export const PLAY_PARAM = 'play';
 
 export const GAMES_LOAD_ERROR = 'Failed to load the games';
 
-/** The spec's three sections, always shown, and "Other HTML5 Games" when it has games. */
-const SECTIONS: { section: Section; title: string; note?: string; isOptional?: true }[] = [
+/**
+ * The spec's three sections, always shown, and "Other HTML5 Games" when it has games. A note for
+ * keyboards only (F10) is not shown on touch screens (issue 25).
+ */
+const SECTIONS: {
+  section: Section;
+  title: string;
+  note?: string;
+  isNoteForKeyboards?: true;
+  isOptional?: true;
+}[] = [
   { section: 'multiplayer', title: 'Multiplayer Browser Games' },
-  { section: 'gamemaker', title: 'Made With GameMaker', note: 'F10 toggles game fullscreen.' },
+  {
+    section: 'gamemaker',
+    title: 'Made With GameMaker',
+    note: 'F10 toggles game fullscreen.',
+    isNoteForKeyboards: true,
+  },
   { section: 'godot', title: 'Made With Godot' },
   { section: 'html5', title: 'Other HTML5 Games', isOptional: true },
 ];
@@ -71,6 +87,7 @@ export function GamesPage() {
       return <Navigate to={decision.redirectTo} replace />;
     }
     const close = () => {
+      rememberCardToFocus(playing.id);
       const here = `${location.pathname}${location.search}`;
       if ((location.state as OpenedFromList | null)?.openedFromList || takeOpenedFromList(here)) {
         void navigate(-1);
@@ -130,6 +147,15 @@ function FailedToLoad() {
 function GameList({ games, role }: { games: GameEntry[]; role: Role | null }) {
   const serverTypes = [...new Set(games.flatMap((game) => game.serverType ?? []))];
   const online = useGameServerStatus(serverTypes);
+  const isTouchScreen = useIsTouchScreen();
+  // back from the viewer: focus (and the screen) on the card that opened it
+  useEffect(() => {
+    const gameId = takeCardToFocus();
+    const card = gameId
+      ? document.querySelector<HTMLElement>(`[data-game-card="${gameId}"]`)
+      : null;
+    card?.focus();
+  }, []);
   return (
     <>
       {SECTIONS.map((section) => {
@@ -141,10 +167,11 @@ function GameList({ games, role }: { games: GameEntry[]; role: Role | null }) {
           <GameSection
             key={section.section}
             title={section.title}
-            note={section.note}
+            note={section.isNoteForKeyboards && isTouchScreen ? undefined : section.note}
             games={inSection}
             role={role}
             online={online}
+            isTouchScreen={isTouchScreen}
           />
         );
       })}
@@ -158,6 +185,7 @@ function GameSection(props: {
   games: GameEntry[];
   role: Role | null;
   online: Record<string, boolean>;
+  isTouchScreen: boolean;
 }) {
   const [isOpen, setOpen] = useState(true);
   const contentId = useId();
@@ -186,6 +214,7 @@ function GameSection(props: {
               game={game}
               role={props.role}
               isOnline={game.serverType ? props.online[game.serverType] : undefined}
+              isTouchScreen={props.isTouchScreen}
             />
           ))}
         </ul>
@@ -194,10 +223,17 @@ function GameSection(props: {
   );
 }
 
-function GameCard(props: { game: GameEntry; role: Role | null; isOnline: boolean | undefined }) {
+function GameCard(props: {
+  game: GameEntry;
+  role: Role | null;
+  isOnline: boolean | undefined;
+  isTouchScreen: boolean;
+}) {
   const { game } = props;
   const decision = decideGameAccess(game, props.role);
   const descriptionId = useId();
+  const keyboardNoteId = useId();
+  const isKeyboardOnlyHere = props.isTouchScreen && game.touch === 'keyboard-only';
   const path = playPath(game.id, game.needsIsolation);
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!event.defaultPrevented && event.button === 0) {
@@ -223,7 +259,8 @@ function GameCard(props: { game: GameEntry; role: Role | null; isOnline: boolean
         state={decision.allowed ? ({ openedFromList: true } satisfies OpenedFromList) : undefined}
         onClick={onClick}
         aria-label={decision.allowed ? game.title : `${game.title}, ${decision.notice}`}
-        aria-describedby={descriptionId}
+        aria-describedby={isKeyboardOnlyHere ? `${descriptionId} ${keyboardNoteId}` : descriptionId}
+        data-game-card={game.id}
       >
         <span className="game-card__media">
           {game.thumbnail ? (
@@ -252,6 +289,12 @@ function GameCard(props: { game: GameEntry; role: Role | null; isOnline: boolean
       <p id={descriptionId} className="game-card__description">
         {game.description}
       </p>
+      {isKeyboardOnlyHere && (
+        <p id={keyboardNoteId} className="game-card__keyboard-only">
+          <KeyboardIcon />
+          {KEYBOARD_ONLY_NOTICE}
+        </p>
+      )}
       {props.isOnline !== undefined && (
         <p
           className={`game-card__status game-card__status--${props.isOnline ? 'online' : 'offline'}`}
@@ -261,6 +304,34 @@ function GameCard(props: { game: GameEntry; role: Role | null; isOnline: boolean
         </p>
       )}
     </li>
+  );
+}
+
+function KeyboardIcon() {
+  return (
+    <svg
+      className="game-card__keyboard-icon"
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <rect
+        x="2"
+        y="6"
+        width="20"
+        height="12"
+        rx="2"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      />
+      <path
+        d="M6 10h1M10 10h1M14 10h1M18 10h0M7 14h10"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      />
+    </svg>
   );
 }
 
