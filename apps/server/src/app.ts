@@ -180,6 +180,7 @@ export function createApp(deps: Deps): Express {
   app.use(
     createWebSite({
       ...config,
+      isPublishedGame: (gameId) => findGame(gameId) !== undefined,
       // a page's document: a bot hit unless its script sends the page view (site analytics)
       onPage: (req) =>
         deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),

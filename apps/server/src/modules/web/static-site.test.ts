@@ -174,7 +174,10 @@ describe('pages', () => {
   });
 
   it('isolates only the games viewer asked for with isolated=1 (COOP same-origin + COEP require-corp)', async () => {
-    for (const page of ['/games?play=Threaded&isolated=1', '/Games/?isolated=1&play=X']) {
+    for (const page of [
+      '/games?play=Pong&isolated=1',
+      '/Games/?isolated=1&play=TopDownRogueLike',
+    ]) {
       const response = await rawGet(`${app.url}${page}`, { 'accept-encoding': 'br' });
       expect(response.status, page).toBe(200);
       expect(response.headers['cross-origin-opener-policy'], page).toBe('same-origin');
@@ -256,6 +259,9 @@ describe('requests that miss every route', () => {
       expect(page.status, madeUp).toBe(404);
       expect(page.body.toString()).toContain('<div id="root">');
     }
+    // a deep link to a game that is not published is the list with a notice, and a 404
+    expect((await rawGet(`${app.url}/games?play=NoSuchGame`)).status).toBe(404);
+    expect((await rawGet(`${app.url}/games?play=TopDownRogueLike`)).status).toBe(200);
     // the admin's pages are routed inside the app, every route's page answers 200
     for (const route of ['/admin/users/1', '/admin/analytics', '/login', '/GALLERY/', '/']) {
       expect((await rawGet(`${app.url}${route}`)).status, route).toBe(200);

@@ -19,6 +19,8 @@ export interface WebSiteOptions {
   publicOrigin: string | undefined;
   /** Told of every page document requested (site analytics counts documents whose script never runs). */
   onPage?: (req: Request) => void;
+  /** Whether /games?play=<id> names a published game (else the page answers 404). */
+  isPublishedGame?: (gameId: string) => boolean;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -158,7 +160,12 @@ export function createWebSite(options: WebSiteOptions): Router {
       });
     }
     options.onPage?.(req);
-    if (!isAppRoute(req.path)) {
+    const play = req.path.toLowerCase() === '/games' ? req.query.play : undefined;
+    const isUnknownGame =
+      typeof play === 'string' &&
+      options.isPublishedGame !== undefined &&
+      !options.isPublishedGame(play);
+    if (!isAppRoute(req.path) || isUnknownGame) {
       // a made-up address: the app shows its "not found" page, and the status says so too
       // (search engines, link checkers)
       res.status(404);

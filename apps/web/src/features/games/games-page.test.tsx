@@ -117,6 +117,17 @@ describe('/games access matrix (spec section 6)', () => {
     expect(calls.some((call) => call.url === '/api/track-game-click')).toBe(false);
   });
 
+  it('a deep link to a game that is not published says so above the list', async () => {
+    api('guest');
+    renderApp('/games?play=NoSuchGame');
+    expect(
+      await screen.findByText(
+        'There is no published game called “NoSuchGame”. Here are the games you can play.',
+      ),
+    ).toBeVisible();
+    expect(await screen.findByRole('link', { name: /^Co-op Adventure/ })).toBeVisible();
+  });
+
   it('a blocked deep link goes where a click would', async () => {
     api('guest');
     const { router } = renderApp('/games?play=Pong');

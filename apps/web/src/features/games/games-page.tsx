@@ -103,6 +103,12 @@ export function GamesPage() {
   }
   return (
     <GamesFrame>
+      {playId ? (
+        // a deep link to a game that is not (or no longer) on the site: say so above the list
+        <p className="notice" role="status">
+          There is no published game called “{playId}”. Here are the games you can play.
+        </p>
+      ) : null}
       <GameList games={catalogue.games} role={role} />
     </GamesFrame>
   );
