@@ -56,9 +56,20 @@ export function applyConnectionLimits(
 }
 
 /**
+ * What a connection may still send after its request was answered before the body arrived (a
+ * 415, 401 or 404 from a check ahead of the body): Node reads and discards the rest so the
+ * connection can serve the next request, which is polite for a body that is nearly done and a
+ * way to hold the connection for ever for one that trickles. Past this many bytes it is closed.
+ */
+const MAX_DRAIN_BYTES = 1024 * 1024;
+
+/**
  * Cuts a request whose body has not arrived `limitMs` after its headers ('total'), or that sent
- * no byte for `limitMs` ('idle'), with the 408 Node would send. Only timers and the socket's
- * byte count are used: the body stream itself is left to the handler.
+ * no byte for `limitMs` ('idle'), with the 408 Node would send. A request answered before its
+ * body arrived is no longer waited for: its connection closes once the rest has not arrived
+ * within the same deadline ('total'; `limitMs` after the answer for 'idle') or passes
+ * MAX_DRAIN_BYTES. Only timers and the socket's byte count are used: the body stream itself is
+ * left to the handler.
  */
 function watchBody(
   req: IncomingMessage,
@@ -66,8 +77,10 @@ function watchBody(
   limitMs: number,
   mode: 'total' | 'idle',
 ): void {
+  const startedAt = Date.now();
+  const isDone = () => req.complete || req.socket.destroyed;
   const expire = () => {
-    if (req.complete || req.socket.destroyed) {
+    if (isDone()) {
       return;
     }
     if (res.headersSent) {
@@ -85,31 +98,47 @@ function watchBody(
     });
     res.end(body, () => req.socket.destroy());
   };
+  const every = Math.min(1000, Math.max(50, limitMs / 4));
+  // answered (or failed) while the body is still on its way: a bounded drain, then closed
+  let stopWaiting = () => {};
+  res.once('close', () => {
+    stopWaiting();
+    if (isDone()) {
+      return;
+    }
+    const drainFrom = req.socket.bytesRead;
+    const drainUntil = mode === 'total' ? startedAt + limitMs : Date.now() + limitMs;
+    const drain = setInterval(() => {
+      if (isDone()) {
+        clearInterval(drain);
+      } else if (Date.now() >= drainUntil || req.socket.bytesRead - drainFrom > MAX_DRAIN_BYTES) {
+        clearInterval(drain);
+        req.socket.destroy();
+      }
+    }, every).unref();
+  });
   if (mode === 'total') {
-    const timer = setTimeout(expire, limitMs).unref();
-    res.once('close', () => clearTimeout(timer));
+    const timeout = setTimeout(expire, limitMs).unref();
+    stopWaiting = () => clearTimeout(timeout);
     return;
   }
   let lastBytes = req.socket.bytesRead;
-  let lastProgress = Date.now();
-  const timer = setInterval(
-    () => {
-      if (req.complete || req.socket.destroyed) {
-        clearInterval(timer);
-        return;
-      }
-      const bytes = req.socket.bytesRead;
-      if (bytes !== lastBytes) {
-        lastBytes = bytes;
-        lastProgress = Date.now();
-      } else if (Date.now() - lastProgress >= limitMs) {
-        clearInterval(timer);
-        expire();
-      }
-    },
-    Math.min(1000, Math.max(50, limitMs / 4)),
-  ).unref();
-  res.once('close', () => clearInterval(timer));
+  let lastProgress = startedAt;
+  const timer = setInterval(() => {
+    if (isDone()) {
+      clearInterval(timer);
+      return;
+    }
+    const bytes = req.socket.bytesRead;
+    if (bytes !== lastBytes) {
+      lastBytes = bytes;
+      lastProgress = Date.now();
+    } else if (Date.now() - lastProgress >= limitMs) {
+      clearInterval(timer);
+      expire();
+    }
+  }, every).unref();
+  stopWaiting = () => clearInterval(timer);
 }
 
 /**
