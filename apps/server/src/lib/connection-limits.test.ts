@@ -171,6 +171,31 @@ describe('connection limits', () => {
     },
   );
 
+  it('reads at most 1 MB of a body after answering before it', async () => {
+    const socket = await rawConnection('127.0.0.26');
+    socket.write(
+      `PUT /api/admin/games/Pong/build HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        'Content-Type: application/zip\r\nContent-Length: 100000000\r\n\r\n',
+    );
+    const closed = untilClosed(socket);
+    // as fast as the connection takes it: far more than 1 MB within the deadline
+    const piece = Buffer.alloc(64 * 1024);
+    let sent = 0;
+    while (!socket.destroyed && sent < 50 * 1024 * 1024) {
+      if (!socket.write(piece)) {
+        await new Promise((resolve) => {
+          socket.once('drain', resolve);
+          socket.once('close', resolve);
+        });
+      }
+      sent += piece.length;
+    }
+    const { text, ms } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    // the byte bound, not the deadline (REQUEST_TIMEOUT_MS, 2 s here), ended it
+    expect(ms).toBeLessThan(1500);
+  });
+
   it('cuts a trickled heartbeat body within REQUEST_TIMEOUT_MS', async () => {
     const closed = await trickleAfter(
       `POST /api/anonymous-heartbeat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +

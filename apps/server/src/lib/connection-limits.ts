@@ -62,6 +62,8 @@ export function applyConnectionLimits(
  * way to hold the connection for ever for one that trickles. Past this many bytes it is closed.
  */
 const MAX_DRAIN_BYTES = 1024 * 1024;
+/** How often a drain is checked: only while one lasts, so often enough to keep it near its bound. */
+const DRAIN_CHECK_MS = 100;
 
 /**
  * Cuts a request whose body has not arrived `limitMs` after its headers ('total'), or that sent
@@ -108,14 +110,15 @@ function watchBody(
     }
     const drainFrom = req.socket.bytesRead;
     const drainUntil = mode === 'total' ? startedAt + limitMs : Date.now() + limitMs;
+    // the socket's count: Node reads the rest itself (a 'data' listener would be removed)
     const drain = setInterval(() => {
       if (isDone()) {
         clearInterval(drain);
-      } else if (Date.now() >= drainUntil || req.socket.bytesRead - drainFrom > MAX_DRAIN_BYTES) {
+      } else if (req.socket.bytesRead - drainFrom > MAX_DRAIN_BYTES || Date.now() >= drainUntil) {
         clearInterval(drain);
         req.socket.destroy();
       }
-    }, every).unref();
+    }, DRAIN_CHECK_MS).unref();
   });
   if (mode === 'total') {
     const timeout = setTimeout(expire, limitMs).unref();
