@@ -12,12 +12,13 @@ import { compileTrust, parseTrustProxy } from './proxy-trust.js';
  * - `connectionsPerAddress`: TCP connections from one directly connecting address, except trusted
  *   proxies (behind nginx every client arrives from the proxy: there nginx's `limit_conn` and the
  *   per-client Socket.IO limit apply instead).
- * - headers must arrive within `headersTimeoutMs`, a whole request within `requestTimeoutMs`
- *   (Node checks both every second here, not every 30 s): a slow body is cut after seconds.
- *   Requests that `isLongUpload` names (a game build: hundreds of MB from a home connection)
- *   may take as long as they need while bytes keep coming: they are cut only after
- *   `requestTimeoutMs` without a byte. Node's own request timeout cannot make that exception,
- *   so with `isLongUpload` the body deadlines are kept here instead.
+ * - headers must arrive within `headersTimeoutMs` (Node checks every second here, not every
+ *   30 s), a whole request within `requestTimeoutMs`: a slow body is cut after seconds, and so
+ *   is one still trickling in after an early answer (past MAX_DRAIN_BYTES sooner). Requests
+ *   that `isLongUpload` names (a game build: hundreds of MB from a home connection) may take as
+ *   long as they need while bytes keep coming: they are cut only after `requestTimeoutMs`
+ *   without a byte. Node's own request timeout can make neither exception, so the body
+ *   deadlines are kept here (`watchBody`).
  *
  * The per-address Socket.IO limit is `createSocketLimiter`, applied at the handshake.
  */
@@ -30,15 +31,13 @@ export function applyConnectionLimits(
   server.maxConnections = limits.maxConnections;
   server.headersTimeout = limits.headersTimeoutMs;
   const { isLongUpload } = options;
-  if (isLongUpload) {
-    server.requestTimeout = 0;
-    // ahead of the app, which rewrites req.url as it routes
-    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-      watchBody(req, res, limits.requestTimeoutMs, isLongUpload(req) ? 'idle' : 'total');
-    });
-  } else {
-    server.requestTimeout = limits.requestTimeoutMs;
-  }
+  // the body deadlines are kept here on every server (the games origin too), not by Node's
+  // request timeout, which can neither exempt an upload nor bound a body after an early answer
+  server.requestTimeout = 0;
+  // ahead of the app, which rewrites req.url as it routes
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    watchBody(req, res, limits.requestTimeoutMs, isLongUpload?.(req) ? 'idle' : 'total');
+  });
   server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
   const perAddress = createSocketLimiter(limits.connectionsPerAddress);
