@@ -109,6 +109,18 @@ describe('page views from one account', () => {
       { 'x-forwarded-for': '198.51.100.251', 'user-agent': CHROME },
     );
     expect(guestPath.status).toBe(429);
+    // nor are its leave beacons unlimited (240 a minute per address, and per user)
+    const beaconStatuses: number[] = [];
+    for (let index = 0; index < 250; index++) {
+      const response = await client.post(
+        '/api/analytics/beacon',
+        { type: 'leave', path: '/', seconds: 1, utm_campaign: `flood-leave-${index}` },
+        { 'x-forwarded-for': `203.0.113.${index % 250}`, 'user-agent': CHROME },
+      );
+      beaconStatuses.push(response.status);
+    }
+    expect(beaconStatuses.slice(0, 240).every((status) => status === 204)).toBe(true);
+    expect(beaconStatuses.slice(240).every((status) => status === 429)).toBe(true);
     // another account is not held back
     const other = await signedInClient(app);
     const response = await other.client.post('/api/auth/heartbeat', { currentPage: '/' });
