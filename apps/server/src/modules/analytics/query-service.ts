@@ -718,7 +718,12 @@ export function createAnalyticsQueryService(deps: {
       // every day not rolled up, in order; one that fails does not stop the ones after it
       let rolled = 0;
       for (const day of days) {
-        if (day >= today || rolledBefore.has(day)) {
+        if (rolledBefore.has(day)) {
+          // rolled up since it failed here (by another process, or a later run)
+          failures.delete(day);
+          continue;
+        }
+        if (day >= today) {
           continue;
         }
         try {
