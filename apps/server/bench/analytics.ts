@@ -259,7 +259,11 @@ async function serveChild(databaseUrl: string) {
   const { RELAXED_AUTH_LIMITS, RELAXED_LIMIT } = await import('../src/test/relaxed-limits.js');
   const running = await startBenchServer(
     { DATA_DIR: '/nonexistent', DATABASE_URL: databaseUrl },
-    { authRateLimits: RELAXED_AUTH_LIMITS, guestHeartbeatLimit: RELAXED_LIMIT },
+    {
+      authRateLimits: RELAXED_AUTH_LIMITS,
+      guestHeartbeatLimit: RELAXED_LIMIT,
+      userHeartbeatLimit: RELAXED_LIMIT,
+    },
   );
   process.on('message', () => {
     void running.deps.collector.flush().then(async () => {

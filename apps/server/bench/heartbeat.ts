@@ -71,6 +71,7 @@ async function serveReal(dataDir: string) {
       authRateLimits: RELAXED_AUTH_LIMITS,
       // the load comes from one address
       guestHeartbeatLimit: RELAXED_LIMIT,
+      userHeartbeatLimit: RELAXED_LIMIT,
     },
   );
   process.on('message', (message: { type: string }) => {

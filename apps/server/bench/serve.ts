@@ -155,6 +155,7 @@ try {
     authRateLimits: RELAXED_AUTH_LIMITS,
     // every simulated guest comes from 127.0.0.1
     guestHeartbeatLimit: RELAXED_LIMIT,
+    userHeartbeatLimit: RELAXED_LIMIT,
   });
   send({ type: 'ready', url: running.url, database: running.deps.database.kind });
 } catch (error) {

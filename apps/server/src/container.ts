@@ -32,6 +32,7 @@ import { createEventsRepo } from './modules/analytics/events-repo.js';
 import {
   type AnalyticsQueryService,
   createAnalyticsQueryService,
+  ROLLUP_INTERVAL_MS,
 } from './modules/analytics/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
@@ -77,6 +78,12 @@ export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
  * (a household or an office). More than that is someone inflating the visitor counts.
  */
 export const GUEST_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
+/**
+ * A signed-in user's heartbeats (all their tabs and sessions), limited as a guest address's: each
+ * may carry a page view, and one account sending tens of thousands is inflating the counts
+ * (issue 26: 40,000 in 7 s were all accepted).
+ */
+export const USER_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
 
 /** Everything the app needs, built once from the configuration. */
 export interface Deps {
@@ -89,6 +96,8 @@ export interface Deps {
   authRateLimits: AuthRateLimits;
   /** Guest heartbeats per client address (in-process: a shared counter would cost a round trip). */
   guestHeartbeatLimit: RateLimitRule;
+  /** Heartbeats per signed-in user (in-process, as the guests'). */
+  userHeartbeatLimit: RateLimitRule;
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
@@ -136,6 +145,7 @@ export interface BuildOptions {
   authRateLimits?: AuthRateLimits;
   subscriptionRateLimits?: SubscriptionRateLimits;
   guestHeartbeatLimit?: RateLimitRule;
+  userHeartbeatLimit?: RateLimitRule;
   /** Clock for presence and analytics (tests). */
   now?: () => number;
   /** How often site analytics events are written (tests use a long one and flush). */
@@ -279,7 +289,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       () => void flushEvents(),
       options.eventFlushIntervalMs ?? EVENT_FLUSH_INTERVAL_MS,
     ).unref(),
-    setInterval(() => void maintainAnalytics(), 10 * 60_000).unref(),
+    setInterval(() => void maintainAnalytics(), ROLLUP_INTERVAL_MS).unref(),
   );
   timers.push(
     setInterval(
@@ -330,6 +340,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       },
     },
     guestHeartbeatLimit: options.guestHeartbeatLimit ?? GUEST_HEARTBEAT_LIMIT,
+    userHeartbeatLimit: options.userHeartbeatLimit ?? USER_HEARTBEAT_LIMIT,
     users,
     auth,
     sessions,

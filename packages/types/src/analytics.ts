@@ -96,6 +96,21 @@ export const AnalyticsPoint = z.object({
 });
 export type AnalyticsPoint = z.infer<typeof AnalyticsPoint>;
 
+/**
+ * A day whose rollup failed (issue 26): it and the days after it are read from raw events (slower,
+ * same figures) until a retry succeeds; later days are rolled up all the same.
+ */
+export const AnalyticsRollupFailure = z.object({
+  day: z.iso.date(),
+  /** The error, as logged. */
+  message: z.string(),
+  failedAt: z.iso.datetime(),
+  attempts: z.number().int().positive(),
+  /** When the next attempt is due (rollups run every 10 minutes). */
+  retryAt: z.iso.datetime(),
+});
+export type AnalyticsRollupFailure = z.infer<typeof AnalyticsRollupFailure>;
+
 /** `GET /api/analytics/overview`: totals and chart of the period and of the one before it. */
 export const AnalyticsOverview = z.object({
   range: AnalyticsRange,
@@ -104,6 +119,8 @@ export const AnalyticsOverview = z.object({
   previousTotals: AnalyticsTotals,
   series: z.array(AnalyticsPoint),
   previousSeries: z.array(AnalyticsPoint),
+  /** Days whose rollup failed in the process that answered (absent or empty when none). */
+  rollupFailures: z.array(AnalyticsRollupFailure).optional(),
 });
 export type AnalyticsOverview = z.infer<typeof AnalyticsOverview>;
 

@@ -107,6 +107,131 @@ describe('connection limits', () => {
     expect(closed.ms).toBeLessThan(5000);
   });
 
+  /**
+   * Sends `head` and then a body one byte every 200 ms (of the Content-Length it declares, never
+   * finished); resolves with what the server sent and when it closed the connection.
+   */
+  async function trickleAfter(head: string, localAddress: string) {
+    const socket = await rawConnection(localAddress);
+    socket.write(head);
+    const drip = setInterval(() => {
+      if (socket.writable) {
+        socket.write('x');
+      }
+    }, 200);
+    const closed = await untilClosed(socket);
+    clearInterval(drip);
+    return closed;
+  }
+
+  it(
+    'closes a connection answered before its body arrived within REQUEST_TIMEOUT_MS',
+    { timeout: 15_000 },
+    async () => {
+      const { client } = await signedInClient(app, 'admin');
+      const post = (path: string, headers: string) =>
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Length: 100000\r\n\r\n`;
+      const cases = [
+        // 415: not JSON, refused by the same-origin guard before the body is read
+        { head: post('/api/auth/login', 'Content-Type: text/plain\r\n'), status: 415 },
+        // 404: no route outside /api reads a POST's body
+        { head: post('/no-such-page', 'Content-Type: application/json\r\n'), status: 404 },
+        // 401: a thumbnail or a build upload without a session
+        {
+          head: post('/api/admin/games/Pong/thumbnail', 'Content-Type: image/png\r\n').replace(
+            'POST',
+            'PUT',
+          ),
+          status: 401,
+        },
+        {
+          head: post('/api/admin/games/Pong/build', 'Content-Type: application/zip\r\n').replace(
+            'POST',
+            'PUT',
+          ),
+          status: 401,
+        },
+        // 404 to an admin: a build upload for a game that does not exist (long-upload rules)
+        {
+          head: post(
+            '/api/admin/games/NoSuchGame/build',
+            `Cookie: ${client.cookieHeader}\r\nContent-Type: application/zip\r\n`,
+          ).replace('POST', 'PUT'),
+          status: 404,
+        },
+      ];
+      const results = await Promise.all(
+        cases.map(({ head }, index) => trickleAfter(head, `127.0.0.${20 + index}`)),
+      );
+      results.forEach((closed, index) => {
+        expect(closed.text).toMatch(new RegExp(`^HTTP/1\\.1 ${cases[index]?.status ?? 0} `));
+        // REQUEST_TIMEOUT_MS is 2 s here, checked every second
+        expect(closed.ms).toBeLessThan(3500);
+      });
+    },
+  );
+
+  it('reads at most 1 MB of a body after answering before it', async () => {
+    const socket = await rawConnection('127.0.0.26');
+    socket.write(
+      `PUT /api/admin/games/Pong/build HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        'Content-Type: application/zip\r\nContent-Length: 100000000\r\n\r\n',
+    );
+    const closed = untilClosed(socket);
+    // as fast as the connection takes it: far more than 1 MB within the deadline
+    const piece = Buffer.alloc(64 * 1024);
+    let sent = 0;
+    while (!socket.destroyed && sent < 50 * 1024 * 1024) {
+      if (!socket.write(piece)) {
+        await new Promise((resolve) => {
+          socket.once('drain', resolve);
+          socket.once('close', resolve);
+        });
+      }
+      sent += piece.length;
+    }
+    const { text, ms } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    // the byte bound, not the deadline (REQUEST_TIMEOUT_MS, 2 s here), ended it
+    expect(ms).toBeLessThan(1500);
+  });
+
+  it('cuts a trickled heartbeat body within REQUEST_TIMEOUT_MS', async () => {
+    const closed = await trickleAfter(
+      `POST /api/anonymous-heartbeat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
+      '127.0.0.30',
+    );
+    expect(closed.text).toMatch(/^HTTP\/1\.1 (408|413) /);
+    expect(closed.ms).toBeLessThan(3500);
+  });
+
+  it('closes a trickled request to the games origin within REQUEST_TIMEOUT_MS', async () => {
+    const gamesPort = Number(new URL(app.gamesUrl).port);
+    const socket = await new Promise<Socket>((resolve, reject) => {
+      const opened = connect(
+        { host: '127.0.0.1', port: gamesPort, localAddress: '127.0.0.31' },
+        () => resolve(opened),
+      );
+      opened.once('error', reject);
+    });
+    socket.write(
+      `POST /Pong/1/index.html HTTP/1.1\r\nHost: 127.0.0.1:${gamesPort}\r\n` +
+        'Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\n',
+    );
+    const drip = setInterval(() => {
+      if (socket.writable) {
+        socket.write('x');
+      }
+    }, 200);
+    const closed = await untilClosed(socket);
+    clearInterval(drip);
+    expect(closed.text).toMatch(/^HTTP\/1\.1 4\d\d /);
+    // one answer, not a 408 written after it when the deadline passes
+    expect(closed.text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(closed.ms).toBeLessThan(3500);
+  });
+
   it('lets a game build upload take longer than REQUEST_TIMEOUT_MS while bytes keep coming', async () => {
     const { client } = await signedInClient(app, 'admin');
     const gameId = `Slow${Date.now().toString(36)}`;

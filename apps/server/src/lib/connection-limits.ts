@@ -12,12 +12,13 @@ import { compileTrust, parseTrustProxy } from './proxy-trust.js';
  * - `connectionsPerAddress`: TCP connections from one directly connecting address, except trusted
  *   proxies (behind nginx every client arrives from the proxy: there nginx's `limit_conn` and the
  *   per-client Socket.IO limit apply instead).
- * - headers must arrive within `headersTimeoutMs`, a whole request within `requestTimeoutMs`
- *   (Node checks both every second here, not every 30 s): a slow body is cut after seconds.
- *   Requests that `isLongUpload` names (a game build: hundreds of MB from a home connection)
- *   may take as long as they need while bytes keep coming: they are cut only after
- *   `requestTimeoutMs` without a byte. Node's own request timeout cannot make that exception,
- *   so with `isLongUpload` the body deadlines are kept here instead.
+ * - headers must arrive within `headersTimeoutMs` (Node checks every second here, not every
+ *   30 s), a whole request within `requestTimeoutMs`: a slow body is cut after seconds, and so
+ *   is one still trickling in after an early answer (past MAX_DRAIN_BYTES sooner). Requests
+ *   that `isLongUpload` names (a game build: hundreds of MB from a home connection) may take as
+ *   long as they need while bytes keep coming: they are cut only after `requestTimeoutMs`
+ *   without a byte. Node's own request timeout can make neither exception, so the body
+ *   deadlines are kept here (`watchBody`).
  *
  * The per-address Socket.IO limit is `createSocketLimiter`, applied at the handshake.
  */
@@ -30,15 +31,13 @@ export function applyConnectionLimits(
   server.maxConnections = limits.maxConnections;
   server.headersTimeout = limits.headersTimeoutMs;
   const { isLongUpload } = options;
-  if (isLongUpload) {
-    server.requestTimeout = 0;
-    // ahead of the app, which rewrites req.url as it routes
-    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-      watchBody(req, res, limits.requestTimeoutMs, isLongUpload(req) ? 'idle' : 'total');
-    });
-  } else {
-    server.requestTimeout = limits.requestTimeoutMs;
-  }
+  // the body deadlines are kept here on every server (the games origin too), not by Node's
+  // request timeout, which can neither exempt an upload nor bound a body after an early answer
+  server.requestTimeout = 0;
+  // ahead of the app, which rewrites req.url as it routes
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    watchBody(req, res, limits.requestTimeoutMs, isLongUpload?.(req) ? 'idle' : 'total');
+  });
   server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
   const perAddress = createSocketLimiter(limits.connectionsPerAddress);
@@ -56,9 +55,22 @@ export function applyConnectionLimits(
 }
 
 /**
+ * What a connection may still send after its request was answered before the body arrived (a
+ * 415, 401 or 404 from a check ahead of the body): Node reads and discards the rest so the
+ * connection can serve the next request, which is polite for a body that is nearly done and a
+ * way to hold the connection for ever for one that trickles. Past this many bytes it is closed.
+ */
+const MAX_DRAIN_BYTES = 1024 * 1024;
+/** How often a drain is checked: only while one lasts, so often enough to keep it near its bound. */
+const DRAIN_CHECK_MS = 100;
+
+/**
  * Cuts a request whose body has not arrived `limitMs` after its headers ('total'), or that sent
- * no byte for `limitMs` ('idle'), with the 408 Node would send. Only timers and the socket's
- * byte count are used: the body stream itself is left to the handler.
+ * no byte for `limitMs` ('idle'), with the 408 Node would send. A request answered before its
+ * body arrived is no longer waited for: its connection closes once the rest has not arrived
+ * within the same deadline ('total'; `limitMs` after the answer for 'idle') or passes
+ * MAX_DRAIN_BYTES. Only timers and the socket's byte count are used: the body stream itself is
+ * left to the handler.
  */
 function watchBody(
   req: IncomingMessage,
@@ -66,8 +78,10 @@ function watchBody(
   limitMs: number,
   mode: 'total' | 'idle',
 ): void {
+  const startedAt = Date.now();
+  const isDone = () => req.complete || req.socket.destroyed;
   const expire = () => {
-    if (req.complete || req.socket.destroyed) {
+    if (isDone()) {
       return;
     }
     if (res.headersSent) {
@@ -85,31 +99,48 @@ function watchBody(
     });
     res.end(body, () => req.socket.destroy());
   };
+  const every = Math.min(1000, Math.max(50, limitMs / 4));
+  // answered (or failed) while the body is still on its way: a bounded drain, then closed
+  let stopWaiting = () => {};
+  res.once('close', () => {
+    stopWaiting();
+    if (isDone()) {
+      return;
+    }
+    const drainFrom = req.socket.bytesRead;
+    const drainUntil = mode === 'total' ? startedAt + limitMs : Date.now() + limitMs;
+    // the socket's count: Node reads the rest itself (a 'data' listener would be removed)
+    const drain = setInterval(() => {
+      if (isDone()) {
+        clearInterval(drain);
+      } else if (req.socket.bytesRead - drainFrom > MAX_DRAIN_BYTES || Date.now() >= drainUntil) {
+        clearInterval(drain);
+        req.socket.destroy();
+      }
+    }, DRAIN_CHECK_MS).unref();
+  });
   if (mode === 'total') {
-    const timer = setTimeout(expire, limitMs).unref();
-    res.once('close', () => clearTimeout(timer));
+    const timeout = setTimeout(expire, limitMs).unref();
+    stopWaiting = () => clearTimeout(timeout);
     return;
   }
   let lastBytes = req.socket.bytesRead;
-  let lastProgress = Date.now();
-  const timer = setInterval(
-    () => {
-      if (req.complete || req.socket.destroyed) {
-        clearInterval(timer);
-        return;
-      }
-      const bytes = req.socket.bytesRead;
-      if (bytes !== lastBytes) {
-        lastBytes = bytes;
-        lastProgress = Date.now();
-      } else if (Date.now() - lastProgress >= limitMs) {
-        clearInterval(timer);
-        expire();
-      }
-    },
-    Math.min(1000, Math.max(50, limitMs / 4)),
-  ).unref();
-  res.once('close', () => clearInterval(timer));
+  let lastProgress = startedAt;
+  const timer = setInterval(() => {
+    if (isDone()) {
+      clearInterval(timer);
+      return;
+    }
+    const bytes = req.socket.bytesRead;
+    if (bytes !== lastBytes) {
+      lastBytes = bytes;
+      lastProgress = Date.now();
+    } else if (Date.now() - lastProgress >= limitMs) {
+      clearInterval(timer);
+      expire();
+    }
+  }, every).unref();
+  stopWaiting = () => clearInterval(timer);
 }
 
 /**

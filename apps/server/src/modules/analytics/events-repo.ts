@@ -169,6 +169,17 @@ export function createEventsRepo(db: Db) {
       return row?.day ?? null;
     },
 
+    /** The days from `from` on whose rollup exists (their total row). */
+    async rolledUpDays(from: Day): Promise<Set<Day>> {
+      const rows = await rowsOf<{ day: Day }>(
+        db,
+        sql`select day::text as day from analytics_daily
+            where filter = '' and filter_value = '' and dimension = 'total' and value = ''
+              and day >= ${from}::date`,
+      );
+      return new Set(rows.map((row) => row.day));
+    },
+
     /**
      * (Re)computes one day's rollups (rollup.ts) and its segment (segments.ts) from its
      * partition, read once.

@@ -11,6 +11,7 @@ import {
   type AnalyticsQuery,
   type AnalyticsRange,
   type AnalyticsRealtime,
+  type AnalyticsRollupFailure,
   type AnalyticsTotals,
   FUNNEL_STEPS,
   type FunnelStep,
@@ -42,6 +43,8 @@ const BACKFILL_DAYS_PER_RUN = 31;
 const SCAN_CHUNK_DAYS = 16;
 /** Realtime looks back this far. */
 export const REALTIME_WINDOW_MS = 5 * 60_000;
+/** Whole days are rolled up at start and this often (container.ts); a failed day is retried. */
+export const ROLLUP_INTERVAL_MS = 10 * 60_000;
 
 const daysBetween = (from: Day, to: Day) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
@@ -164,6 +167,15 @@ const distinctVisitors = (from: Day, to: Day): SQL =>
   from === to ? sql`count(distinct visitor)` : sql`count(distinct (day, visitor))`;
 
 const num = (value: unknown) => Number(value ?? 0);
+
+/** An error as the admin reads it: the database's own words, not the statement drizzle ran. */
+function describeError(error: unknown): string {
+  let innermost = error;
+  while (innermost instanceof Error && innermost.cause instanceof Error) {
+    innermost = innermost.cause;
+  }
+  return innermost instanceof Error ? innermost.message : String(innermost);
+}
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : 0);
 
 /** A period's sums, from rollups, raw events or segments alike. */
@@ -178,8 +190,13 @@ export interface AnalyticsQueryService {
   ): Promise<AnalyticsBreakdown>;
   realtime(): Promise<AnalyticsRealtime>;
   games(query: AnalyticsQuery): Promise<AnalyticsGames>;
-  /** Rolls up every whole day not rolled up yet (and re-reads where rollups end). */
+  /**
+   * Rolls up every whole day not rolled up yet (and re-reads where rollups end). A day that
+   * fails is logged and tried again at the next run; the days after it are rolled up anyway.
+   */
   rollUp(): Promise<number>;
+  /** The days whose last rollup attempt in this process failed, oldest first. */
+  rollupFailures(): AnalyticsRollupFailure[];
   /** Drops partitions older than the retention. */
   applyRetention(retentionDays: number): Promise<number>;
 }
@@ -201,9 +218,40 @@ export function createAnalyticsQueryService(deps: {
   /** Days up to this one are rolled up: read from rollups (no filter or one) or segments. */
   let rolledThrough: Day | null | undefined;
 
+  /** Days whose rollup failed in this process: the error, when, how often. */
+  const failures = new Map<Day, { message: string; failedAt: number; attempts: number }>();
+
+  /**
+   * The last day of the unbroken run of rolled-up days: a day with events but no rollup (its
+   * rollup failed) and every day after it are read from raw events until it is rolled up.
+   */
+  async function readRolledThrough(today: Day, days?: readonly Day[]): Promise<Day | null> {
+    const partitions = days ?? (await repo.listPartitionDays());
+    const last = await repo.lastRolledUpDay();
+    const [first] = partitions;
+    if (first === undefined || last === null) {
+      return last;
+    }
+    const rolled = await repo.rolledUpDays(first);
+    const gap = partitions.find((day) => day < today && !rolled.has(day));
+    return gap !== undefined && gap <= last ? addDays(gap, -1) : last;
+  }
+
+  function listRollupFailures(): AnalyticsRollupFailure[] {
+    return [...failures]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([day, failure]) => ({
+        day,
+        message: failure.message,
+        failedAt: new Date(failure.failedAt).toISOString(),
+        attempts: failure.attempts,
+        retryAt: new Date(failure.failedAt + ROLLUP_INTERVAL_MS).toISOString(),
+      }));
+  }
+
   async function rolledUpThrough(): Promise<Day | null> {
     if (rolledThrough === undefined) {
-      rolledThrough = await repo.lastRolledUpDay();
+      rolledThrough = await readRolledThrough(dayOf(now()));
     }
     return rolledThrough;
   }
@@ -546,6 +594,7 @@ export function createAnalyticsQueryService(deps: {
         previousTotals: previous,
         series: currentSeries,
         previousSeries,
+        rollupFailures: listRollupFailures(),
       };
     },
 
@@ -664,24 +713,45 @@ export function createAnalyticsQueryService(deps: {
     async rollUp() {
       const today = dayOf(now());
       const days = await repo.listPartitionDays();
-      const through = await repo.lastRolledUpDay();
+      const [first] = days;
+      const rolledBefore = first === undefined ? new Set<Day>() : await repo.rolledUpDays(first);
+      // every day not rolled up, in order; one that fails does not stop the ones after it
       let rolled = 0;
       for (const day of days) {
-        if (day < today && (!through || day > through)) {
+        if (rolledBefore.has(day)) {
+          // rolled up since it failed here (by another process, or a later run)
+          failures.delete(day);
+          continue;
+        }
+        if (day >= today) {
+          continue;
+        }
+        try {
           await repo.rollUp(day);
+          failures.delete(day);
           rolled++;
+        } catch (error) {
+          const failure = {
+            message: describeError(error),
+            failedAt: now(),
+            attempts: (failures.get(day)?.attempts ?? 0) + 1,
+          };
+          failures.set(day, failure);
+          console.error(
+            `[analytics] rollup of ${day} failed (attempt ${failure.attempts}); retried in ${ROLLUP_INTERVAL_MS / 60_000} minutes, read from raw events until then`,
+            error,
+          );
         }
       }
-      rolledThrough = await repo.lastRolledUpDay();
       // a day with no partition (no events) needs no rollup, but must not stop later ones
       const yesterday = addDays(today, -1);
-      if (rolledThrough !== null && rolledThrough < yesterday) {
+      const last = await repo.lastRolledUpDay();
+      if (last !== null && last < yesterday && !days.includes(yesterday)) {
         await repo.rollUp(yesterday);
-        rolledThrough = yesterday;
       }
+      rolledThrough = await readRolledThrough(today, days);
       // days rolled up before segments existed get theirs, the latest first and a month's worth
       // per run (a view asking for one first builds it then)
-      const [first] = days;
       const rolledUp = rolledThrough;
       if (first !== undefined && rolledUp !== null) {
         const stored = await repo.segmentStamps(first, rolledUp);
@@ -696,10 +766,17 @@ export function createAnalyticsQueryService(deps: {
       return rolled;
     },
 
+    rollupFailures: listRollupFailures,
+
     async applyRetention(retentionDays) {
       const keepFrom = addDays(dayOf(now()), -(retentionDays - 1));
       const dropped = await repo.dropBefore(keepFrom, await repo.listPartitionDays());
       rolledThrough = undefined;
+      for (const day of failures.keys()) {
+        if (day < keepFrom) {
+          failures.delete(day);
+        }
+      }
       store.forgetBefore(keepFrom);
       return dropped;
     },

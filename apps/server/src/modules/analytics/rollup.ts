@@ -142,8 +142,14 @@ function add(groups: Groups, event: DayEvent, filtered: boolean): void {
   }
 }
 
-function rowsOfGroups(filter: string, filterValue: string, groups: Groups, bots: number) {
-  const rows: RollupRow[] = [];
+/** Appends the rows of one filter value's sums to `rows` (one at a time: never spread). */
+function addRowsOfGroups(
+  rows: RollupRow[],
+  filter: string,
+  filterValue: string,
+  groups: Groups,
+  bots: number,
+): void {
   for (const [dimension, byValue] of groups) {
     for (const [value, sums] of byValue) {
       rows.push({
@@ -162,24 +168,70 @@ function rowsOfGroups(filter: string, filterValue: string, groups: Groups, bots:
       });
     }
   }
-  return rows;
+}
+
+/**
+ * The most values of one column a day's rollups keep (by page views and leaves); the rest are
+ * summed as OTHER_VALUE, as analytics tools do for tables past their cardinality. Rows grow
+ * with values × dimensions × filters: 40,000 distinct UTM values in a day would otherwise be
+ * millions of rows. Raw events (today) and segments (two or more filters) keep every value.
+ */
+export const MAX_VALUES_PER_DAY = 1000;
+export const OTHER_VALUE = '(other)';
+
+/** `events` with each column's values past the day's MAX_VALUES_PER_DAY most used folded. */
+function foldRareValues(events: readonly DayEvent[]): readonly DayEvent[] {
+  const keep = new Map<(typeof FILTER_COLUMNS)[FilterKey], Set<string>>();
+  for (const column of Object.values(FILTER_COLUMNS)) {
+    const counts = new Map<string, number>();
+    for (const event of events) {
+      if (event.kind === 1 || event.kind === 2) {
+        counts.set(event[column], (counts.get(event[column]) ?? 0) + 1);
+      }
+    }
+    if (counts.size > MAX_VALUES_PER_DAY) {
+      const top = [...counts]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, MAX_VALUES_PER_DAY)
+        .map(([value]) => value);
+      keep.set(column, new Set(top));
+    }
+  }
+  if (keep.size === 0) {
+    return events;
+  }
+  return events.map((event) => {
+    const folded = { ...event };
+    for (const [column, kept] of keep) {
+      if (!kept.has(event[column])) {
+        folded[column] = OTHER_VALUE;
+      }
+    }
+    return folded;
+  });
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** The rollup rows of one day's events. Visitors are distinct within the day. */
+/**
+ * The rollup rows of one day's events. Visitors are distinct within the day. Any number of
+ * events is summed without recursion or spreading, and a day with events always has its total
+ * row (a day without one is a day not rolled up).
+ */
 export async function rollUpEvents(unordered: readonly DayEvent[]): Promise<RollupRow[]> {
   // in visitor order, a group's distinct visitors are its changes of visitor: no sets needed
-  const events = unordered.toSorted((a, b) =>
+  const events = foldRareValues(unordered).toSorted((a, b) =>
     a.visitor < b.visitor ? -1 : a.visitor > b.visitor ? 1 : 0,
   );
   let bots = 0;
   const unfiltered: Groups = new Map();
+  sumsOf(unfiltered, 'total', '');
   for (const event of events) {
     bots += event.kind === 3 ? 1 : 0;
     add(unfiltered, event, false);
   }
-  const rows = rowsOfGroups('', '', unfiltered, bots);
+  const rows: RollupRow[] = [];
+  addRowsOfGroups(rows, '', '', unfiltered, bots);
   for (const [filter, column] of Object.entries(FILTER_COLUMNS)) {
     await nextTurn();
     const byFilterValue = new Map<string, Groups>();
@@ -196,7 +248,7 @@ export async function rollUpEvents(unordered: readonly DayEvent[]): Promise<Roll
       add(groups, event, true);
     }
     for (const [filterValue, groups] of byFilterValue) {
-      rows.push(...rowsOfGroups(filter, filterValue, groups, bots));
+      addRowsOfGroups(rows, filter, filterValue, groups, bots);
     }
   }
   return rows;

@@ -82,6 +82,15 @@ export function createSiteAnalyticsRouter(deps: {
       deps.beaconLimit ?? BEACON_LIMIT,
       'Too many analytics events. Please slow down.',
     );
+    // and per signed-in user, whatever addresses they send from (as their heartbeats)
+    if (req.auth) {
+      await enforceRateLimit(
+        deps.rateLimiter,
+        `beacon:user:${req.auth.user.id}`,
+        deps.beaconLimit ?? BEACON_LIMIT,
+        'Too many analytics events. Please slow down.',
+      );
+    }
     const beacon = parseInput(AnalyticsBeacon, req.body);
     const facts: RequestFacts = { ip: req.ip, userAgent: req.get('user-agent') };
     if (beacon.type === 'leave') {

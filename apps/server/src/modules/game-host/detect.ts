@@ -92,7 +92,8 @@ export function findStartPage(files: readonly string[]): string {
     );
   }
   const depth = (file: string) => file.split('/').length;
-  const top = Math.min(...pages.map(depth));
+  // a loop, not Math.min(...pages): GAME_ZIP_MAX_FILES has no upper bound
+  const top = pages.reduce((least, page) => Math.min(least, depth(page)), Infinity);
   const candidates = pages.filter((page) => depth(page) === top).sort();
   const index = candidates.find((page) => /(^|\/)index\.html?$/i.test(page));
   if (index) {

@@ -58,15 +58,22 @@ export interface Publisher {
   deleteBuild(gameId: string, version: number, actor: Actor): Promise<void>;
 }
 
-/** Copies the regular files of `source` into `target` (links and other kinds are skipped). */
-async function copyFolder(source: string, target: string, prefix = ''): Promise<UnpackedFile[]> {
-  const copied: UnpackedFile[] = [];
+/**
+ * Copies the regular files of `source` into `target` (links and other kinds are skipped),
+ * adding each to `copied` (one list for the whole tree: no spreading of a folder's list).
+ */
+async function copyFolder(
+  source: string,
+  target: string,
+  prefix = '',
+  copied: UnpackedFile[] = [],
+): Promise<UnpackedFile[]> {
   await mkdir(target, { recursive: true });
   for (const entry of await readdir(source, { withFileTypes: true })) {
     const from = path.join(source, entry.name);
     const to = path.join(target, entry.name);
     if (entry.isDirectory()) {
-      copied.push(...(await copyFolder(from, to, `${prefix}${entry.name}/`)));
+      await copyFolder(from, to, `${prefix}${entry.name}/`, copied);
     } else if (entry.isFile()) {
       await copyFile(from, to);
       copied.push({ path: `${prefix}${entry.name}`, size: (await lstat(to)).size });

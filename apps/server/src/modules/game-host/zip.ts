@@ -111,8 +111,27 @@ function entryName(entry: Entry): string {
 }
 
 /**
- * The entry's path inside the build, or a refusal: absolute paths, drive letters, `..` segments
- * and control characters are refused; backslashes (Windows zippers) become slashes.
+ * The longest file or folder name taken: Linux holds 255 bytes, and the `.br`/`.gz` copies made
+ * beside a file (compress.ts) need three more.
+ */
+const MAX_NAME_BYTES = 252;
+/**
+ * The longest path inside a build. Linux refuses paths over 4,096 bytes whole (GAMES_DIR, the
+ * version folder and the copies' suffix included); no engine's export comes near this.
+ */
+const MAX_PATH_BYTES = 1024;
+/** The suffixes of the copies compress.ts may write beside a build's files. */
+const COPY_SUFFIXES = ['.br', '.gz'] as const;
+
+/** `name` for a message: quoted, and cut when long. */
+function displayName(name: string): string {
+  return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+}
+
+/**
+ * The entry's path inside the build, or a refusal: absolute paths, drive letters, `..` segments,
+ * control characters and names or paths too long for the file system are refused; backslashes
+ * (Windows zippers) become slashes.
  */
 function safeRelativePath(name: string): string {
   const display = JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}…` : name);
@@ -137,7 +156,21 @@ function safeRelativePath(name: string): string {
       `The zip contains a path that climbs out of the build (../): ${display}.`,
     );
   }
-  return segments.join('/');
+  const long = segments.find((segment) => Buffer.byteLength(segment) > MAX_NAME_BYTES);
+  if (long !== undefined) {
+    throw refuseBuild(
+      'UNSAFE_PATH',
+      `The zip contains a name longer than ${MAX_NAME_BYTES} bytes: ${displayName(long)}. Names of files and folders may be at most ${MAX_NAME_BYTES} bytes (the server writes .br and .gz copies beside files).`,
+    );
+  }
+  const relative = segments.join('/');
+  if (Buffer.byteLength(relative) > MAX_PATH_BYTES) {
+    throw refuseBuild(
+      'UNSAFE_PATH',
+      `The zip contains a path longer than ${MAX_PATH_BYTES.toLocaleString('en-US')} bytes: ${displayName(relative)}. Shorten its folders' names or nest them less deeply.`,
+    );
+  }
+  return relative;
 }
 
 const S_IFMT = 0o170000;
@@ -268,6 +301,18 @@ function planUnpack(entries: readonly Entry[], zipSize: number, limits: ZipLimit
       );
     }
     planned.push({ entry, path: relative });
+  }
+  // a folder where the server writes a file's compressed copy (game.js.br/…) could not be
+  // published: refused here rather than failing while compressing
+  for (const file of files) {
+    for (const suffix of COPY_SUFFIXES) {
+      if (dirs.has(`${file}${suffix}`)) {
+        throw refuseBuild(
+          'UNSAFE_PATH',
+          `The zip contains a folder ${displayName(`${file}${suffix}`)} where the compressed copy of ${displayName(file)} goes: rename the folder.`,
+        );
+      }
+    }
   }
   if (total > MB && total > limits.maxRatio * Math.max(zipSize, 1)) {
     throw refuseBuild(

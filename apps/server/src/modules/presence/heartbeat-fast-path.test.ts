@@ -100,7 +100,7 @@ describe('heartbeats served in front of Express keep the rules of every other ca
     expect(response.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
-  it('limits guest heartbeats per address with a 429, never signed-in ones', async () => {
+  it('limits guest heartbeats per address with a 429, not signed-in ones (each user has a limit of their own)', async () => {
     const limited = await startTestApp(
       { redisPrefix: uniqueName('guest-limit') },
       { guestHeartbeatLimit: { limit: 3, windowMs: 60_000 } },

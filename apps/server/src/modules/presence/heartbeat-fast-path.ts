@@ -49,12 +49,23 @@ export function createHeartbeatFastPath(deps: {
   sessions: SessionService;
   presence: PresenceService;
   guestHeartbeatLimit: RateLimitRule;
+  /** Heartbeats per signed-in user, whichever path they take (each may carry a page view). */
+  userHeartbeatLimit: RateLimitRule;
   /** Site analytics: a heartbeat that starts a page view is one (memory, batched). */
   collector?: Collector;
 }) {
   const { config, sessions, presence, collector } = deps;
   // guest heartbeats per address: each new visitor id is a new "visitor" in the counts
   const guestLimiter = createMemoryRateLimiter();
+  // and per signed-in user: one account must not send page views without end either
+  const userLimiter = createMemoryRateLimiter();
+  const limitUser = (userId: string) =>
+    enforceRateLimit(
+      userLimiter,
+      `user:${userId}`,
+      deps.userHeartbeatLimit,
+      'Too many heartbeats from this account. Please try again later.',
+    );
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
   // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
   const requestOrigin = createRequestOrigin(config.trustProxy);
@@ -159,12 +170,14 @@ export function createHeartbeatFastPath(deps: {
         throw new HttpError(401, required.code, required.message, undefined, headers);
       }
       const input = parse(HeartbeatRequest, text);
+      await limitUser(session.user.id);
       noteView(req, input);
       await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
     } else {
       const input = parse(AnonymousHeartbeatRequest, text);
       // a tab that has not noticed its login yet still belongs to the user, not to a new guest
       if (session) {
+        await limitUser(session.user.id);
         await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
       } else {
         const ip = requestOrigin.clientAddress(req);

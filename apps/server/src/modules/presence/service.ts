@@ -151,7 +151,11 @@ export function createPresenceService(deps: {
     if (entries.length === 0 || isClosed) {
       return;
     }
-    const oldest = Math.min(...entries.map((entry) => entry.lastSeen));
+    // a loop, not Math.min(...): tens of thousands of visitors would overflow the call's arguments
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const entry of entries) {
+      oldest = Math.min(oldest, entry.lastSeen);
+    }
     expiryTimer = setTimeout(schedulePush, Math.max(0, oldest + ACTIVE_WINDOW_MS - at) + 50);
     expiryTimer.unref();
   }

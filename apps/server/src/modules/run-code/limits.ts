@@ -62,6 +62,13 @@ export const NOTICES = {
   signal: (name: string) => `Program terminated by ${name}`,
 } as const;
 
+/**
+ * What a compile that passes compileMemoryBytes says. g++ under the native backend's address
+ * space limit prints "cc1plus: out of memory allocating N bytes after a total of M bytes"; Clang
+ * in WebAssembly cannot say how much it had, so it says this, in the same words.
+ */
+export const COMPILE_OUT_OF_MEMORY = `clang++: out of memory (a compile may use ${RUN_CODE_LIMITS.compileMemoryBytes / MiB} MB)\n`;
+
 /** `output` with `[notice]` on a line of its own. */
 export function withNotice(output: string, notice: string): string {
   const separator = output === '' || output.endsWith('\n') ? '' : '\n';

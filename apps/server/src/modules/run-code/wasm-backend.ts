@@ -102,6 +102,8 @@ function watchLimits(options: {
 interface CompileResult {
   ok: boolean;
   compilerOutput: string;
+  /** The compiler said more than the output limit (compilerOutput is cut there). */
+  truncated?: boolean;
   program?: Uint8Array;
   /** The compile hit its CPU or wall-time limit. */
   timedOut?: 'cpu' | 'wall';
@@ -148,8 +150,13 @@ class CompileWorker {
         } else {
           pending.resolve(
             message.ok
-              ? { ok: true, compilerOutput: message.compilerOutput, program: message.program }
-              : { ok: false, compilerOutput: message.compilerOutput },
+              ? {
+                  ok: true,
+                  compilerOutput: message.compilerOutput,
+                  truncated: message.truncated,
+                  program: message.program,
+                }
+              : { ok: false, compilerOutput: message.compilerOutput, truncated: message.truncated },
           );
         }
       });
@@ -495,7 +502,17 @@ export function createWasmBackend(options: {
         truncated: false,
       };
     }
-    const compilerOutput = compiled.compilerOutput.slice(0, RUN_CODE_LIMITS.outputBytes);
+    const { compilerOutput } = compiled;
+    if (compiled.truncated) {
+      // as native, whose compile is stopped when its messages pass the limit: not run
+      return {
+        ...notRun,
+        output: withNotice(compilerOutput, NOTICES.truncated),
+        compilerOutput,
+        timedOut: false,
+        truncated: true,
+      };
+    }
     if (!compiled.ok || !compiled.program) {
       const usesExceptions = /with exceptions disabled/.test(compilerOutput);
       const output =

@@ -7,7 +7,8 @@ import { parentPort } from 'node:worker_threads';
 
 import { commands, runLLVM } from '@yowasp/clang';
 
-import { RUN_CODE_LIMITS } from './limits.js';
+import { COMPILE_OUT_OF_MEMORY, RUN_CODE_LIMITS } from './limits.js';
+import { capCompiledMemory, Wasm } from './wasm-memory-cap.js';
 import { leadingStandardIncludes } from './pch.js';
 import {
   type CompileRequest,
@@ -18,6 +19,9 @@ import {
 type Tree = { [name: string]: Tree | string | Uint8Array };
 
 const clang = commands['clang++'];
+
+// the compiler's memory gets the native compile's cap (Clang is compiled when first run, below)
+capCompiledMemory(RUN_CODE_LIMITS.compileMemoryBytes);
 
 /** wasm-ld's memory cap: the program's whole linear memory, like the native address-space limit. */
 const MAX_MEMORY = RUN_CODE_LIMITS.runMemoryBytes;
@@ -238,17 +242,45 @@ async function compile(request: CompileRequest): Promise<void> {
   }
 }
 
+/** What LLVM prints when an allocation fails (before it aborts or exits). */
+const OUT_OF_MEMORY_MESSAGE = /^LLVM ERROR: (out of memory|.*Allocation failed)/m;
+
+/**
+ * Whether a compile that threw ran out of memory: at the cap its allocations fail, and Clang
+ * reports that ("LLVM ERROR: out of memory") and aborts, which traps (or a grow traps itself).
+ */
+function isOutOfMemory(error: unknown, messages: string): boolean {
+  if (OUT_OF_MEMORY_MESSAGE.test(messages)) {
+    return true;
+  }
+  return (
+    error instanceof Wasm.RuntimeError ||
+    (error instanceof RangeError && /memory/i.test(error.message))
+  );
+}
+
 async function compileWith(
   request: CompileRequest,
   pch: { headers: readonly string[]; bytes: Uint8Array } | undefined,
 ): Promise<void> {
+  const limit = RUN_CODE_LIMITS.outputBytes;
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let truncated = false;
+  // the first `limit` bytes of the compiler's messages, and whether there were more
   const collect = (bytes: Uint8Array | null) => {
-    if (bytes && size < RUN_CODE_LIMITS.outputBytes * 2) {
-      chunks.push(new Uint8Array(bytes));
-      size += bytes.length;
+    if (!bytes || truncated) {
+      return;
     }
+    const room = limit - size;
+    if (bytes.length > room) {
+      chunks.push(new Uint8Array(bytes.subarray(0, room)));
+      size = limit;
+      truncated = true;
+      return;
+    }
+    chunks.push(new Uint8Array(bytes));
+    size += bytes.length;
   };
   const messages = () => Buffer.concat(chunks).toString('utf8');
   let files: Tree;
@@ -263,9 +295,19 @@ async function compileWith(
       { stdout: collect, stderr: collect },
     );
   } catch (error) {
-    if (error instanceof Error && 'code' in error) {
+    if (error instanceof Error && 'code' in error && !OUT_OF_MEMORY_MESSAGE.test(messages())) {
       // the compiler exited with an error status: its messages say why
-      post({ type: 'compiled', id: request.id, ok: false, compilerOutput: messages() });
+      post({ type: 'compiled', id: request.id, ok: false, compilerOutput: messages(), truncated });
+      return;
+    }
+    if (isOutOfMemory(error, messages())) {
+      post({
+        type: 'compiled',
+        id: request.id,
+        ok: false,
+        compilerOutput: COMPILE_OUT_OF_MEMORY,
+        truncated: false,
+      });
       return;
     }
     post({
@@ -277,13 +319,21 @@ async function compileWith(
   }
   const program = files.prog;
   if (!(program instanceof Uint8Array)) {
-    post({ type: 'compiled', id: request.id, ok: false, compilerOutput: messages() });
+    post({ type: 'compiled', id: request.id, ok: false, compilerOutput: messages(), truncated });
     return;
   }
   const copy = new Uint8Array(program);
-  post({ type: 'compiled', id: request.id, ok: true, compilerOutput: messages(), program: copy }, [
-    copy.buffer,
-  ]);
+  post(
+    {
+      type: 'compiled',
+      id: request.id,
+      ok: true,
+      compilerOutput: messages(),
+      truncated,
+      program: copy,
+    },
+    [copy.buffer],
+  );
 }
 
 async function main() {

@@ -12,8 +12,16 @@ export type CompileWorkerMessage =
   /** The worker's OS thread (for its CPU time) and that the compiler is loaded. */
   | { type: 'ready'; tid: number; version: string }
   | { type: 'started'; id: number }
-  | { type: 'compiled'; id: number; ok: true; compilerOutput: string; program: Uint8Array }
-  | { type: 'compiled'; id: number; ok: false; compilerOutput: string }
+  /** `truncated`: the compiler said more than the output limit; `compilerOutput` is cut there. */
+  | {
+      type: 'compiled';
+      id: number;
+      ok: true;
+      compilerOutput: string;
+      truncated: boolean;
+      program: Uint8Array;
+    }
+  | { type: 'compiled'; id: number; ok: false; compilerOutput: string; truncated: boolean }
   | { type: 'failed'; id: number; message: string };
 
 /** What a run worker gets; its output goes to `output` (a shared buffer the parent reads). */

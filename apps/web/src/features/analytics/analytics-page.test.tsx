@@ -4,6 +4,7 @@ import type {
   AnalyticsGames,
   AnalyticsOverview,
   AnalyticsRealtime,
+  AnalyticsRollupFailure,
 } from '@portfolio/types/analytics';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -82,7 +83,10 @@ function breakdown(url: string): AnalyticsBreakdown {
   };
 }
 
-function stubAnalytics(now: AnalyticsRealtime = realtime) {
+function stubAnalytics(
+  now: AnalyticsRealtime = realtime,
+  rollupFailures: AnalyticsRollupFailure[] = [],
+) {
   const api = stubApi({
     ...signedInAs('root', 'admin'),
     'GET /api/analytics/realtime': () => jsonResponse(now),
@@ -99,7 +103,9 @@ function stubAnalytics(now: AnalyticsRealtime = realtime) {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (url.startsWith('/api/analytics/overview')) {
       api.calls.push({ method: 'GET', url, body: undefined });
-      return Promise.resolve(jsonResponse(overview(url.includes('utm_source=') ? 4 : 20)));
+      return Promise.resolve(
+        jsonResponse({ ...overview(url.includes('utm_source=') ? 4 : 20), rollupFailures }),
+      );
     }
     if (url.startsWith('/api/analytics/breakdown/')) {
       api.calls.push({ method: 'GET', url, body: undefined });
@@ -153,6 +159,24 @@ describe('/admin/analytics', () => {
       'href',
       '/api/analytics/games?period=30d&format=csv',
     );
+  });
+
+  it('says which day’s summary failed and when it is tried again', async () => {
+    stubAnalytics(realtime, [
+      {
+        day: '2026-11-24',
+        message: 'no space left on device',
+        failedAt: '2026-11-25T08:10:00.000Z',
+        attempts: 2,
+        retryAt: '2026-11-25T08:20:00.000Z',
+      },
+    ]);
+    renderApp('/admin/analytics');
+    expect(
+      await screen.findByText(
+        /The summary of 2026-11-24 failed at 08:10 UTC \(2 attempts\): no space left on device\. It is tried again at 08:20 UTC/,
+      ),
+    ).toBeVisible();
   });
 
   it('says so when the visitors of the last 5 minutes are on no page now (tabs closed)', async () => {

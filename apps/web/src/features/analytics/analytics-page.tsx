@@ -9,6 +9,7 @@ import { GamesSection } from './games-section';
 import { OverviewFigures } from './overview-figures';
 import { PeriodPicker } from './period-picker';
 import { RealtimeCard } from './realtime-card';
+import { RollupFailures } from './rollup-failures';
 import { TrendChart } from './trend-chart';
 import { useAnalyticsData } from './use-analytics-data';
 import './analytics.css';
@@ -95,6 +96,7 @@ export function AnalyticsPage() {
         ) : null}
         {overview.data ? (
           <div aria-busy={overview.isLoading}>
+            <RollupFailures failures={overview.data.rollupFailures ?? []} />
             <OverviewFigures overview={overview.data} />
             <div className="admin-panel">
               <h3>Visitors and Page Views</h3>
