@@ -117,6 +117,23 @@ describe('/games access matrix (spec section 6)', () => {
     expect(calls.some((call) => call.url === '/api/track-game-click')).toBe(false);
   });
 
+  it.each([
+    ['guest', true],
+    ['user', true],
+    ['subscriber', false],
+    ['admin', false],
+  ] as const)('%s: a way to the subscription above the list: %s', async (role, isShown) => {
+    api(role);
+    renderApp('/games');
+    await screen.findByRole('link', { name: /^Co-op Adventure/ });
+    const link = screen.queryByRole('link', { name: 'subscribe for $10.00 / quarter' });
+    if (isShown) {
+      expect(link).toHaveAttribute('href', '/subscribe');
+    } else {
+      expect(link).not.toBeInTheDocument();
+    }
+  });
+
   it('a deep link to a game that is not published says so above the list', async () => {
     api('guest');
     renderApp('/games?play=NoSuchGame');

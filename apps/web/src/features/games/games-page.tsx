@@ -103,6 +103,12 @@ export function GamesPage() {
   }
   return (
     <GamesFrame>
+      {role === null || role === 'user' ? (
+        <p className="games-page__subscribe">
+          Some games are for subscribers only:{' '}
+          <Link to="/subscribe">subscribe for $10.00 / quarter</Link> to play them.
+        </p>
+      ) : null}
       {playId ? (
         // a deep link to a game that is not (or no longer) on the site: say so above the list
         <p className="notice" role="status">
