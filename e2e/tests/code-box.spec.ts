@@ -166,7 +166,7 @@ test('an unknown or malformed share link says so and keeps the sample', async ({
   await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled();
 });
 
-test('on a 390 px phone, by keyboard: input under the code, runs, shares, passes axe', async ({
+test('on a 390 px phone, by keyboard: output under Run, input under it, runs, shares, passes axe', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -203,10 +203,15 @@ test('on a 390 px phone, by keyboard: input under the code, runs, shares, passes
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(output(page)).toContainText('Hello, World!', RUN_TIMEOUT);
 
-  // stacked: the input under the code box's controls, the output under the input, all inside
+  // stacked: the output right under the code box's controls (in sight of Run), then the input,
+  // all inside
   const stdinBox = await stdin.boundingBox();
   const outputBox = await output(page).boundingBox();
-  expect(outputBox?.y ?? 0).toBeGreaterThan((stdinBox?.y ?? 0) + (stdinBox?.height ?? 0) - 1);
+  const runBox = await page.getByRole('button', { name: 'Run' }).boundingBox();
+  expect((outputBox?.y ?? 0) + (outputBox?.height ?? 0)).toBeLessThanOrEqual(
+    (stdinBox?.y ?? 0) + 1,
+  );
+  expect((outputBox?.y ?? 0) - ((runBox?.y ?? 0) + (runBox?.height ?? 0))).toBeLessThan(400);
   expect((outputBox?.x ?? 0) + (outputBox?.width ?? 0)).toBeLessThanOrEqual(390);
 
   await page.getByRole('button', { name: 'Share' }).click();
