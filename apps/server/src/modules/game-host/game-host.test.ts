@@ -16,6 +16,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GAME_CATALOGUE, MyGamesResponse, Profile, UserDetail } from '@portfolio/types';
+import { formatBytes } from '@portfolio/types/format';
 import type {
   AdminGameResponse,
   AdminGamesResponse,
@@ -468,7 +469,7 @@ describe('versions', () => {
       action: 'build-delete',
       actorUsername: adminName,
     });
-    expect(audit.body.entries[0]?.detail).toMatch(/^version 1 deleted \(.+\)$/);
+    expect(audit.body.entries[0]?.detail).toMatch(/^Version 1 deleted \(.+\)$/);
 
     // gone: no rollback to it, no second delete, and the next upload does not take its number
     const again = await admin.delete<ErrorBody>(`/api/admin/games/${id}/builds/1`);
@@ -757,7 +758,7 @@ describe("a demoted admin's tokens (issue 26)", () => {
       '/api/admin/games/audit',
     );
     expect(JSON.stringify(audit.body)).toContain(
-      `token 'laptop' (${other.username} is no longer an admin)`,
+      `API token 'laptop' deleted (${other.username} is no longer an admin)`,
     );
   });
 });
@@ -980,6 +981,12 @@ describe('npm run games:publish', () => {
       expect(published.stdout).toContain(`Published ${id} version 1 (live)`);
       expect(published.stdout).toContain('engine:     godot4, needs threads');
       expect(published.stdout).toContain('start page: index.html');
+      // the sizes read as the admin page shows them (one formatBytes: issue 28)
+      const live = (await adminGame(id))?.builds[0];
+      expect(published.stdout).toContain(
+        `files:      ${live?.files}, ${formatBytes(live?.bytes ?? 0)} (${formatBytes(live?.compressedBytes ?? 0)} compressed)`,
+      );
+      expect(published.stdout).toContain('not shown:  the game is unpublished');
 
       const second = await run(
         [id, path.join(dir, 'build.zip'), '--no-activate', `--token=${token}`],

@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { adminTokens, users } from '../../db/schema.js';
 import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
+import { describeTokenCreated, describeTokenDeleted } from './audit-wording.js';
 
 /*
  * Admin API tokens for build scripts (`Authorization: Bearer <token>`, issue 16). A token is 32
@@ -64,7 +65,7 @@ export async function revokeTokensOf(
       action: 'token-delete',
       actor,
       gameId: null,
-      detail: `token '${token.name}' (${reason})`,
+      detail: describeTokenDeleted(token.name, reason),
     });
   }
   return revoked.length;
@@ -91,7 +92,7 @@ export function createAdminTokens(db: Db): AdminTokens {
           action: 'token-create',
           actor,
           gameId: null,
-          detail: `token '${name}'`,
+          detail: describeTokenCreated(name),
         });
         return inserted;
       });
@@ -111,7 +112,7 @@ export function createAdminTokens(db: Db): AdminTokens {
           action: 'token-delete',
           actor,
           gameId: null,
-          detail: `token '${deleted.name}'`,
+          detail: describeTokenDeleted(deleted.name),
         });
         return true;
       });
