@@ -95,7 +95,7 @@ export function AnalyticsPage() {
         ) : null}
         {overview.data ? (
           <div aria-busy={overview.isLoading}>
-            <OverviewFigures overview={overview.data} />
+            <OverviewFigures overview={overview.data} isFiltered={state.filters.length > 0} />
             <div className="admin-panel">
               <h3>Visitors and Page Views</h3>
               <TrendChart overview={overview.data} />
