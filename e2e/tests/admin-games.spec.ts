@@ -385,9 +385,40 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
   const token = (await shown.textContent()) ?? '';
   const listed = tokens.getByRole('listitem').filter({ hasText: 'e2e build script' });
   await expect(listed).toContainText('Last used Never');
-  await expect(tokens.getByLabel('curl command')).toContainText(
+  await expect(tokens.getByLabel('curl command', { exact: true })).toContainText(
     'Authorization: Bearer $GAMES_PUBLISH_TOKEN',
   );
+  // on a phone the command is wider than its box: its lines stay whole (no flag broken) and
+  // it scrolls sideways with a scrollbar that takes room, and a Copy button (issue 28)
+  const curl = tokens.getByLabel('curl command', { exact: true });
+  const layout = await curl.evaluate((pre) => {
+    const code = pre.querySelector('code');
+    return {
+      overflows: pre.scrollWidth > pre.clientWidth,
+      // Playwright's headless Chromium hides every scrollbar: the styled one is asked for instead
+      scrollbarHeight: getComputedStyle(pre, '::-webkit-scrollbar').height,
+      overflowX: getComputedStyle(pre).overflowX,
+      // the rows the text takes on screen: one per line when nothing wraps
+      lineBoxes: code
+        ? new Set(
+            Array.from(
+              (() => {
+                const range = document.createRange();
+                range.selectNodeContents(code);
+                return range.getClientRects();
+              })(),
+              (rect) => Math.round(rect.top),
+            ),
+          ).size
+        : 0,
+      lines: (code?.textContent ?? '').split('\n').length,
+    };
+  });
+  expect(layout.overflows).toBe(true);
+  expect(layout.overflowX).toBe('auto');
+  expect(layout.scrollbarHeight).toBe('8px');
+  expect(layout.lineBoxes).toBe(layout.lines);
+  await expect(tokens.getByRole('button', { name: 'Copy curl command' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
   const terminal = await playwrightRequest.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
