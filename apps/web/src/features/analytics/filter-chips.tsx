@@ -35,13 +35,7 @@ export function FilterChips({ state }: { state: AnalyticsState }) {
     return null;
   }
   return (
-    <div
-      ref={ref}
-      className="filter-chips"
-      role="region"
-      aria-labelledby={titleId}
-      tabIndex={-1}
-    >
+    <div ref={ref} className="filter-chips" role="region" aria-labelledby={titleId} tabIndex={-1}>
       <h2 id={titleId} className="visually-hidden">
         Filters
       </h2>
