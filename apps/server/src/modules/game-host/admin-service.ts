@@ -9,6 +9,13 @@ import type {
   GameFrameSize,
   UpdateGameRequest,
 } from '@portfolio/types/game-host';
+import {
+  type AuditedGameFields,
+  describeGameChanges,
+  describeGameCreated,
+  describeGameDeleted,
+  describeThumbnail,
+} from '@portfolio/types/game-history';
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -16,13 +23,6 @@ import { games } from '../../db/schema.js';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
-import {
-  type AuditedGameFields,
-  describeGameChanges,
-  describeGameCreated,
-  describeGameDeleted,
-  describeThumbnail,
-} from './audit-wording.js';
 import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
 
 /*

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import { formatBytes } from '@portfolio/types/format';
+import { describeBuildActivated, describeBuildDeleted } from '@portfolio/types/game-history';
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -14,7 +15,6 @@ import { conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { SYSTEM_ACTOR_NAME } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
-import { describeBuildActivated, describeBuildDeleted } from './audit-wording.js';
 import type { BuildRow, GameCatalogue } from './catalogue.js';
 import { compressBuild } from './compress.js';
 import { detectBuild, removeLeftOut } from './detect.js';

@@ -3,12 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 
 import type { AdminToken, CreateAdminTokenResponse } from '@portfolio/types/game-host';
+import { describeTokenCreated, describeTokenDeleted } from '@portfolio/types/game-history';
 
 import type { Db } from '../../db/client.js';
 import { adminTokens, users } from '../../db/schema.js';
 import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
-import { describeTokenCreated, describeTokenDeleted } from './audit-wording.js';
 
 /*
  * Admin API tokens for build scripts (`Authorization: Bearer <token>`, issue 16). A token is 32

@@ -301,7 +301,8 @@ describe('/admin/games/:gameId', () => {
           action: 'game-update',
           actorUsername: 'owner',
           gameId: 'SkyIsland',
-          detail: 'Published',
+          // an entry written before issue 28, in the raw form: read as a sentence
+          detail: 'published: false → true',
         });
         return jsonResponse({ game: current });
       },

@@ -1,16 +1,13 @@
 /**
  * The game audit log's sentences (issue 28): every audited field of a game reads as a sentence an
  * admin understands ("Published", "Renamed from X to Y", "Access changed from Public to
- * Subscribers"), never as a raw `published: false → true`.
+ * Subscribers"), never as a raw `published: false → true`. The server writes them; the admin page
+ * rewrites entries written before in the old raw form (readableAuditDetail). No zod.
+ * Import '@portfolio/types/game-history'.
  */
-import type { GameAccess } from '@portfolio/types';
-import { formatBytes } from '@portfolio/types/format';
-import type {
-  GameFrameSize,
-  GameOrientation,
-  GameSection,
-  GameTouchSupport,
-} from '@portfolio/types/game-host';
+import { formatBytes } from './format.js';
+import type { GameFrameSize, GameOrientation, GameSection, GameTouchSupport } from './game-host.js';
+import type { GameAccess } from './games.js';
 
 /** The fields of a game the audit log follows, as the admin service compares them. */
 export interface AuditedGameFields {
@@ -124,4 +121,47 @@ export function describeTokenCreated(name: string) {
 
 export function describeTokenDeleted(name: string, reason?: string) {
   return `API token ${quote(name)} deleted${reason ? ` (${reason})` : ''}`;
+}
+
+const AUDITED_KEYS: ReadonlySet<string> = new Set<keyof AuditedGameFields>([
+  'title',
+  'description',
+  'instructions',
+  'section',
+  'access',
+  'order',
+  'published',
+  'frame',
+  'touch',
+  'orientation',
+]);
+
+/**
+ * An entry's detail as a sentence: entries written before issue 28 held the raw change
+ * (`published: false → true; access: "public" → "subscriber"`), rewritten here with the same
+ * sentences the server writes now. Anything else is returned as it is.
+ */
+export function readableAuditDetail(detail: string): string {
+  const parts = detail.split('; ');
+  const sentences: string[] = [];
+  for (const part of parts) {
+    const match = /^(\w+): (.+?) → (.+)$/s.exec(part);
+    if (!match || !AUDITED_KEYS.has(match[1] ?? '')) {
+      return detail;
+    }
+    const key = match[1] as keyof AuditedGameFields;
+    let was: unknown;
+    let is: unknown;
+    try {
+      was = JSON.parse(match[2] ?? '');
+      is = JSON.parse(match[3] ?? '');
+    } catch {
+      return detail;
+    }
+    // only the one field differs: the sentence reads nothing else
+    const before = { [key]: was } as unknown as AuditedGameFields;
+    const after = { [key]: is } as unknown as AuditedGameFields;
+    sentences.push(sentence(key, before, after));
+  }
+  return sentences.join('; ');
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { type AuditedGameFields, describeGameChanges } from './audit-wording.js';
+import {
+  type AuditedGameFields,
+  describeGameChanges,
+  readableAuditDetail,
+} from './game-history.js';
 
 const game: AuditedGameFields = {
   title: 'Sky Island',
@@ -46,5 +50,29 @@ describe('describeGameChanges', () => {
     expect(describeGameChanges(game, { ...game })).toBe('');
     const text = describeGameChanges(game, { ...game, published: true, title: 'X' });
     expect(text).not.toMatch(/→|true|false/);
+  });
+});
+
+describe('readableAuditDetail', () => {
+  it('rewrites the raw entries written before issue 28 as the same sentences', () => {
+    expect(readableAuditDetail('published: false → true')).toBe('Published');
+    expect(readableAuditDetail('published: true → false')).toBe('Unpublished');
+    expect(
+      readableAuditDetail('title: "Sky Island" → "Sky Island 2"; access: "public" → "subscriber"'),
+    ).toBe(
+      "Renamed from 'Sky Island' to 'Sky Island 2'; Access changed from Public to Subscribers",
+    );
+    expect(
+      readableAuditDetail('frame: {"mode":"default"} → {"mode":"aspect","width":16,"height":9}'),
+    ).toBe('Frame changed from the standard frame to a 16 × 9 aspect ratio');
+  });
+
+  it('leaves sentences and anything it cannot read as they are', () => {
+    expect(readableAuditDetail('Published')).toBe('Published');
+    expect(readableAuditDetail('Version 2 made live (was version 1)')).toBe(
+      'Version 2 made live (was version 1)',
+    );
+    expect(readableAuditDetail('colour: "red" → "blue"')).toBe('colour: "red" → "blue"');
+    expect(readableAuditDetail('title: not json → "B"')).toBe('title: not json → "B"');
   });
 });
