@@ -446,3 +446,40 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
     await terminal.dispose();
   }
 });
+
+test('at 1280×800 an upload brings its progress bar into view; a stale publish refusal goes with the upload (issue 28)', async ({
+  page,
+  admin,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const gameId = uniqueName('e2e_fold');
+  await signInAsAdmin(page, admin);
+  await addGame(page, gameId, `Fold ${gameId}`);
+  // publishing before a build is refused
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  const status = page.getByRole('region', { name: 'Status' });
+  await expect(status.getByRole('alert')).toContainText('Upload a build');
+
+  // the upload waits at the network until the progress bar has been seen
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**/api/admin/games/${gameId}/build*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await chooseZip(page, 'html5.zip', await zipExport(engineExport('html5').files));
+  await page.getByRole('button', { name: 'Upload Build' }).click();
+  await expect(page.getByRole('progressbar')).toBeInViewport();
+  release();
+  await expect(page.getByText(`Version 1 uploaded; publish the game to show it`)).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(status.getByRole('alert')).toBeEmpty();
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+  await expect(status.getByRole('alert')).toBeEmpty();
+});
