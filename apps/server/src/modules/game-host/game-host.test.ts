@@ -919,13 +919,19 @@ describe('the admin catalogue', () => {
     ]);
     expect(audit.body.entries.every((entry) => entry.actorUsername === adminName)).toBe(true);
     const update = audit.body.entries.find((entry) => entry.action === 'game-update');
-    expect(update?.detail).toContain('published: false → true');
-    expect(update?.detail).toContain('"Audited"');
+    // sentences, not raw values (issue 28)
+    expect(update?.detail).toMatch(/^Renamed from '.+' to 'Audited'; Published$/);
     const uploads = audit.body.entries.filter((entry) => entry.action === 'build-upload');
     expect(uploads.map((entry) => entry.detail).sort()).toEqual([
-      expect.stringMatching(/^version 1, html5, 2 files, .*, live$/),
-      expect.stringMatching(/^version 2, html5, 2 files, .*, not live$/),
+      expect.stringMatching(/^Version 1 uploaded and made live \(html5, 2 files, .+\)$/),
+      expect.stringMatching(/^Version 2 uploaded \(html5, 2 files, .+\)$/),
     ]);
+    expect(audit.body.entries.find((entry) => entry.action === 'build-activate')?.detail).toBe(
+      'Version 2 made live (was version 1)',
+    );
+    expect(audit.body.entries.find((entry) => entry.action === 'thumbnail-upload')?.detail).toBe(
+      'Thumbnail replaced (8 bytes)',
+    );
 
     const tokenName = `audited ${id}`;
     const token = await admin.post<CreateAdminTokenResponse>('/api/admin/tokens', {
@@ -933,12 +939,12 @@ describe('the admin catalogue', () => {
     });
     await admin.delete(`/api/admin/tokens/${token.body.id}`);
     const all = await admin.get<GameAuditResponse>('/api/admin/games/audit');
-    const tokenEntries = all.body.entries.filter(
-      (entry) => entry.detail === `token '${tokenName}'`,
+    const tokenEntries = all.body.entries.filter((entry) =>
+      entry.detail.startsWith(`API token '${tokenName}' `),
     );
-    expect(tokenEntries.map((entry) => entry.action).sort()).toEqual([
-      'token-create',
-      'token-delete',
+    expect(tokenEntries.map((entry) => [entry.action, entry.detail]).sort()).toEqual([
+      ['token-create', `API token '${tokenName}' created`],
+      ['token-delete', `API token '${tokenName}' deleted`],
     ]);
   });
 });
