@@ -81,11 +81,15 @@ async function dropZip(page: Page, name: string, zip: Buffer) {
   await zone.dispatchEvent('drop', { dataTransfer });
 }
 
-/** Uploads the chosen zip and waits for the server's answer. */
+/**
+ * Uploads the chosen zip and waits for the server's answer: live, or for a game not yet
+ * published, live once it is (issue 28).
+ */
 async function uploadChosen(page: Page, version: number) {
   const upload = page.getByRole('region', { name: 'Upload a Build' });
   await upload.getByRole('button', { name: 'Upload Build' }).click();
-  await expect(upload.getByText(`Version ${version} uploaded and live`)).toBeVisible({
+  const said = new RegExp(`^Version ${version} uploaded( and live|; publish the game to show it)$`);
+  await expect(upload.getByText(said)).toBeVisible({
     timeout: 30_000,
   });
 }
@@ -327,7 +331,9 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
   });
   await page.getByRole('button', { name: 'Upload Build' }).focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Version 1 uploaded and live')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Version 1 uploaded; publish the game to show it')).toBeVisible({
+    timeout: 30_000,
+  });
   await expectNoSeriousA11yViolations(page);
 
   // edit a field
@@ -379,9 +385,40 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
   const token = (await shown.textContent()) ?? '';
   const listed = tokens.getByRole('listitem').filter({ hasText: 'e2e build script' });
   await expect(listed).toContainText('Last used Never');
-  await expect(tokens.getByLabel('curl command')).toContainText(
+  await expect(tokens.getByLabel('curl command', { exact: true })).toContainText(
     'Authorization: Bearer $GAMES_PUBLISH_TOKEN',
   );
+  // on a phone the command is wider than its box: its lines stay whole (no flag broken) and
+  // it scrolls sideways with a scrollbar that takes room, and a Copy button (issue 28)
+  const curl = tokens.getByLabel('curl command', { exact: true });
+  const layout = await curl.evaluate((pre) => {
+    const code = pre.querySelector('code');
+    return {
+      overflows: pre.scrollWidth > pre.clientWidth,
+      // Playwright's headless Chromium hides every scrollbar: the styled one is asked for instead
+      scrollbarHeight: getComputedStyle(pre, '::-webkit-scrollbar').height,
+      overflowX: getComputedStyle(pre).overflowX,
+      // the rows the text takes on screen: one per line when nothing wraps
+      lineBoxes: code
+        ? new Set(
+            Array.from(
+              (() => {
+                const range = document.createRange();
+                range.selectNodeContents(code);
+                return range.getClientRects();
+              })(),
+              (rect) => Math.round(rect.top),
+            ),
+          ).size
+        : 0,
+      lines: (code?.textContent ?? '').split('\n').length,
+    };
+  });
+  expect(layout.overflows).toBe(true);
+  expect(layout.overflowX).toBe('auto');
+  expect(layout.scrollbarHeight).toBe('8px');
+  expect(layout.lineBoxes).toBe(layout.lines);
+  await expect(tokens.getByRole('button', { name: 'Copy curl command' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
   const terminal = await playwrightRequest.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
@@ -408,4 +445,41 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
   } finally {
     await terminal.dispose();
   }
+});
+
+test('at 1280×800 an upload brings its progress bar into view; a stale publish refusal goes with the upload (issue 28)', async ({
+  page,
+  admin,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const gameId = uniqueName('e2e_fold');
+  await signInAsAdmin(page, admin);
+  await addGame(page, gameId, `Fold ${gameId}`);
+  // publishing before a build is refused
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  const status = page.getByRole('region', { name: 'Status' });
+  await expect(status.getByRole('alert')).toContainText('Upload a build');
+
+  // the upload waits at the network until the progress bar has been seen
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**/api/admin/games/${gameId}/build*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await chooseZip(page, 'html5.zip', await zipExport(engineExport('html5').files));
+  await page.getByRole('button', { name: 'Upload Build' }).click();
+  await expect(page.getByRole('progressbar')).toBeInViewport();
+  release();
+  await expect(page.getByText(`Version 1 uploaded; publish the game to show it`)).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(status.getByRole('alert')).toBeEmpty();
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+  await expect(status.getByRole('alert')).toBeEmpty();
 });

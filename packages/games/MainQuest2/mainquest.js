@@ -77,42 +77,78 @@
     keys[event.code] = false;
   });
 
-  // touch controls: left and right thirds of the bottom bar move, the right end jumps
-  var buttons = {
-    left: { x: 20, y: H - 100, w: 90, h: 80, label: '\u25C0' },
-    right: { x: 120, y: H - 100, w: 90, h: 80, label: '\u25B6' },
-    jump: { x: W - 130, y: H - 100, w: 110, h: 80, label: 'JUMP' },
-  };
-  function updateTouches(event) {
-    var rect = canvas.getBoundingClientRect();
-    touch = { left: false, right: false, jump: false };
-    for (var i = 0; i < event.touches.length; i++) {
-      var t = event.touches[i];
-      var x = ((t.clientX - rect.left) / rect.width) * W;
-      var y = ((t.clientY - rect.top) / rect.height) * H;
-      Object.keys(buttons).forEach(function (name) {
-        var b = buttons[name];
-        if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h) {
-          touch[name] = true;
-        }
-      });
+  // touch controls: real buttons (index.html) of 44 px or more, shown from the start on a touch
+  // screen (issue 28: they were 33x29 px drawn on the canvas and appeared only after a touch)
+  var controls = document.getElementById('touch-controls');
+  var controlButtons = controls ? controls.querySelectorAll('button[data-control]') : [];
+  function canTouch() {
+    return (
+      (navigator.maxTouchPoints || 0) > 0 ||
+      'ontouchstart' in window ||
+      (window.matchMedia ? window.matchMedia('(pointer: coarse)').matches : false)
+    );
+  }
+  function showTouchControls() {
+    isTouchDevice = true;
+    if (controls) {
+      controls.hidden = false;
     }
   }
-  ['touchstart', 'touchmove', 'touchend', 'touchcancel'].forEach(function (type) {
-    canvas.addEventListener(
-      type,
-      function (event) {
-        isTouchDevice = true;
-        event.preventDefault();
-        if (isOver && type === 'touchstart') {
-          newRun();
-          return;
+  if (canTouch()) {
+    showTouchControls();
+  }
+  function press(button, isDown) {
+    var name = button.getAttribute('data-control');
+    if (name === 'left' || name === 'right' || name === 'jump') {
+      touch[name] = isDown;
+      button.setAttribute('aria-pressed', isDown ? 'true' : 'false');
+    }
+  }
+  Array.prototype.forEach.call(controlButtons, function (button) {
+    button.addEventListener('pointerdown', function (event) {
+      event.preventDefault();
+      if (button.setPointerCapture) {
+        try {
+          button.setPointerCapture(event.pointerId);
+        } catch (ignored) {
+          // a synthetic pointer has no capture
         }
-        updateTouches(event);
+      }
+      if (isOver) {
+        newRun();
+      }
+      press(button, true);
+    });
+    ['pointerup', 'pointercancel', 'lostpointercapture'].forEach(function (type) {
+      button.addEventListener(type, function () {
+        press(button, false);
+      });
+    });
+    // no long-press menu, no double-tap zoom
+    button.addEventListener('contextmenu', function (event) {
+      event.preventDefault();
+    });
+    button.addEventListener(
+      'touchstart',
+      function (event) {
+        event.preventDefault();
       },
       { passive: false },
     );
   });
+  // a touch on the game itself: the controls show (a screen that said nothing of touch), and
+  // after a fall it starts a new run
+  canvas.addEventListener(
+    'touchstart',
+    function (event) {
+      event.preventDefault();
+      showTouchControls();
+      if (isOver) {
+        newRun();
+      }
+    },
+    { passive: false },
+  );
 
   function overlaps(a, b) {
     return a.x < b.x + b.w && a.x + a.w > b.x && a.y < b.y + b.h && a.y + a.h > b.y;
@@ -226,16 +262,6 @@
     ctx.font = 'bold 22px sans-serif';
     ctx.textAlign = 'left';
     ctx.fillText('Coins ' + score + '   Best ' + best, 20, 34);
-    if (isTouchDevice) {
-      Object.keys(buttons).forEach(function (name) {
-        var b = buttons[name];
-        ctx.fillStyle = touch[name] ? '#ffffffcc' : '#ffffff66';
-        ctx.fillRect(b.x, b.y, b.w, b.h);
-        ctx.fillStyle = '#1b1e2b';
-        ctx.textAlign = 'center';
-        ctx.fillText(b.label, b.x + b.w / 2, b.y + b.h / 2 + 8);
-      });
-    }
     if (isOver) {
       ctx.fillStyle = 'rgba(0,0,0,0.55)';
       ctx.fillRect(0, H / 2 - 60, W, 120);

@@ -222,7 +222,7 @@ export const GameAuditEntry = z.object({
   action: GameAuditAction,
   actorUsername: z.string(),
   gameId: z.string().nullable(),
-  /** What changed, readable (`published: false → true`, `version 3 live`, a token's name). */
+  /** What changed, as sentences ('Published', 'Renamed from X to Y', 'Version 3 made live'). */
   detail: z.string(),
 });
 export type GameAuditEntry = z.infer<typeof GameAuditEntry>;

@@ -5,10 +5,11 @@
  * what the site detected. Without GAMES_PUBLISH_TOKEN (or --token, which lands in CI logs) it
  * asks for the token on the terminal, without echo. The site may come from SITE_URL.
  */
+import { formatBytes } from '@portfolio/types/format';
+
 import {
   askToken,
   describeResult,
-  megabytes,
   NO_TOKEN,
   parseArguments,
   publishBuild,
@@ -38,7 +39,9 @@ async function main(): Promise<void> {
       const percent = Math.floor((sent / Math.max(total, 1)) * 100);
       if (process.stderr.isTTY && percent !== shown) {
         shown = percent;
-        process.stderr.write(`\rUploading ${megabytes(sent)} of ${megabytes(total)} (${percent}%)`);
+        process.stderr.write(
+          `\rUploading ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`,
+        );
       }
     },
   });

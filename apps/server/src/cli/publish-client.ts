@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 
+import { formatBytes } from '@portfolio/types/format';
 import { GameBuildResponse } from '@portfolio/types/game-host';
 
 export const USAGE = `Usage: GAMES_PUBLISH_TOKEN=<token> npm run games:publish -- <gameId> <build.zip> [--site URL] [--no-activate]
@@ -111,8 +112,6 @@ export async function publishBuild(request: PublishRequest): Promise<GameBuildRe
   return GameBuildResponse.parse(parsed);
 }
 
-export const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
 /** What the command prints for a published build. */
 export function describeResult({ game, build }: GameBuildResponse): string {
   return [
@@ -124,9 +123,12 @@ export function describeResult({ game, build }: GameBuildResponse): string {
         ]
       : []),
     `  start page: ${build.entry}`,
-    `  files:      ${build.files}, ${megabytes(build.bytes)} (${megabytes(build.compressedBytes)} compressed)`,
+    `  files:      ${build.files}, ${formatBytes(build.bytes)} (${formatBytes(build.compressedBytes)} compressed)`,
     ...(build.leftOut.length > 0
       ? [`  left out:   ${build.leftOut.join(', ')} (no browser needs them)`]
+      : []),
+    ...(build.isLive && !game.published
+      ? ['  not shown:  the game is unpublished: publish it on /admin/games to show it']
       : []),
     ...(build.isLive && game.playUrl ? [`  play:       ${game.playUrl}`] : []),
   ].join('\n');

@@ -75,8 +75,16 @@ interface Agent {
 /** A bot's, or a document's whose script never ran: nothing is known of its browser. */
 const UNKNOWN_AGENT: Agent = { isBot: true, device: OTHER, browser: OTHER, os: OTHER };
 
+/**
+ * A known bot's user agent (crawlers, Googlebot old and Chrome-based, headless browsers, HTTP
+ * libraries): the one detector of the site, used by analytics and by presence (issue 28).
+ */
+export function isKnownBot(userAgent: string | undefined): boolean {
+  return Boolean(userAgent) && isbot(userAgent);
+}
+
 function parseAgent(userAgent: string): Agent {
-  if (!userAgent || isbot(userAgent)) {
+  if (!userAgent || isKnownBot(userAgent)) {
     return UNKNOWN_AGENT;
   }
   const parsed = Bowser.parse(userAgent);

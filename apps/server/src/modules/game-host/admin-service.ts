@@ -9,6 +9,13 @@ import type {
   GameFrameSize,
   UpdateGameRequest,
 } from '@portfolio/types/game-host';
+import {
+  type AuditedGameFields,
+  describeGameChanges,
+  describeGameCreated,
+  describeGameDeleted,
+  describeThumbnail,
+} from '@portfolio/types/game-history';
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -69,14 +76,6 @@ export interface GameAdminService {
 }
 
 /** `title: "a" → "b"; published: false → true` for the fields that changed. */
-function describeChanges(before: Record<string, unknown>, after: Record<string, unknown>): string {
-  return Object.keys(after)
-    .map((key) => [key, JSON.stringify(before[key]), JSON.stringify(after[key])] as const)
-    .filter(([, was, is]) => was !== is)
-    .map(([key, was, is]) => `${key}: ${was} → ${is}`)
-    .join('; ');
-}
-
 /** The frame's columns for a size (issue 25): no width or height for the default frame. */
 function frameColumns(frame: GameFrameSize) {
   return frame.mode === 'default'
@@ -132,7 +131,7 @@ export function createGameAdminService(deps: {
           action: 'game-create',
           actor,
           gameId: input.id,
-          detail: `'${input.title}' (${input.section}, ${input.access})`,
+          detail: describeGameCreated(input.title, input.section, input.access),
         });
       });
       await catalogue.changed();
@@ -148,7 +147,7 @@ export function createGameAdminService(deps: {
         if (input.published === true && !game.published && game.liveVersion === null) {
           throw conflict(`Upload a build of ${game.title} before publishing it`);
         }
-        const before = {
+        const before: AuditedGameFields = {
           title: game.title,
           description: game.description,
           instructions: game.instructions,
@@ -161,7 +160,7 @@ export function createGameAdminService(deps: {
           orientation: game.orientation,
         };
         const after = { ...before, ...input };
-        const detail = describeChanges(before, after);
+        const detail = describeGameChanges(before, after);
         if (!detail) {
           return;
         }
@@ -211,7 +210,7 @@ export function createGameAdminService(deps: {
           action: 'game-delete',
           actor,
           gameId,
-          detail: `'${game.title}'`,
+          detail: describeGameDeleted(game.title),
         });
       });
       await catalogue.changed();
@@ -254,7 +253,7 @@ export function createGameAdminService(deps: {
           action: 'thumbnail-upload',
           actor,
           gameId,
-          detail: `${name} (${image.length} bytes)`,
+          detail: describeThumbnail(image.length),
         });
       });
       await catalogue.changed();

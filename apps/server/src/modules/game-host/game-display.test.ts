@@ -144,11 +144,12 @@ describe('a game’s frame, touch support and orientation', () => {
 
     const audit = await admin.get<GameAuditResponse>(`/api/admin/games/audit?gameId=${id}`);
     const details = audit.body.entries.map((entry) => entry.detail).join('\n');
+    // sentences, not raw values (issue 28)
     expect(details).toContain(
-      'frame: {"mode":"default"} → {"mode":"fixed","width":1200,"height":800}',
+      'Frame changed from the standard frame to a fixed 1200 × 800 px frame',
     );
-    expect(details).toContain('touch: "playable" → "keyboard-only"');
-    expect(details).toContain('orientation: "landscape" → "portrait"');
+    expect(details).toContain('Touch screens changed from playable to keyboard only');
+    expect(details).toContain('Orientation changed from Landscape to Portrait');
   });
 
   it('is set when a game is added', async () => {

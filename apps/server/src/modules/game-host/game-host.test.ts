@@ -16,6 +16,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GAME_CATALOGUE, MyGamesResponse, Profile, UserDetail } from '@portfolio/types';
+import { formatBytes } from '@portfolio/types/format';
 import type {
   AdminGameResponse,
   AdminGamesResponse,
@@ -468,7 +469,7 @@ describe('versions', () => {
       action: 'build-delete',
       actorUsername: adminName,
     });
-    expect(audit.body.entries[0]?.detail).toMatch(/^version 1 deleted \(.+\)$/);
+    expect(audit.body.entries[0]?.detail).toMatch(/^Version 1 deleted \(.+\)$/);
 
     // gone: no rollback to it, no second delete, and the next upload does not take its number
     const again = await admin.delete<ErrorBody>(`/api/admin/games/${id}/builds/1`);
@@ -757,7 +758,7 @@ describe("a demoted admin's tokens (issue 26)", () => {
       '/api/admin/games/audit',
     );
     expect(JSON.stringify(audit.body)).toContain(
-      `token 'laptop' (${other.username} is no longer an admin)`,
+      `API token 'laptop' deleted (${other.username} is no longer an admin)`,
     );
   });
 });
@@ -918,13 +919,19 @@ describe('the admin catalogue', () => {
     ]);
     expect(audit.body.entries.every((entry) => entry.actorUsername === adminName)).toBe(true);
     const update = audit.body.entries.find((entry) => entry.action === 'game-update');
-    expect(update?.detail).toContain('published: false → true');
-    expect(update?.detail).toContain('"Audited"');
+    // sentences, not raw values (issue 28)
+    expect(update?.detail).toMatch(/^Renamed from '.+' to 'Audited'; Published$/);
     const uploads = audit.body.entries.filter((entry) => entry.action === 'build-upload');
     expect(uploads.map((entry) => entry.detail).sort()).toEqual([
-      expect.stringMatching(/^version 1, html5, 2 files, .*, live$/),
-      expect.stringMatching(/^version 2, html5, 2 files, .*, not live$/),
+      expect.stringMatching(/^Version 1 uploaded and made live \(html5, 2 files, .+\)$/),
+      expect.stringMatching(/^Version 2 uploaded \(html5, 2 files, .+\)$/),
     ]);
+    expect(audit.body.entries.find((entry) => entry.action === 'build-activate')?.detail).toBe(
+      'Version 2 made live (was version 1)',
+    );
+    expect(audit.body.entries.find((entry) => entry.action === 'thumbnail-upload')?.detail).toBe(
+      'Thumbnail replaced (8 bytes)',
+    );
 
     const tokenName = `audited ${id}`;
     const token = await admin.post<CreateAdminTokenResponse>('/api/admin/tokens', {
@@ -932,12 +939,12 @@ describe('the admin catalogue', () => {
     });
     await admin.delete(`/api/admin/tokens/${token.body.id}`);
     const all = await admin.get<GameAuditResponse>('/api/admin/games/audit');
-    const tokenEntries = all.body.entries.filter(
-      (entry) => entry.detail === `token '${tokenName}'`,
+    const tokenEntries = all.body.entries.filter((entry) =>
+      entry.detail.startsWith(`API token '${tokenName}' `),
     );
-    expect(tokenEntries.map((entry) => entry.action).sort()).toEqual([
-      'token-create',
-      'token-delete',
+    expect(tokenEntries.map((entry) => [entry.action, entry.detail]).sort()).toEqual([
+      ['token-create', `API token '${tokenName}' created`],
+      ['token-delete', `API token '${tokenName}' deleted`],
     ]);
   });
 });
@@ -980,6 +987,12 @@ describe('npm run games:publish', () => {
       expect(published.stdout).toContain(`Published ${id} version 1 (live)`);
       expect(published.stdout).toContain('engine:     godot4, needs threads');
       expect(published.stdout).toContain('start page: index.html');
+      // the sizes read as the admin page shows them (one formatBytes: issue 28)
+      const live = (await adminGame(id))?.builds[0];
+      expect(published.stdout).toContain(
+        `files:      ${live?.files}, ${formatBytes(live?.bytes ?? 0)} (${formatBytes(live?.compressedBytes ?? 0)} compressed)`,
+      );
+      expect(published.stdout).toContain('not shown:  the game is unpublished');
 
       const second = await run(
         [id, path.join(dir, 'build.zip'), '--no-activate', `--token=${token}`],

@@ -5,6 +5,9 @@ import path from 'node:path';
 
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
+import { formatBytes } from '@portfolio/types/format';
+import { describeBuildActivated, describeBuildDeleted } from '@portfolio/types/game-history';
+
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { gameBuilds, games, retiredGameVersions } from '../../db/schema.js';
@@ -16,7 +19,7 @@ import type { BuildRow, GameCatalogue } from './catalogue.js';
 import { compressBuild } from './compress.js';
 import { detectBuild, removeLeftOut } from './detect.js';
 import { incomingDir, versionDir } from './layout.js';
-import { formatBytes, receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
+import { receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
 
 /*
  * Publishing a build (issue 16), the one path for an admin's upload and for the demo games
@@ -89,17 +92,16 @@ function someNames(names: readonly string[]): string {
 }
 
 function describeBuild(build: BuildRow, isLive: boolean): string {
-  return [
-    `version ${build.version}`,
+  const facts = [
     build.engine,
-    build.needsThreads ? 'threads' : null,
+    build.needsThreads ? 'needs threads' : null,
     `${build.files} files`,
-    build.leftOut.length > 0 ? `left out ${someNames(build.leftOut)}` : null,
     formatBytes(build.bytes),
-    isLive ? 'live' : 'not live',
+    build.leftOut.length > 0 ? `left out ${someNames(build.leftOut)}` : null,
   ]
     .filter(Boolean)
     .join(', ');
+  return `Version ${build.version} uploaded${isLive ? ' and made live' : ''} (${facts})`;
 }
 
 export function createPublisher(deps: {
@@ -293,7 +295,7 @@ export function createPublisher(deps: {
           action: 'build-activate',
           actor,
           gameId,
-          detail: `version ${version} live (was ${game.liveVersion ?? 'none'})`,
+          detail: describeBuildActivated(version, game.liveVersion),
         });
         return { ...found, wentLiveAt: now, replacedAt: null };
       });
@@ -317,7 +319,7 @@ export function createPublisher(deps: {
           action: 'build-delete',
           actor,
           gameId,
-          detail: `version ${version} deleted (${formatBytes(build.bytes)})`,
+          detail: describeBuildDeleted(version, build.bytes),
         });
       });
       await catalogue.changed();

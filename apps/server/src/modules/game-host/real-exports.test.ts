@@ -163,7 +163,7 @@ describe('files no browser needs', () => {
       `/api/admin/games/audit?gameId=${id}`,
     );
     expect(audit.body.entries.find((entry) => entry.action === 'build-upload')?.detail).toContain(
-      'left out .DS_Store D3DX9_43.dll Game.exe __MACOSX/ html5game/.DS_Store,',
+      'left out .DS_Store D3DX9_43.dll Game.exe __MACOSX/ html5game/.DS_Store)',
     );
   });
 

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 
 import type { AdminToken, CreateAdminTokenResponse } from '@portfolio/types/game-host';
+import { describeTokenCreated, describeTokenDeleted } from '@portfolio/types/game-history';
 
 import type { Db } from '../../db/client.js';
 import { adminTokens, users } from '../../db/schema.js';
@@ -64,7 +65,7 @@ export async function revokeTokensOf(
       action: 'token-delete',
       actor,
       gameId: null,
-      detail: `token '${token.name}' (${reason})`,
+      detail: describeTokenDeleted(token.name, reason),
     });
   }
   return revoked.length;
@@ -91,7 +92,7 @@ export function createAdminTokens(db: Db): AdminTokens {
           action: 'token-create',
           actor,
           gameId: null,
-          detail: `token '${name}'`,
+          detail: describeTokenCreated(name),
         });
         return inserted;
       });
@@ -111,7 +112,7 @@ export function createAdminTokens(db: Db): AdminTokens {
           action: 'token-delete',
           actor,
           gameId: null,
-          detail: `token '${deleted.name}'`,
+          detail: describeTokenDeleted(deleted.name),
         });
         return true;
       });

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
+import { formatBytes } from '@portfolio/types/format';
 import type { BuildRefusalCode } from '@portfolio/types/game-host';
 
 import { HttpError } from '../../lib/errors.js';
@@ -27,16 +28,6 @@ export function refuseBuild(code: BuildRefusalCode, message: string): HttpError 
 }
 
 const MB = 1024 * 1024;
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * MB) {
-    return `${Number((bytes / (1024 * MB)).toFixed(1))} GB`;
-  }
-  if (bytes >= MB) {
-    return `${Number((bytes / MB).toFixed(1))} MB`;
-  }
-  return `${Number((bytes / 1024).toFixed(1))} KB`;
-}
 
 class ClientGone extends Error {
   readonly type = 'request.aborted';

@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import type { ActiveUsersResponse } from '@portfolio/types';
+
+import {
+  signedInClient,
+  startTestApp,
+  TEST_BROWSER_AGENT,
+  type TestApp,
+  uniqueName,
+} from '../../test/harness.js';
 import { rowsOf } from '../analytics/events-repo.js';
 
 let app: TestApp;
@@ -100,6 +108,36 @@ describe('heartbeats served in front of Express keep the rules of every other ca
     expect(response.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
+  it("leaves known bots' guest heartbeats out of Live Activity (issue 28)", async () => {
+    const admin = await signedInClient(app, 'admin');
+    const anonymousNow = async () =>
+      (await admin.client.get<ActiveUsersResponse>('/api/active-users')).body.anonymous.count;
+    const before = await anonymousNow();
+    const crawlers = [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/131.0.6778.204 Safari/537.36',
+      'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+    ];
+    for (const [n, agent] of crawlers.entries()) {
+      const response = await app
+        .client()
+        .post(
+          '/api/anonymous-heartbeat',
+          { currentPage: '/games', visitorId: `crawler_visitor_${String(n).padStart(8, '0')}` },
+          { 'user-agent': agent },
+        );
+      // answered as any heartbeat: nothing tells the crawler it was left out
+      expect(response.status).toBe(200);
+    }
+    expect(await anonymousNow()).toBe(before);
+    // a browser is counted
+    await app.client().post('/api/anonymous-heartbeat', {
+      currentPage: '/games',
+      visitorId: 'browser_visitor_00000001',
+    });
+    expect(await anonymousNow()).toBe(before + 1);
+  });
+
   it('limits guest heartbeats per address with a 429, not signed-in ones (each user has a limit of their own)', async () => {
     const limited = await startTestApp(
       { redisPrefix: uniqueName('guest-limit') },
@@ -159,7 +197,8 @@ describe('heartbeats served in front of Express keep the rules of every other ca
   it('tells guests without a visitor id apart by address and browser, not by a huge agent', async () => {
     const fresh = await startTestApp({ redisPrefix: uniqueName('ip-guests') });
     try {
-      const agent = 'Mozilla/5.0 '.padEnd(256, 'x');
+      // browsers' agents (a known bot's is left out of Live Activity)
+      const agent = TEST_BROWSER_AGENT.padEnd(256, 'x');
       for (const suffix of ['a'.repeat(15_000), 'b'.repeat(15_000)]) {
         const response = await fresh
           .client()
@@ -170,7 +209,7 @@ describe('heartbeats served in front of Express keep the rules of every other ca
         '/api/anonymous-heartbeat',
         { currentPage: '/' },
         {
-          'user-agent': 'Another browser',
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
         },
       );
       const admin = await signedInClient(fresh, 'admin');

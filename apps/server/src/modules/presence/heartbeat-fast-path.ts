@@ -24,7 +24,7 @@ import {
 import { checkSameOrigin } from '../../lib/security.js';
 import { createSessionCookies, resolveSessionCookie } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
-import type { Collector } from '../analytics/collector.js';
+import { isKnownBot, type Collector } from '../analytics/collector.js';
 import type { PresenceService } from './service.js';
 
 const USER_PATH = '/api/auth/heartbeat';
@@ -187,7 +187,12 @@ export function createHeartbeatFastPath(deps: {
           deps.guestHeartbeatLimit,
           'Too many heartbeats from this address. Please try again later.',
         );
-        await presence.heartbeatGuest({ ...input, ip, userAgent: req.headers['user-agent'] });
+        const userAgent = req.headers['user-agent'];
+        // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
+        // while analytics counts its page view as a bot's (issue 28)
+        if (!isKnownBot(userAgent)) {
+          await presence.heartbeatGuest({ ...input, ip, userAgent });
+        }
       }
       // after the limit: a refused heartbeat's page view counts nowhere
       noteView(req, input);

@@ -69,7 +69,9 @@ describe('active users', () => {
       ).status,
     ).toBe(200);
     // no visitor id: the address and browser identify the guest (hashed), twice is still one
-    const noId = { 'user-agent': 'test-browser/1.0' };
+    const noId = {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    };
     expect((await guests.post('/api/anonymous-heartbeat', { currentPage: '/' }, noId)).status).toBe(
       200,
     );

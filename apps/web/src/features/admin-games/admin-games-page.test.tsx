@@ -301,6 +301,7 @@ describe('/admin/games/:gameId', () => {
           action: 'game-update',
           actorUsername: 'owner',
           gameId: 'SkyIsland',
+          // an entry written before issue 28, in the raw form: read as a sentence
           detail: 'published: false → true',
         });
         return jsonResponse({ game: current });
@@ -310,10 +311,27 @@ describe('/admin/games/:gameId', () => {
     const history = within(await screen.findByRole('region', { name: 'History' }));
     expect(await history.findByText(/owner: version 1 uploaded \(godot4\), live/)).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
-    expect(await history.findByText(/owner: published: false → true/)).toBeVisible();
+    expect(await history.findByText(/owner: Published/)).toBeVisible();
     expect(calls.find((call) => call.url.startsWith('/api/admin/games/audit'))?.url).toBe(
       '/api/admin/games/audit?gameId=SkyIsland',
     );
+  });
+
+  it('shows the terminal commands unbroken, each with a Copy button (issue 28)', async () => {
+    stubAdmin([game()]);
+    const user = userEvent.setup();
+    vi.stubGlobal('isSecureContext', true);
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    renderApp('/admin/games/SkyIsland');
+    const terminal = within(await screen.findByRole('region', { name: 'Publish from a Terminal' }));
+    const npm = terminal.getByLabelText('npm command');
+    expect(npm.textContent).toContain('npm run games:publish -- SkyIsland build.zip --site');
+    await user.click(terminal.getByRole('button', { name: 'Copy npm command' }));
+    expect(writeText).toHaveBeenCalledWith(npm.textContent);
+    expect(await terminal.findByText('Copied')).toBeVisible();
+    await user.click(terminal.getByRole('button', { name: 'Copy curl command' }));
+    expect(writeText).toHaveBeenLastCalledWith(terminal.getByLabelText('curl command').textContent);
+    vi.unstubAllGlobals();
   });
 
   it('lists the versions and makes an earlier one live in one click', async () => {
@@ -524,6 +542,41 @@ describe('uploading a build', () => {
     expect(upload.queryByRole('progressbar')).not.toBeInTheDocument();
     const versions = within(screen.getByRole('region', { name: 'Versions' }));
     expect(versions.getByRole('button', { name: 'Make version 2 live' })).toBeVisible();
+  });
+
+  it('brings the progress into view, says an unpublished game is not shown yet, and drops the stale publish refusal (issue 28)', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    let current = game();
+    stubAdmin([], {
+      'GET /api/admin/games': () => jsonResponse({ games: [current] }),
+      'PATCH /api/admin/games/SkyIsland': () =>
+        apiError(409, 'Upload a build of Sky Island before publishing it', 'CONFLICT'),
+    });
+    renderApp('/admin/games/SkyIsland');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const status = within(screen.getByRole('region', { name: 'Status' }));
+    await waitFor(() =>
+      expect(status.getByRole('alert')).toHaveTextContent('Upload a build of Sky Island'),
+    );
+
+    const upload = within(screen.getByRole('region', { name: 'Upload a Build' }));
+    const zip = new File([new Uint8Array(2000)], 'sky-island.zip', { type: 'application/zip' });
+    await userEvent.upload(upload.getByLabelText('Build .zip file'), zip);
+    await userEvent.click(upload.getByRole('button', { name: 'Upload Build' }));
+    const progress = upload.getByRole('progressbar').closest('.upload-progress');
+    expect(scrolled).toHaveBeenCalled();
+    expect(scrolled.mock.contexts[0]).toBe(progress);
+
+    const uploaded = build(1, true);
+    current = { ...current, version: 1, builds: [uploaded] };
+    act(() => FakeXhr.last?.respond(201, { game: current, build: uploaded }));
+    expect(
+      await upload.findByText('Version 1 uploaded; publish the game to show it'),
+    ).toBeVisible();
+    expect(upload.queryByText(/uploaded and live/)).not.toBeInTheDocument();
+    await waitFor(() => expect(status.getByRole('alert')).toBeEmptyDOMElement());
   });
 
   it('refuses a file that is not a .zip before sending it', async () => {

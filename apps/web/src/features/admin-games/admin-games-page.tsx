@@ -247,7 +247,13 @@ export function AdminGamePage() {
 function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Promise<void> }) {
   const navigate = useNavigate();
   const replaceGame = useAdminGamesStore((state) => state.replaceGame);
-  const [publishError, setPublishError] = useState<string | null>(null);
+  // a refusal belongs to the version it was given for: "Upload a build before publishing" goes
+  // once a build is uploaded (issue 28)
+  const [publishError, setPublishError] = useState<{
+    message: string;
+    version: number | null;
+  } | null>(null);
+  const shownPublishError = publishError?.version === game.version ? publishError.message : null;
   const [isPublishing, setPublishing] = useState(false);
   const [isDeleteOpen, setDeleteOpen] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
@@ -272,7 +278,10 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
       await onChanged();
     } catch (failure) {
       console.warn(PUBLISH_ERROR, failure);
-      setPublishError(serverMessageOr(failure, PUBLISH_ERROR));
+      setPublishError({
+        message: serverMessageOr(failure, PUBLISH_ERROR),
+        version: game.version,
+      });
     } finally {
       setPublishing(false);
     }
@@ -328,7 +337,7 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
           ) : null}
         </div>
         <div role="alert">
-          {publishError ? <p className="alert alert--error">{publishError}</p> : null}
+          {shownPublishError ? <p className="alert alert--error">{shownPublishError}</p> : null}
         </div>
       </section>
 

@@ -1,6 +1,6 @@
 import type { AdminToken, CreateAdminTokenResponse } from '@portfolio/types/game-host';
 import { CreateAdminTokenRequest } from '@portfolio/types/game-host';
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { formatDateTime } from '../../lib/format';
 import { serverMessageOr } from '../../lib/server-message';
@@ -28,6 +28,60 @@ export function publishCommands(origin: string, gameId: string) {
   };
 }
 
+/**
+ * A terminal command: kept on its lines (a flag such as `--site` never breaks), scrolled sideways
+ * with a scrollbar that stays visible when it is wider than the box, and a Copy button.
+ */
+export function CommandBlock({ label, command }: { label: string; command: string }) {
+  const [note, setNote] = useState('');
+  const preRef = useRef<HTMLPreElement>(null);
+
+  const selectCommand = () => {
+    const pre = preRef.current;
+    const selection = window.getSelection();
+    if (pre && selection) {
+      selection.selectAllChildren(pre);
+    }
+  };
+
+  const handleCopy = () => {
+    // navigator.clipboard exists only in secure contexts (https, localhost)
+    if (!(window.isSecureContext && 'clipboard' in navigator)) {
+      selectCommand();
+      setNote('Selected: press Ctrl+C (⌘+C) to copy.');
+      return;
+    }
+    navigator.clipboard.writeText(command).then(
+      () => setNote('Copied'),
+      () => {
+        selectCommand();
+        setNote('Could not copy: the command is selected, press Ctrl+C (⌘+C).');
+      },
+    );
+  };
+
+  return (
+    <div className="command-block">
+      <pre ref={preRef} tabIndex={0} aria-label={label}>
+        <code>{command}</code>
+      </pre>
+      <div className="command-block__actions">
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={handleCopy}
+          aria-label={`Copy ${label}`}
+        >
+          Copy
+        </button>
+        <span role="status" className="admin-muted">
+          {note}
+        </span>
+      </div>
+    </div>
+  );
+}
+
 /** The curl and npm commands that publish a build from a terminal. */
 export function PublishCommands({ gameId }: { gameId: string }) {
   const { curl, npm } = publishCommands(window.location.origin, gameId);
@@ -37,9 +91,7 @@ export function PublishCommands({ gameId }: { gameId: string }) {
         With curl, an admin API token in the environment variable <code>GAMES_PUBLISH_TOKEN</code>;
         it answers with the new version and what was detected:
       </p>
-      <pre tabIndex={0} aria-label="curl command">
-        <code>{curl}</code>
-      </pre>
+      <CommandBlock label="curl command" command={curl} />
       <p>
         Or from this repository, the npm script that wraps it and prints the same. It takes the
         token from <code>GAMES_PUBLISH_TOKEN</code> (in CI, a secret variable), or asks for it in
@@ -47,9 +99,7 @@ export function PublishCommands({ gameId }: { gameId: string }) {
         and CI logs. Add <code>--no-activate</code> to keep the live version; <code>SITE_URL</code>{' '}
         works instead of <code>--site</code>:
       </p>
-      <pre tabIndex={0} aria-label="npm command">
-        <code>{npm}</code>
-      </pre>
+      <CommandBlock label="npm command" command={npm} />
     </div>
   );
 }

@@ -38,6 +38,7 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
   const prefix = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
+  const progressRef = useRef<HTMLDivElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [activate, setActivate] = useState(true);
   const [isDragging, setDragging] = useState(false);
@@ -46,6 +47,14 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
 
   // leaving the page stops an upload on its way
   useEffect(() => () => abortRef.current?.abort(), []);
+
+  // the progress bar sits under the drop zone, below the fold of a 1280×800 window: an upload
+  // that starts brings it into view (issue 28)
+  useEffect(() => {
+    if (isUploading) {
+      progressRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    }
+  }, [isUploading]);
 
   const choose = (chosen: File | undefined) => {
     if (!chosen || isUploading) {
@@ -178,7 +187,7 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
         </div>
       </div>
       {phase.kind === 'uploading' ? (
-        <div className="upload-progress">
+        <div className="upload-progress" ref={progressRef}>
           <label htmlFor={`${prefix}-progress`}>
             {percent < 100
               ? `Uploading: ${percent}% of ${formatBytes(phase.total)}`
@@ -201,14 +210,25 @@ function uploadErrorText(error: unknown): string {
   return error instanceof Error && error.message ? error.message : UPLOAD_ERROR;
 }
 
+/**
+ * What the upload did, truthfully: a live version of an unpublished game is not on /games yet
+ * (issue 28).
+ */
+export function uploadHeadline({ game, build }: GameBuildResponse): string {
+  if (!build.isLive) {
+    return `Version ${build.version} uploaded (not live yet)`;
+  }
+  return game.published
+    ? `Version ${build.version} uploaded and live`
+    : `Version ${build.version} uploaded; publish the game to show it`;
+}
+
 function UploadResult({ response }: { response: GameBuildResponse }) {
   const { build } = response;
   return (
     <section className="upload-result" aria-labelledby="upload-result-title">
       <h3 id="upload-result-title" role="status">
-        {build.isLive
-          ? `Version ${build.version} uploaded and live`
-          : `Version ${build.version} uploaded (not live yet)`}
+        {uploadHeadline(response)}
       </h3>
       <p className="admin-muted">What the server found in the build:</p>
       <BuildFacts build={build} />

@@ -1,3 +1,4 @@
+import { readableAuditDetail } from '@portfolio/types/game-history';
 import type { GameAuditEntry } from '@portfolio/types/game-host';
 import { useEffect, useState } from 'react';
 
@@ -54,7 +55,7 @@ export function GameHistory({ gameId, revision }: { gameId: string; revision: st
           <time className="admin-muted" dateTime={entry.at}>
             {formatDateTime(entry.at)}
           </time>{' '}
-          {entry.actorUsername}: {entry.detail}
+          {entry.actorUsername}: {readableAuditDetail(entry.detail)}
         </li>
       ))}
     </ul>

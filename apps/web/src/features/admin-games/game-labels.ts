@@ -47,18 +47,5 @@ export const ENGINE_LABELS: Record<BuildEngine, string> = {
   html5: 'HTML5',
 };
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB'] as const;
-
-/** A size in decimal units ('1.5 MB'), as file managers and upload limits state them. */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  if (unit === 0) {
-    return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
-}
+/** Sizes read the same here and in the games:publish command (issue 28). */
+export { formatBytes } from '@portfolio/types/format';

@@ -1,4 +1,5 @@
 import type { ActiveUsersResponse, VisitorStatsResponse } from '@portfolio/types';
+import type { AdminGame } from '@portfolio/types/game-host';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -10,6 +11,7 @@ import {
   stubApi,
   type RecordedCall,
 } from '../../test/render-app';
+import { useAdminGamesStore } from '../admin-games/admin-games-store';
 
 const fakeIo = vi.hoisted(() => {
   type Listener = (...args: unknown[]) => void;
@@ -102,6 +104,29 @@ const visitorStats: VisitorStatsResponse = {
     Pong: { totalClicks: 10, authenticatedClicks: 6, anonymousClicks: 4 },
     MysteryGame: { totalClicks: 3, authenticatedClicks: 1, anonymousClicks: 2 },
   },
+};
+
+const skyIsland: AdminGame = {
+  id: 'SkyIsland',
+  title: 'Sky Island',
+  description: '',
+  thumbnail: '',
+  instructions: '',
+  section: 'godot',
+  access: 'public',
+  isMultiplayer: false,
+  playUrl: null,
+  needsIsolation: false,
+  version: 1,
+  frame: { mode: 'default' },
+  touch: 'playable',
+  orientation: 'any',
+  published: true,
+  order: 7,
+  builds: [],
+  isBuiltIn: false,
+  createdAt: '2026-11-20T09:00:00.000Z',
+  updatedAt: '2026-11-20T09:00:00.000Z',
 };
 
 function adminApi(overrides: Record<string, () => Response> = {}) {
@@ -262,6 +287,32 @@ describe('AdminPage', () => {
     ).toEqual(['Game', 'Total Clicks', 'Registered Users', 'Anonymous Users']);
     expect(rowTexts('Pong')).toEqual(['Pong', '10', '6', '4']);
     expect(rowTexts('MysteryGame')).toEqual(['MysteryGame', '3', '1', '2']);
+  });
+
+  it("names an owner's own game by the database catalogue's title, not its id (issue 28)", async () => {
+    useAdminGamesStore.setState({ games: null, error: null });
+    const { calls } = adminApi({
+      'GET /api/visitor-stats': () =>
+        jsonResponse({
+          ...visitorStats,
+          gameStats: {
+            ...visitorStats.gameStats,
+            sky_island: { totalClicks: 5, authenticatedClicks: 2, anonymousClicks: 3 },
+          },
+        }),
+      'GET /api/admin/games': () =>
+        jsonResponse({
+          games: [{ ...skyIsland, id: 'sky_island', title: 'Sky Island' }],
+        }),
+    });
+    await openDashboard();
+    expect(await screen.findByRole('rowheader', { name: 'Sky Island' })).toBeVisible();
+    expect(rowTexts('Sky Island')).toEqual(['Sky Island', '5', '2', '3']);
+    // the built-in catalogue still names its own games; an id nobody knows stays an id
+    expect(rowTexts('Pong')).toEqual(['Pong', '10', '6', '4']);
+    expect(rowTexts('MysteryGame')).toEqual(['MysteryGame', '3', '1', '2']);
+    expect(countCalls(calls, '/api/admin/games')).toBe(1);
+    useAdminGamesStore.setState({ games: null, error: null });
   });
 
   it('opens a credentialed socket and shows Live while it is connected', async () => {

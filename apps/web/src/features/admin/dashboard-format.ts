@@ -29,7 +29,13 @@ export function formatShortDay(date: string): string {
   return day.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
-/** A game's title from the built-in catalogue, else its id as the server sent it. */
-export function gameTitle(gameId: string): string {
-  return findGame(gameId)?.title ?? gameId;
+/**
+ * A game's title: from the built-in catalogue (the spec's rule), else from the database
+ * catalogue (a game the owner added), else its id as the server sent it.
+ */
+export function gameTitle(
+  gameId: string,
+  catalogueTitles: ReadonlyMap<string, string> = new Map(),
+): string {
+  return findGame(gameId)?.title ?? catalogueTitles.get(gameId) ?? gameId;
 }

@@ -1,5 +1,7 @@
-import type { GameClickStats } from '@portfolio/types';
+import { findGame, type GameClickStats } from '@portfolio/types';
+import { useEffect } from 'react';
 
+import { useAdminGamesStore } from '../admin-games/admin-games-store';
 import { gameTitle } from './dashboard-format';
 
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
@@ -14,9 +16,12 @@ interface GameRow extends GameClickStats {
   title: string;
 }
 
-function toRows(gameStats: Record<string, GameClickStats>): GameRow[] {
+function toRows(
+  gameStats: Record<string, GameClickStats>,
+  titles: ReadonlyMap<string, string>,
+): GameRow[] {
   return Object.entries(gameStats)
-    .map(([gameId, stats]) => ({ gameId, title: gameTitle(gameId), ...stats }))
+    .map(([gameId, stats]) => ({ gameId, title: gameTitle(gameId, titles), ...stats }))
     .sort((a, b) => b.totalClicks - a.totalClicks || a.title.localeCompare(b.title));
 }
 
@@ -35,7 +40,18 @@ export function GameClicksSection({ gameStats, error }: GameClicksSectionProps) 
 }
 
 function GameClicks({ gameStats }: { gameStats: Record<string, GameClickStats> }) {
-  const rows = toRows(gameStats);
+  const games = useAdminGamesStore((state) => state.games);
+  const loadGames = useAdminGamesStore((state) => state.load);
+  // a game the owner added is named by the database catalogue (GET /api/admin/games), asked for
+  // only when a clicked game is not a built-in one (issue 28)
+  const needsCatalogue = Object.keys(gameStats).some((gameId) => !findGame(gameId));
+  useEffect(() => {
+    if (needsCatalogue && games === null) {
+      void loadGames();
+    }
+  }, [needsCatalogue, games, loadGames]);
+  const titles = new Map((games ?? []).map((game) => [game.id, game.title]));
+  const rows = toRows(gameStats, titles);
   if (rows.length === 0) {
     return <p className="admin-muted">No game clicks recorded yet.</p>;
   }

@@ -9,6 +9,10 @@ const MIN_WIDTH = 240;
 const HEIGHT = 280;
 const MARGIN = { top: 16, right: 16, bottom: 56, left: 48 };
 const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
+/** The dashboard's window (spec: analytics window 30 days): the axis spans it however few days have data. */
+export const WINDOW_DAYS = 30;
+/** A bar never grows wider than this, so one day of data is not one huge bar (issue 28). */
+export const MAX_BAR_WIDTH = 32;
 /** Room one date label needs on the axis (at the chart's 12 px), so labels never overlap. */
 export const X_LABEL_SLOT = 64;
 
@@ -49,9 +53,17 @@ export function niceMax(value: number): number {
   return step * magnitude;
 }
 
+const DAY_MS = 86_400_000;
+
+/** A calendar day as a number of days (NaN when it is not a date). */
+function dayNumber(date: string): number {
+  return Math.round(Date.parse(`${dayKey(date)}T00:00:00Z`) / DAY_MS);
+}
+
 /**
  * Daily visitors over the window as stacked bars (registered below, anonymous above), drawn as
- * inline SVG. Days come oldest first, left to right.
+ * inline SVG. Days come oldest first, left to right; the axis is the whole window, each day in
+ * its own slot counted back from the latest, so a few days of data stay a few narrow bars.
  */
 export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
   const titleId = useId();
@@ -66,13 +78,20 @@ export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
     ),
   );
   const max = niceMax(highest);
-  const slot = plotWidth / Math.max(days.length, 1);
-  const barWidth = Math.max(slot * 0.7, 1);
-  const labelEvery = Math.max(Math.ceil(days.length / maxXLabels), 1);
+  const slots = Math.max(days.length, WINDOW_DAYS);
+  const slot = plotWidth / slots;
+  const barWidth = Math.min(Math.max(slot * 0.7, 1), MAX_BAR_WIDTH);
+  const labelEvery = Math.max(Math.ceil(slots / maxXLabels), 1);
   const y = (value: number) => MARGIN.top + PLOT_HEIGHT - (value / max) * PLOT_HEIGHT;
   const ticks = [0, max / 2, max];
   const first = days[0];
   const last = days[days.length - 1];
+  const lastDay = last ? dayNumber(last.date) : 0;
+  /** The day's slot: counted back from the latest day, or by order if its date is not one. */
+  const slotOf = (day: DailyStat, index: number) => {
+    const back = lastDay - dayNumber(day.date);
+    return Number.isFinite(back) && back >= 0 ? slots - 1 - back : slots - days.length + index;
+  };
 
   return (
     <figure className="chart" ref={ref}>
@@ -99,7 +118,11 @@ export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
           </g>
         ))}
         {days.map((day, index) => {
-          const x = MARGIN.left + index * slot + (slot - barWidth) / 2;
+          const at = slotOf(day, index);
+          if (at < 0) {
+            return null;
+          }
+          const x = MARGIN.left + at * slot + (slot - barWidth) / 2;
           const registeredTop = y(day.registered_visitors);
           const totalTop = y(day.registered_visitors + day.anonymous_visitors);
           return (
@@ -121,19 +144,29 @@ export function VisitorsChart({ days }: { days: readonly DailyStat[] }) {
                 width={barWidth}
                 height={registeredTop - totalTop}
               />
-              {(days.length - 1 - index) % labelEvery === 0 ? (
-                <text
-                  className="chart__x-label"
-                  x={x + barWidth / 2}
-                  y={MARGIN.top + PLOT_HEIGHT + 18}
-                  textAnchor="middle"
-                >
-                  {formatShortDay(day.date)}
-                </text>
-              ) : null}
             </g>
           );
         })}
+        {last && Number.isFinite(lastDay)
+          ? Array.from({ length: slots }, (_, at) => at)
+              .filter((at) => (slots - 1 - at) % labelEvery === 0)
+              .map((at) => {
+                const date = new Date((lastDay - (slots - 1 - at)) * DAY_MS)
+                  .toISOString()
+                  .slice(0, 10);
+                return (
+                  <text
+                    key={date}
+                    className="chart__x-label"
+                    x={MARGIN.left + at * slot + slot / 2}
+                    y={MARGIN.top + PLOT_HEIGHT + 18}
+                    textAnchor="middle"
+                  >
+                    {formatShortDay(date)}
+                  </text>
+                );
+              })
+          : null}
         <line
           className="chart__axis"
           x1={MARGIN.left}

@@ -189,6 +189,8 @@ describe('/admin/analytics', () => {
 
   it('filters the whole view by a followed row, in the address, and removes the filter by its chip', async () => {
     const { calls } = stubAnalytics();
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
     const user = userEvent.setup();
     const { router } = renderApp('/admin/analytics?period=7d');
     await user.click(await screen.findByRole('button', { name: 'UTM Sources' }));
@@ -197,6 +199,12 @@ describe('/admin/analytics', () => {
 
     await waitFor(() => expect(router.location.search).toBe('?period=7d&utm_source=newsletter'));
     await waitFor(() => expect(within(figure('Unique Visitors')).getByText('4')).toBeVisible());
+    // the chips come into view and take the focus (issue 28)
+    const chips = screen.getByRole('region', { name: 'Filters' });
+    expect(chips).toHaveFocus();
+    expect(scrolled.mock.contexts).toContain(chips);
+    // bots have nothing to filter by: their count says it is the whole site's
+    expect(within(figure('Bots Filtered (all traffic)')).getByText('7')).toBeVisible();
     // every call of the view carries the filter
     await waitFor(() =>
       expect(
@@ -218,6 +226,7 @@ describe('/admin/analytics', () => {
     await user.click(screen.getByRole('link', { name: 'Remove filter UTM source: newsletter' }));
     await waitFor(() => expect(router.location.search).toBe('?period=7d'));
     expect(screen.queryByRole('link', { name: /Remove filter/ })).not.toBeInTheDocument();
+    expect(screen.getByText('Bots Filtered', { selector: 'dt' })).toBeVisible();
   });
 
   it('changes the period from the picker and checks a custom range before applying it', async () => {

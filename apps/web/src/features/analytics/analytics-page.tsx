@@ -97,7 +97,7 @@ export function AnalyticsPage() {
         {overview.data ? (
           <div aria-busy={overview.isLoading}>
             <RollupFailures failures={overview.data.rollupFailures ?? []} />
-            <OverviewFigures overview={overview.data} />
+            <OverviewFigures overview={overview.data} isFiltered={state.filters.length > 0} />
             <div className="admin-panel">
               <h3>Visitors and Page Views</h3>
               <TrendChart overview={overview.data} />

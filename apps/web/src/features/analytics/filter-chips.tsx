@@ -1,3 +1,4 @@
+import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
 
 import { displayValue } from './analytics-format';
@@ -8,14 +9,36 @@ import {
   type AnalyticsState,
 } from './analytics-query';
 
-/** The active filters as removable chips; each removal is a link, so Back restores it. */
+/**
+ * The active filters as removable chips; each removal is a link, so Back restores it. A filter
+ * added by a breakdown row far down the page brings the chips into view and takes the focus
+ * (issue 28): the row's link is gone with the view it was in, and the chips say what changed.
+ */
 export function FilterChips({ state }: { state: AnalyticsState }) {
-  if (state.filters.length === 0) {
+  const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  const count = state.filters.length;
+  const key = state.filters.map(({ dimension, value }) => `${dimension}=${value}`).join('&');
+  const previousKey = useRef(key);
+  useEffect(() => {
+    const changed = key !== previousKey.current;
+    previousKey.current = key;
+    const chips = ref.current;
+    // a filter added, replaced or removed by its chip (whose link is gone): focus the chips
+    if (changed && chips) {
+      chips.focus({ preventScroll: true });
+      chips.scrollIntoView?.({ block: 'nearest' });
+    }
+  }, [key]);
+
+  if (count === 0) {
     return null;
   }
   return (
-    <div className="filter-chips">
-      <h2 className="visually-hidden">Filters</h2>
+    <div ref={ref} className="filter-chips" role="region" aria-labelledby={titleId} tabIndex={-1}>
+      <h2 id={titleId} className="visually-hidden">
+        Filters
+      </h2>
       <ul className="filter-chips__list">
         {state.filters.map(({ dimension, value }) => {
           const text = `${DIMENSION_LABELS[dimension]}: ${displayValue(dimension, value)}`;

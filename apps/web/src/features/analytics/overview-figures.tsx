@@ -19,12 +19,28 @@ const FIGURES: readonly Figure[] = [
   { label: 'Bots Filtered', key: 'bots', format: formatCount },
 ];
 
+/**
+ * A bot has no page view, browser, device or source to filter by (nothing of it is known but the
+ * hit), so its count is always the whole site's: under filters it says so (issue 28).
+ */
+export const BOTS_UNFILTERED_LABEL = 'Bots Filtered (all traffic)';
+
 /** The period's totals, each with the previous period's figure and the change beside it. */
-export function OverviewFigures({ overview }: { overview: AnalyticsOverview }) {
+export function OverviewFigures({
+  overview,
+  isFiltered = false,
+}: {
+  overview: AnalyticsOverview;
+  /** Filters are on: every figure follows them but the bots'. */
+  isFiltered?: boolean;
+}) {
   const { totals, previousTotals, previousRange } = overview;
+  const figures = FIGURES.map((figure) =>
+    figure.key === 'bots' && isFiltered ? { ...figure, label: BOTS_UNFILTERED_LABEL } : figure,
+  );
   return (
     <dl className="stat-grid analytics-figures">
-      {FIGURES.map((figure) => {
+      {figures.map((figure) => {
         const current = totals[figure.key];
         const previous = previousTotals[figure.key];
         const change = describeChange(current, previous);
