@@ -223,7 +223,9 @@ export function createAuthRouter(deps: {
       throw challengeExpired();
     }
     // per user, across challenges: a new password step does not buy more guesses
-    await limit(`2fa:user:${pending.userId}`, limits.twoFactorPerUser, LOGIN_LIMIT_MESSAGE);
+    // wrong codes count; a right one is given back (as a login's password attempt is)
+    const codeKey = `2fa:user:${pending.userId}`;
+    await limit(codeKey, limits.twoFactorPerUser, LOGIN_LIMIT_MESSAGE);
     const user = await auth.findUser(pending.userId);
     if (!user) {
       throw challengeExpired();
@@ -235,6 +237,7 @@ export function createAuthRouter(deps: {
     if (!(await twoFactor.consumeChallenge(pending))) {
       throw challengeExpired();
     }
+    await rateLimiter.refund(codeKey);
     await completeLogin(req, res, user, {
       deviceInfo: pending.deviceInfo ?? undefined,
       userAgent: pending.userAgent ?? undefined,

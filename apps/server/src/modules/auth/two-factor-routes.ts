@@ -34,10 +34,12 @@ export function createTwoFactorRouter(deps: {
     next();
   });
 
+  // the same counter as the login's code step: wrong codes count, a right one is given back
+  const codeKey = (userId: string) => `2fa:user:${userId}`;
   const limitCodeAttempts = (userId: string) =>
     enforceRateLimit(
       rateLimiter,
-      `2fa:user:${userId}`,
+      codeKey(userId),
       codeAttemptsPerUser,
       'Too many attempts. Please try again later.',
     );
@@ -58,6 +60,7 @@ export function createTwoFactorRouter(deps: {
     await limitCodeAttempts(user.id);
     const { code } = parseInput(TwoFactorEnableRequest, req.body);
     const recoveryCodes = await twoFactor.enable(user, code);
+    await rateLimiter.refund(codeKey(user.id));
     res.json({
       message: 'Two-factor sign-in is on',
       recoveryCodes,
@@ -69,6 +72,7 @@ export function createTwoFactorRouter(deps: {
     await limitCodeAttempts(user.id);
     const proof = parseInput(TwoFactorDisableRequest, req.body);
     await twoFactor.disable(user, proof);
+    await rateLimiter.refund(codeKey(user.id));
     res.json({ message: 'Two-factor sign-in is off' } satisfies MessageResponse);
   });
 

@@ -283,7 +283,7 @@ describe('two-factor code attempts are rate limited', () => {
       {
         authRateLimits: {
           ...RELAXED_AUTH_LIMITS,
-          twoFactorPerUser: { limit: 4, windowMs: 60_000 },
+          twoFactorPerUser: { limit: 3, windowMs: 60_000 },
         },
       },
     );
@@ -293,7 +293,7 @@ describe('two-factor code attempts are rate limited', () => {
   });
 
   it('answers 429 past the limit per user, across challenges', async () => {
-    // enabling took one of the 4
+    // enabling with a right code took none of the 3
     const { username, password, secret, browser } = await userWithTwoFactor(app);
     const first = (await passwordStep(browser, username, password)).body.challenge;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -312,6 +312,15 @@ describe('two-factor code attempts are rate limited', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await currentUserOf(browser)).toBeNull();
+  });
+
+  it('gives a right code back: signing in often is not limited', async () => {
+    const { username, password, recoveryCodes } = await userWithTwoFactor(app);
+    for (const code of recoveryCodes.slice(0, 5)) {
+      const browser = app.client();
+      const { challenge } = (await passwordStep(browser, username, password)).body;
+      expect((await browser.post('/api/auth/login/2fa', { challenge, code })).status).toBe(200);
+    }
   });
 });
 
