@@ -349,6 +349,12 @@ describe('ADMIN_REQUIRE_2FA', () => {
     expect(users.body.error.code).toBe('TWO_FACTOR_SETUP_REQUIRED');
     expect((await client.get('/api/admin/games')).status).toBe(403);
     expect((await client.post('/api/admin/tokens', { name: 'x' })).status).toBe(403);
+    // the build upload sits ahead of the JSON parser, with its own session lookup
+    const upload = await client.request<ApiError>('PUT', '/api/admin/games/WolfScape/build', 'PK', {
+      'content-type': 'application/zip',
+    });
+    expect(upload.status).toBe(403);
+    expect(upload.body.error.code).toBe('TWO_FACTOR_SETUP_REQUIRED');
     expect((await client.get('/api/user/profile')).status).toBe(200);
     expect((await client.get<TwoFactorStatus>('/api/me/2fa')).body.isRequired).toBe(true);
 
