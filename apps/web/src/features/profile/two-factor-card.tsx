@@ -22,13 +22,12 @@ type CardState =
 const groupKey = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
 function ErrorBox({ message }: { message: string | null }) {
+  if (!message) {
+    return null;
+  }
   return (
-    <div role="alert">
-      {message ? (
-        <div className="alert alert--error">
-          <p className="alert__message">{message}</p>
-        </div>
-      ) : null}
+    <div className="alert alert--error" role="alert">
+      <p className="alert__message">{message}</p>
     </div>
   );
 }
@@ -79,7 +78,11 @@ export function TwoFactorCard() {
           Admins must use two-factor sign-in. Set it up to continue.
         </p>
       ) : null}
-      <div role="status">{notice ? <p className="notice notice--success">{notice}</p> : null}</div>
+      {notice ? (
+        <p className="notice notice--success" role="status">
+          {notice}
+        </p>
+      ) : null}
       <ErrorBox message={error} />
       {state.kind === 'loading' ? <p className="muted">Loading...</p> : null}
       {state.kind === 'failed' ? <p className="muted">Failed to load two-factor sign-in.</p> : null}
