@@ -22,6 +22,7 @@ import {
   type TestClient,
 } from '../../test/harness.js';
 import { RELAXED_AUTH_LIMITS } from '../../test/relaxed-limits.js';
+import { openSocket, waitForConnect, waitForEvent } from '../../realtime/socket-test-client.js';
 
 /**
  * A code for a later 30 s step than now's: the step enabling used is taken, and a code of the
@@ -376,6 +377,31 @@ describe('ADMIN_REQUIRE_2FA', () => {
     const { username, password, browser } = await userWithTwoFactor(app, 'admin');
     await passwordStep(browser, username, password);
     expect(await currentUserOf(browser)).toBeNull();
+  });
+
+  it("keeps a pending admin's sockets out of the admins' live events", async () => {
+    const pending = await signedInClient(app, 'admin');
+    const done = await userWithTwoFactor(app, 'admin');
+    const pendingSocket = openSocket(app.url, { cookie: pending.client.cookieHeader });
+    const adminSocket = openSocket(app.url, { cookie: done.client.cookieHeader });
+    try {
+      await Promise.all([waitForConnect(pendingSocket.socket), waitForConnect(adminSocket.socket)]);
+      const click = waitForEvent(
+        adminSocket.socket,
+        'game:click',
+        (payload) => payload.gameId === 'RocketGame',
+      );
+      expect(
+        (await done.client.post('/api/track-game-click', { gameId: 'RocketGame' })).status,
+      ).toBe(200);
+      await click;
+      // the same broadcast would reach a member of the room within moments
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(pendingSocket.received.map(({ event }) => event)).not.toContain('game:click');
+    } finally {
+      pendingSocket.close();
+      adminSocket.close();
+    }
   });
 
   it('leaves the admin API tokens working', async () => {
