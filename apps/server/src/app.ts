@@ -9,7 +9,9 @@ import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createSiteAnalyticsRouter } from './modules/analytics/site-routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
+import { twoFactorSetupGate } from './modules/auth/policies.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
+import { createTwoFactorRouter } from './modules/auth/two-factor-routes.js';
 import { gamesOriginFor } from './modules/game-host/origin.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { findPlayableGame } from './modules/game-host/catalogue.js';
@@ -60,13 +62,27 @@ export function createApp(deps: Deps): Express {
   const api = express.Router();
   api.use(apiCompression());
   const sessionCookies = createSessionCookies({ publicOrigin: config.publicOrigin });
+  // ADMIN_REQUIRE_2FA: an admin without 2FA may only set it up (and sign in or out) until it is on
+  const twoFactorGate = twoFactorSetupGate(config.adminRequireTwoFactor);
+  const resolveSession = sessionMiddleware(deps.sessions, sessionCookies);
   // game builds and thumbnails: binary bodies with their own same-origin check, the zip
   // streamed to disk (ahead of the JSON-only guard and parser)
   api.use(
     createGameUploadRouter({
       host: deps.gameHost,
       config,
-      resolveSession: sessionMiddleware(deps.sessions, sessionCookies),
+      resolveSession: (req, res, next) =>
+        resolveSession(req, res, (error?: unknown) => {
+          if (error) {
+            next(error);
+            return;
+          }
+          try {
+            twoFactorGate(req, res, next);
+          } catch (gateError) {
+            next(gateError);
+          }
+        }),
     }),
   );
   // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
@@ -75,7 +91,8 @@ export function createApp(deps: Deps): Express {
   // a shared snippet carries a source and its input (64 KB each, escaped): its own body limit
   api.use('/snippets', codeBodyParser());
   api.use(express.json({ limit: '100kb' }));
-  api.use(sessionMiddleware(deps.sessions, sessionCookies));
+  api.use(resolveSession);
+  api.use(twoFactorGate);
   // heartbeats never reach Express: server.ts serves them first (heartbeat-fast-path.ts)
   api.use(createPresenceRouter(deps.presence));
   // the SDK's records and game clicks follow the database catalogue (published games)
@@ -119,6 +136,17 @@ export function createApp(deps: Deps): Express {
       cookies: sessionCookies,
       rateLimiter: deps.rateLimiter,
       limits: deps.authRateLimits,
+      twoFactor: deps.twoFactor,
+      isAdminTwoFactorRequired: config.adminRequireTwoFactor,
+    }),
+  );
+  api.use(
+    '/me/2fa',
+    createTwoFactorRouter({
+      twoFactor: deps.twoFactor,
+      rateLimiter: deps.rateLimiter,
+      codeAttemptsPerUser: deps.authRateLimits.twoFactorPerUser,
+      isAdminTwoFactorRequired: config.adminRequireTwoFactor,
     }),
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));

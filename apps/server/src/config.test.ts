@@ -199,4 +199,22 @@ describe('loadConfig', () => {
       /PUBLIC_ORIGIN: /,
     );
   });
+
+  it('requires 2FA of admins by default in production only (ADMIN_REQUIRE_2FA)', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: ORIGIN };
+    expect(loadConfig(production).adminRequireTwoFactor).toBe(true);
+    expect(loadConfig({ ...production, ADMIN_REQUIRE_2FA: 'false' }).adminRequireTwoFactor).toBe(
+      false,
+    );
+    expect(loadConfig({ SESSION_SECRET: SECRET }).adminRequireTwoFactor).toBe(false);
+    expect(
+      loadConfig({ SESSION_SECRET: SECRET, ADMIN_REQUIRE_2FA: 'true' }).adminRequireTwoFactor,
+    ).toBe(true);
+    expect(
+      loadConfig({ SESSION_SECRET: SECRET, ADMIN_REQUIRE_2FA: '' }).adminRequireTwoFactor,
+    ).toBe(false);
+    expect(configError({ SESSION_SECRET: SECRET, ADMIN_REQUIRE_2FA: 'yes' })).toMatch(
+      /ADMIN_REQUIRE_2FA: /,
+    );
+  });
 });

@@ -39,6 +39,8 @@ const EnvSchema = z
     // the same rules as registration: an admin created from here must be able to log in
     ADMIN_USERNAME: unsetIfEmpty(Username.optional()),
     ADMIN_PASSWORD: unsetIfEmpty(Password.optional()),
+    // admins must sign in with two-factor (issue 29); default on in production only
+    ADMIN_REQUIRE_2FA: unsetIfEmpty(z.enum(['true', 'false']).optional()),
     STRIPE_SECRET_KEY: unsetIfEmpty(
       z
         .string()
@@ -215,6 +217,11 @@ export interface Config {
   publicOrigin: string | undefined;
   trustProxy: string | undefined;
   admin: { username: string; password: string } | undefined;
+  /**
+   * ADMIN_REQUIRE_2FA: an admin without two-factor sign-in gets a session that may only set it up
+   * (and read who is signed in, sign out) until it is on. Default: on in production.
+   */
+  adminRequireTwoFactor: boolean;
   /** Stripe Billing; undefined = payments are not configured. */
   stripe: StripeConfig | undefined;
   webDistDir: string | undefined;
@@ -344,6 +351,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD
         ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
         : undefined,
+    adminRequireTwoFactor: env.ADMIN_REQUIRE_2FA
+      ? env.ADMIN_REQUIRE_2FA === 'true'
+      : env.NODE_ENV === 'production',
     stripe:
       env.STRIPE_SECRET_KEY &&
       env.STRIPE_PUBLISHABLE_KEY &&

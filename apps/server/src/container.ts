@@ -39,6 +39,10 @@ import { type AnalyticsService, createAnalyticsService } from './modules/analyti
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { type SessionService, createSessionService } from './modules/auth/session-service.js';
+import {
+  type TwoFactorService,
+  createTwoFactorService,
+} from './modules/auth/two-factor-service.js';
 import { type GameServerMonitor, createGameServerMonitor } from './modules/game-status/monitor.js';
 import { type MultiplayerHub, createMultiplayerHub } from './modules/multiplayer/hub.js';
 import { type PlayTickets, createPlayTickets } from './modules/multiplayer/play-tickets.js';
@@ -101,6 +105,8 @@ export interface Deps {
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
+  /** Two-factor sign-in: TOTP, recovery codes, login challenges (issue 29). */
+  twoFactor: TwoFactorService;
   adminUsers: AdminUsersService;
   profile: ProfileService;
   /** The only way services reach Socket.IO (attached once the HTTP server exists). */
@@ -199,6 +205,14 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   // a demoted or deleted user must not keep a cached session anywhere
   events.on('user:role-changed', ({ userId }) => sessions.invalidateUser(userId));
   events.on('user:deleted', ({ userId }) => sessions.invalidateUser(userId));
+  const twoFactor = createTwoFactorService({
+    db: database.db,
+    users,
+    secret: config.sessionSecret,
+    // cached sessions carry whether 2FA is on (ADMIN_REQUIRE_2FA reads it): read them again
+    onChange: (userId) => sessions.invalidateUser(userId),
+    ...(options.now ? { now: options.now } : {}),
+  });
   /** A game's title in the database catalogue (read when asked: the host is made below). */
   const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
   const gameRecords = createGameRecordsReader(database.db, gameTitle);
@@ -344,6 +358,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     users,
     auth,
     sessions,
+    twoFactor,
     adminUsers,
     profile,
     notifier,

@@ -83,7 +83,28 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-export const LoginResponse = z.object({ message: z.string(), user: CurrentUser });
+/** The password was right and a session exists. */
+export const LoginSuccess = z.object({
+  message: z.string(),
+  user: CurrentUser,
+  /** ADMIN_REQUIRE_2FA: this admin must set up two-factor sign-in before anything else. */
+  twoFactorSetupRequired: z.boolean().optional(),
+});
+export type LoginSuccess = z.infer<typeof LoginSuccess>;
+
+/**
+ * The password was right but the account has two-factor sign-in: no session yet. The challenge
+ * goes to POST /api/auth/login/2fa with a code (short-lived, single use, bound to the user).
+ */
+export const LoginTwoFactorChallenge = z.object({
+  message: z.string(),
+  twoFactorRequired: z.literal(true),
+  challenge: z.string(),
+});
+export type LoginTwoFactorChallenge = z.infer<typeof LoginTwoFactorChallenge>;
+
+/** POST /api/auth/login answers 200 with either shape. */
+export const LoginResponse = z.union([LoginSuccess, LoginTwoFactorChallenge]);
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const RegisterRequest = z.object({

@@ -36,7 +36,12 @@ export function isCurrentUser(value: unknown): value is CurrentUser {
 }
 
 export function isCurrentUserResponse(value: unknown): value is CurrentUserResponse {
-  return isObject(value) && (value.user === null || isCurrentUser(value.user));
+  return (
+    isObject(value) &&
+    (value.user === null || isCurrentUser(value.user)) &&
+    (value.twoFactorSetupRequired === undefined ||
+      typeof value.twoFactorSetupRequired === 'boolean')
+  );
 }
 
 export function isApiError(value: unknown): value is ApiError {
@@ -76,5 +81,8 @@ const pickUser = ({ id, username, role }: CurrentUser): CurrentUser => ({ id, us
 export const CurrentUserResponseGuard = guardedSchema(
   'current user',
   isCurrentUserResponse,
-  ({ user }) => ({ user: user === null ? null : pickUser(user) }),
+  ({ user, twoFactorSetupRequired }) => ({
+    user: user === null ? null : pickUser(user),
+    ...(twoFactorSetupRequired === undefined ? {} : { twoFactorSetupRequired }),
+  }),
 );

@@ -14,3 +14,4 @@ export {
   isCurrentUser,
   isCurrentUserResponse,
 } from './client.js';
+export * from './two-factor.js';

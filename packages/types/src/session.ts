@@ -17,7 +17,14 @@ export const CurrentUser = z.object({
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
 /** GET /api/auth/current-user: the signed-in user, or null for a guest (200 either way). */
-export const CurrentUserResponse = z.object({ user: z.nullable(CurrentUser) });
+export const CurrentUserResponse = z.object({
+  user: z.nullable(CurrentUser),
+  /**
+   * ADMIN_REQUIRE_2FA (issue 29): this admin has no two-factor sign-in yet, and the session may
+   * only set it up (on /profile) until it is on. Absent otherwise.
+   */
+  twoFactorSetupRequired: z.optional(z.boolean()),
+});
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 
 /** Error body of every non-2xx API answer. */

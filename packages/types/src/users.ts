@@ -65,7 +65,15 @@ export const UserSummary = z.object({
 });
 export type UserSummary = z.infer<typeof UserSummary>;
 
-export const AUDIT_ACTIONS = ['role-change', 'delete', 'grant-end'] as const;
+export const AUDIT_ACTIONS = [
+  'role-change',
+  'delete',
+  'grant-end',
+  // two-factor sign-in (issue 29): the user acts on their own account
+  '2fa-enable',
+  '2fa-disable',
+  '2fa-recovery-code',
+] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 

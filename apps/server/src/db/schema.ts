@@ -16,7 +16,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-import type { AuditAction, GameAccess, Role } from '@portfolio/types';
+import type { AuditAction, DeviceInfo, GameAccess, Role } from '@portfolio/types';
 import type {
   BuildEngine,
   GameAuditAction,
@@ -110,7 +110,10 @@ export const auditLog = pgTable(
   (table) => [
     index('audit_log_target_idx').on(table.targetId, table.at),
     index('audit_log_actor_idx').on(table.actorId, table.at),
-    check('audit_log_action_check', sql`${table.action} in ('role-change', 'delete', 'grant-end')`),
+    check(
+      'audit_log_action_check',
+      sql`${table.action} in ('role-change', 'delete', 'grant-end', '2fa-enable', '2fa-disable', '2fa-recovery-code')`,
+    ),
   ],
 );
 
@@ -132,6 +135,58 @@ export const sessions = pgTable(
     index('sessions_user_id_idx').on(table.userId),
     index('sessions_expires_at_idx').on(table.expiresAt),
   ],
+);
+
+/**
+ * A user's TOTP secret (issue 29), encrypted with a key derived from SESSION_SECRET. A row with
+ * no `enabledAt` is a setup begun but not confirmed with a code: it does not guard sign-in.
+ */
+export const userTwoFactor = pgTable('user_two_factor', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  /** The last TOTP time step accepted: a code of this step or earlier is never taken again. */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One-use recovery codes: only an HMAC of each is kept. */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('two_factor_recovery_codes_user_code_idx').on(table.userId, table.codeHash),
+  ],
+);
+
+/**
+ * A login whose password was right, waiting for the second factor: short-lived, single use,
+ * bound to its user. The browser holds the random challenge; only its HMAC is stored.
+ */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Wrong codes given against this challenge; it ends at the limit. */
+    attempts: integer('attempts').notNull().default(0),
+    /** What the login's first step sent, recorded when the login completes. */
+    deviceInfo: jsonb('device_info').$type<DeviceInfo>(),
+    userAgent: text('user_agent'),
+  },
+  (table) => [index('login_challenges_expires_at_idx').on(table.expiresAt)],
 );
 
 /** One row per UTC day: the rollups the 30-day dashboard reads. */

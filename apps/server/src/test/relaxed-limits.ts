@@ -13,6 +13,7 @@ export const RELAXED_AUTH_LIMITS: AuthRateLimits = {
   loginPerUsername: RELAXED_LIMIT,
   registerPerIp: RELAXED_LIMIT,
   registerPerUsername: RELAXED_LIMIT,
+  twoFactorPerUser: RELAXED_LIMIT,
 };
 
 export const RELAXED_SUBSCRIPTION_LIMITS: SubscriptionRateLimits = {

@@ -12,7 +12,12 @@ import { decideRouteAccess, type LoginState, type RouteRequirement } from './rou
  */
 export function RouteGuard({ requirement }: { requirement: RouteRequirement }) {
   const user = useAuthStore((state) => state.user);
+  const isTwoFactorSetupRequired = useAuthStore((state) => state.isTwoFactorSetupRequired);
   const location = useLocation();
+  // ADMIN_REQUIRE_2FA: an admin without two-factor sign-in sets it up on /profile first
+  if (user && isTwoFactorSetupRequired && location.pathname !== '/profile') {
+    return <Navigate to="/profile" replace />;
+  }
   const access = decideRouteAccess(user, requirement, `${location.pathname}${location.search}`);
   if (access.kind === 'redirect') {
     const state: LoginState | undefined =

@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { describe, expect, it } from 'vitest';
 
-import type { LoginResponse } from '@portfolio/types';
+import type { LoginSuccess } from '@portfolio/types';
 
 import { type Db, PGLITE_EXTENSIONS } from '../../db/client.js';
 import { schema } from '../../db/schema.js';
@@ -48,7 +48,7 @@ describe('admin from ADMIN_USERNAME / ADMIN_PASSWORD at start', () => {
     const admin = { username: uniqueName('admin'), password: 'admin password 1' };
     await withApp(await startTestApp({ admin }), async (app) => {
       const client = app.client();
-      const login = await client.post<LoginResponse>('/api/auth/login', admin);
+      const login = await client.post<LoginSuccess>('/api/auth/login', admin);
       expect(login.status).toBe(200);
       expect(login.body.user).toMatchObject({ username: admin.username, role: 'admin' });
       expect(await currentUserOf(client)).toMatchObject({ role: 'admin' });
@@ -69,7 +69,7 @@ describe('admin from ADMIN_USERNAME / ADMIN_PASSWORD at start', () => {
     await withApp(await startTestApp({ admin }, prepared), async (app) => {
       const login = await app
         .client()
-        .post<LoginResponse>('/api/auth/login', { username, password: ownPassword });
+        .post<LoginSuccess>('/api/auth/login', { username, password: ownPassword });
       expect(login.status).toBe(200);
       expect(login.body.user).toMatchObject({ username, role: 'admin' });
       expect(

@@ -20,6 +20,7 @@ beforeAll(async () => {
         loginPerUsername: { limit: 3, windowMs: WINDOW_MS },
         registerPerIp: { limit: 50, windowMs: WINDOW_MS },
         registerPerUsername: { limit: 50, windowMs: WINDOW_MS },
+        twoFactorPerUser: { limit: 50, windowMs: WINDOW_MS },
       },
     },
   );

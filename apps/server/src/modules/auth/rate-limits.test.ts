@@ -19,6 +19,7 @@ beforeAll(async () => {
         loginPerUsername: { limit: 2, windowMs: WINDOW_MS },
         registerPerIp: { limit: 2, windowMs: WINDOW_MS },
         registerPerUsername: { limit: 2, windowMs: WINDOW_MS },
+        twoFactorPerUser: { limit: 2, windowMs: WINDOW_MS },
       },
     },
   );

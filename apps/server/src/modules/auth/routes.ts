@@ -5,8 +5,10 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import {
   type CurrentUser,
   type CurrentUserResponse,
+  type DeviceInfo,
   LoginRequest,
   type LoginResponse,
+  LoginTwoFactorRequest,
   type MessageResponse,
   RegisterRequest,
   type RegisterResponse,
@@ -17,9 +19,15 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { HttpError } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
+import { isTwoFactorSetupPending } from './policies.js';
 import type { AuthService } from './service.js';
 import type { SessionCookies } from './session-middleware.js';
 import type { SessionService } from './session-service.js';
+import {
+  challengeExpired,
+  invalidTwoFactorCode,
+  type TwoFactorService,
+} from './two-factor-service.js';
 
 export interface AuthRateLimits {
   /** Login attempts per client address (an IPv6 /64 counts as one address). */
@@ -33,6 +41,11 @@ export interface AuthRateLimits {
   registerPerIp: RateLimitRule;
   /** Registration attempts per username. */
   registerPerUsername: RateLimitRule;
+  /**
+   * Two-factor codes per user (the login's code step, enabling and disabling): with 10 per
+   * 5 minutes, guessing a 6-digit code takes years.
+   */
+  twoFactorPerUser: RateLimitRule;
 }
 
 export const DEFAULT_AUTH_RATE_LIMITS = {
@@ -40,6 +53,7 @@ export const DEFAULT_AUTH_RATE_LIMITS = {
   loginPerUsername: { limit: 10, windowMs: 5 * 60 * 1000 },
   registerPerIp: { limit: 10, windowMs: 60 * 60 * 1000 },
   registerPerUsername: { limit: 5, windowMs: 60 * 60 * 1000 },
+  twoFactorPerUser: { limit: 10, windowMs: 5 * 60 * 1000 },
 } satisfies AuthRateLimits;
 
 const invalidCredentials = () =>
@@ -58,8 +72,12 @@ export function createAuthRouter(deps: {
   cookies: SessionCookies;
   rateLimiter: RateLimiter;
   limits: AuthRateLimits;
+  twoFactor: TwoFactorService;
+  /** ADMIN_REQUIRE_2FA */
+  isAdminTwoFactorRequired: boolean;
 }): Router {
-  const { auth, sessions, cookies, rateLimiter, limits } = deps;
+  const { auth, sessions, cookies, rateLimiter, limits, twoFactor, isAdminTwoFactorRequired } =
+    deps;
   const router = Router();
 
   // passport-local checks the credentials; sessions are ours (see session-service.ts)
@@ -101,8 +119,40 @@ export function createAuthRouter(deps: {
 
   // a guest is a normal answer, not an error: 200 with user null (no 401 in the browser console)
   router.get('/current-user', (req, res) => {
-    res.json({ user: req.auth?.user ?? null } satisfies CurrentUserResponse);
+    res.json({
+      user: req.auth?.user ?? null,
+      ...(isTwoFactorSetupPending(req.auth, isAdminTwoFactorRequired)
+        ? { twoFactorSetupRequired: true }
+        : {}),
+    } satisfies CurrentUserResponse);
   });
+
+  /** The last step of every login: the session, its cookies and the answer. */
+  const completeLogin = async (
+    req: Request,
+    res: Response,
+    user: CurrentUser,
+    device: { deviceInfo: DeviceInfo | undefined; userAgent: string | undefined },
+  ) => {
+    // before the session exists, so a failure here leaves no session behind
+    await auth.recordLogin(user.id, device.deviceInfo, device.userAgent);
+    // a fresh session id on every login; the old one (if any) is gone
+    if (req.auth) {
+      await sessions.destroy(req.auth.token);
+    }
+    const session = await sessions.create(user.id);
+    cookies.set(req, res, session.token, session.expiresAt);
+    cookies.setDevice(req, res, sessions.devices.issue(user.username));
+    // only users without 2FA get here from the password step, so an admin is then pending setup
+    const isSetupRequired = isAdminTwoFactorRequired && user.role === 'admin';
+    res.json({
+      message: 'Login successful',
+      user,
+      ...(isSetupRequired && !(await twoFactor.isEnabled(user.id))
+        ? { twoFactorSetupRequired: true }
+        : {}),
+    } satisfies LoginResponse);
+  };
 
   router.post('/register', async (req, res) => {
     await limit(
@@ -145,16 +195,53 @@ export function createAuthRouter(deps: {
       throw invalidCredentials();
     }
     await rateLimiter.refund(attemptKey);
-    // before the session exists, so a failure here leaves no session behind
-    await auth.recordLogin(user.id, input.deviceInfo, req.get('user-agent'));
-    // a fresh session id on every login; the old one (if any) is gone
-    if (req.auth) {
-      await sessions.destroy(req.auth.token);
+    // two-factor sign-in: the password alone makes no session, only a challenge for the code
+    if (await twoFactor.isEnabled(user.id)) {
+      const challenge = await twoFactor.createChallenge(
+        user.id,
+        input.deviceInfo,
+        req.get('user-agent'),
+      );
+      res.json({
+        message: 'Enter the code from your authenticator app',
+        twoFactorRequired: true,
+        challenge,
+      } satisfies LoginResponse);
+      return;
     }
-    const session = await sessions.create(user.id);
-    cookies.set(req, res, session.token, session.expiresAt);
-    cookies.setDevice(req, res, sessions.devices.issue(user.username));
-    res.json({ message: 'Login successful', user } satisfies LoginResponse);
+    await completeLogin(req, res, user, {
+      deviceInfo: input.deviceInfo,
+      userAgent: req.get('user-agent'),
+    });
+  });
+
+  router.post('/login/2fa', async (req, res) => {
+    await limit(`login2fa:ip:${rateLimitAddress(req.ip)}`, limits.loginPerIp, LOGIN_LIMIT_MESSAGE);
+    const input = parseInput(LoginTwoFactorRequest, req.body);
+    const pending = await twoFactor.findChallenge(input.challenge);
+    if (!pending) {
+      throw challengeExpired();
+    }
+    // per user, across challenges: a new password step does not buy more guesses
+    // wrong codes count; a right one is given back (as a login's password attempt is)
+    const codeKey = `2fa:user:${pending.userId}`;
+    await limit(codeKey, limits.twoFactorPerUser, LOGIN_LIMIT_MESSAGE);
+    const user = await auth.findUser(pending.userId);
+    if (!user) {
+      throw challengeExpired();
+    }
+    if (!(await twoFactor.checkLoginCode(user, input.code))) {
+      await twoFactor.recordFailedAttempt(pending);
+      throw invalidTwoFactorCode(401);
+    }
+    if (!(await twoFactor.consumeChallenge(pending))) {
+      throw challengeExpired();
+    }
+    await rateLimiter.refund(codeKey);
+    await completeLogin(req, res, user, {
+      deviceInfo: pending.deviceInfo ?? undefined,
+      userAgent: pending.userAgent ?? undefined,
+    });
   });
 
   router.post('/logout', async (req, res) => {

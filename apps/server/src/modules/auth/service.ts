@@ -53,6 +53,12 @@ export function createAuthService(deps: { users: UsersRepo; events: DomainEventB
       return (await verifyPassword(row.passwordHash, password)) ? toCurrentUser(row) : null;
     },
 
+    /** The user with this id, or null (deleted). */
+    async findUser(userId: string): Promise<CurrentUser | null> {
+      const row = await users.findById(userId);
+      return row ? toCurrentUser(row) : null;
+    },
+
     /** Tells presence and others that this user signed out (their session is already gone). */
     recordLogout(userId: string): void {
       events.emit('user:logged-out', { userId });

@@ -180,6 +180,7 @@ export function sessionMiddleware(
     if (resolved.session) {
       req.auth = {
         user: resolved.session.user,
+        hasTwoFactor: resolved.session.hasTwoFactor,
         sessionIdHash: resolved.session.idHash,
         token: resolved.token,
       };

@@ -5,7 +5,7 @@ import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { CurrentUser } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
-import { sessions, users } from '../../db/schema.js';
+import { sessions, users, userTwoFactor } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { memoizeBounded, setBounded } from '../../lib/memoize.js';
 import { createTruncatedMac } from '../../lib/truncated-mac.js';
@@ -42,6 +42,8 @@ const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 export interface ResolvedSession {
   idHash: string;
   user: CurrentUser;
+  /** The user has two-factor sign-in on (ADMIN_REQUIRE_2FA asks it of admins). */
+  hasTwoFactor: boolean;
   expiresAt: number;
   absoluteExpiresAt: number;
 }
@@ -181,9 +183,11 @@ export function createSessionService(deps: {
         id: users.id,
         username: users.username,
         role: users.role,
+        twoFactorEnabledAt: userTwoFactor.enabledAt,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(userTwoFactor, eq(userTwoFactor.userId, sessions.userId))
       .where(
         and(
           eq(sessions.idHash, idHash),
@@ -198,6 +202,7 @@ export function createSessionService(deps: {
     return {
       idHash: row.idHash,
       user: { id: row.id, username: row.username, role: row.role },
+      hasTwoFactor: row.twoFactorEnabledAt !== null,
       expiresAt: row.expiresAt.getTime(),
       absoluteExpiresAt: row.absoluteExpiresAt.getTime(),
       cachedAt: now(),
@@ -246,6 +251,7 @@ export function createSessionService(deps: {
     return {
       idHash: entry.idHash,
       user: entry.user,
+      hasTwoFactor: entry.hasTwoFactor,
       expiresAt: entry.expiresAt,
       absoluteExpiresAt: entry.absoluteExpiresAt,
     };

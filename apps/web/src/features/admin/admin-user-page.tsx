@@ -331,6 +331,15 @@ export function describeAuditEntry(entry: AuditEntry): string {
       ? `${entry.actor_username} set ${entry.target_username}'s granted subscription to end on ${formatDate(entry.new_value)}`
       : `${entry.actor_username} removed the end of ${entry.target_username}'s granted subscription`;
   }
+  if (entry.action === '2fa-enable') {
+    return `${entry.actor_username} turned on two-factor sign-in`;
+  }
+  if (entry.action === '2fa-disable') {
+    return `${entry.actor_username} turned off two-factor sign-in`;
+  }
+  if (entry.action === '2fa-recovery-code') {
+    return `${entry.actor_username} signed in with a recovery code (${entry.new_value ?? 'some'} left)`;
+  }
   if (entry.action === 'delete') {
     return `${entry.actor_username} deleted ${entry.target_username} (${entry.old_value ?? 'unknown role'})`;
   }

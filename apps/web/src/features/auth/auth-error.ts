@@ -8,12 +8,21 @@ export class AuthError extends Error {
   readonly details: string | undefined;
   /** The message the server wrote, if any, so each form can choose its own default. */
   readonly serverMessage: string | undefined;
+  /** The API's own error code (`TWO_FACTOR_CHALLENGE_EXPIRED`…), when the server sent one. */
+  readonly apiCode: string | undefined;
 
-  constructor(init: { code: string; message: string; details?: string; serverMessage?: string }) {
+  constructor(init: {
+    code: string;
+    message: string;
+    details?: string;
+    serverMessage?: string;
+    apiCode?: string;
+  }) {
     super(init.message);
     this.code = init.code;
     this.details = init.details;
     this.serverMessage = init.serverMessage;
+    this.apiCode = init.apiCode;
   }
 }
 
@@ -44,6 +53,7 @@ export function toAuthError(error: unknown): AuthError {
       message: error.serverMessage ?? DEFAULT_AUTH_MESSAGE,
       ...(error.details !== undefined && { details: error.details }),
       ...(error.serverMessage !== undefined && { serverMessage: error.serverMessage }),
+      apiCode: error.code,
     });
   }
   if (hasStatus(error)) {

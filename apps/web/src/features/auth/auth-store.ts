@@ -11,8 +11,19 @@ import { toAuthError } from './auth-error';
  */
 const loadAuthSchemas = () => import('@portfolio/types');
 
+/** What the password step of a login came to. */
+export type LoginResult =
+  | { kind: 'signed-in'; user: CurrentUser }
+  /** The account has two-factor sign-in: the code goes with this challenge to loginWithCode. */
+  | { kind: 'code-required'; challenge: string };
+
 interface AuthState {
   user: CurrentUser | null;
+  /**
+   * ADMIN_REQUIRE_2FA: this admin must set up two-factor sign-in (on /profile) before anything
+   * else; the server refuses their other calls meanwhile.
+   */
+  isTwoFactorSetupRequired: boolean;
   /** True until the first current-user call has finished. */
   isLoading: boolean;
   /** The server ended the session (account deleted, expired, signed out elsewhere): the login
@@ -20,8 +31,10 @@ interface AuthState {
   hasSessionEnded: boolean;
   /** Loads the signed-in user; a failure is only logged and the app continues as a guest. */
   init: () => Promise<void>;
-  /** Signs in; rejects with an AuthError. */
-  login: (username: string, password: string, deviceInfo: DeviceInfo) => Promise<CurrentUser>;
+  /** Signs in, or asks for the second factor; rejects with an AuthError. */
+  login: (username: string, password: string, deviceInfo: DeviceInfo) => Promise<LoginResult>;
+  /** The code step of a login (a TOTP or recovery code); rejects with an AuthError. */
+  loginWithCode: (challenge: string, code: string) => Promise<CurrentUser>;
   /** Creates an account (the user signs in afterwards); rejects with an AuthError. */
   register: (input: RegisterRequest) => Promise<void>;
   /** Signs out; a failure is only logged and the user stays signed in. */
@@ -30,6 +43,7 @@ interface AuthState {
 
 export const useAuthStore = create<AuthState>()((set) => ({
   user: null,
+  isTwoFactorSetupRequired: false,
   isLoading: true,
   hasSessionEnded: false,
 
@@ -37,8 +51,11 @@ export const useAuthStore = create<AuthState>()((set) => ({
     set({ isLoading: true });
     try {
       // a guest is { user: null }, not an error
-      const { user } = await http.get('/api/auth/current-user', CurrentUserResponseGuard);
-      set({ user, isLoading: false });
+      const { user, twoFactorSetupRequired } = await http.get(
+        '/api/auth/current-user',
+        CurrentUserResponseGuard,
+      );
+      set({ user, isTwoFactorSetupRequired: twoFactorSetupRequired === true, isLoading: false });
     } catch (error) {
       console.warn('Could not load the current user', toAuthError(error));
       set({ user: null, isLoading: false });
@@ -48,12 +65,30 @@ export const useAuthStore = create<AuthState>()((set) => ({
   login: async (username, password, deviceInfo) => {
     try {
       const { LoginResponse } = await loadAuthSchemas();
-      const { user } = await http.post(
+      const answer = await http.post(
         '/api/auth/login',
         { username, password, deviceInfo },
         LoginResponse,
       );
-      set({ user, hasSessionEnded: false });
+      if ('challenge' in answer) {
+        return { kind: 'code-required', challenge: answer.challenge };
+      }
+      set({
+        user: answer.user,
+        isTwoFactorSetupRequired: answer.twoFactorSetupRequired === true,
+        hasSessionEnded: false,
+      });
+      return { kind: 'signed-in', user: answer.user };
+    } catch (error) {
+      throw toAuthError(error);
+    }
+  },
+
+  loginWithCode: async (challenge, code) => {
+    try {
+      const { LoginSuccess } = await loadAuthSchemas();
+      const { user } = await http.post('/api/auth/login/2fa', { challenge, code }, LoginSuccess);
+      set({ user, isTwoFactorSetupRequired: false, hasSessionEnded: false });
       return user;
     } catch (error) {
       throw toAuthError(error);
@@ -72,7 +107,7 @@ export const useAuthStore = create<AuthState>()((set) => ({
   logout: async () => {
     try {
       await http.post('/api/auth/logout');
-      set({ user: null });
+      set({ user: null, isTwoFactorSetupRequired: false });
     } catch (error) {
       console.warn('Logout failed', toAuthError(error));
     }
@@ -86,7 +121,7 @@ export const useAuthStore = create<AuthState>()((set) => ({
  */
 onSessionEnded(() => {
   if (useAuthStore.getState().user) {
-    useAuthStore.setState({ user: null, hasSessionEnded: true });
+    useAuthStore.setState({ user: null, isTwoFactorSetupRequired: false, hasSessionEnded: true });
   }
 });
 
@@ -103,9 +138,12 @@ onForbidden(() => {
   refreshing = http
     .get('/api/auth/current-user', CurrentUserResponseGuard)
     .then(
-      ({ user }) => {
+      ({ user, twoFactorSetupRequired }) => {
         if (useAuthStore.getState().user) {
-          useAuthStore.setState({ user });
+          useAuthStore.setState({
+            user,
+            isTwoFactorSetupRequired: twoFactorSetupRequired === true,
+          });
         }
       },
       (error: unknown) => {
@@ -131,5 +169,5 @@ export function ensureAuthLoaded(): Promise<void> {
 /** Test helper: back to the state of a fresh page load. */
 export function resetAuthStore(): void {
   initPromise = null;
-  useAuthStore.setState({ user: null, isLoading: true });
+  useAuthStore.setState({ user: null, isTwoFactorSetupRequired: false, isLoading: true });
 }

@@ -9,6 +9,7 @@ import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 import { AuthError, toAuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
 import { getDeviceInfo } from './device-info';
+import { TwoFactorStep } from './two-factor-step';
 
 export function LoginPage() {
   const login = useAuthStore((state) => state.login);
@@ -20,11 +21,18 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<AuthError | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
+  /** Set when the password was right and the account asks for a second factor. */
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   const isAdminRequired = searchParams.get('admin') === 'true';
   const loginState = readLoginState(location.state);
   // the redirect query, else the guarded page that sent the user here, else home
   const destination = safeRedirect(searchParams.get('redirect') ?? loginState.returnTo);
+  // ADMIN_REQUIRE_2FA: an admin without two-factor sign-in goes to set it up first
+  const goOn = () =>
+    navigate(useAuthStore.getState().isTwoFactorSetupRequired ? '/profile' : destination, {
+      replace: true,
+    });
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -36,8 +44,14 @@ export function LoginPage() {
     }
     setIsSubmitting(true);
     try {
-      await login(username.trim(), password, getDeviceInfo());
-      await navigate(destination, { replace: true });
+      const result = await login(username.trim(), password, getDeviceInfo());
+      if (result.kind === 'code-required') {
+        setPassword('');
+        setChallenge(result.challenge);
+        setIsSubmitting(false);
+        return;
+      }
+      await goOn();
     } catch (caught) {
       setError(toAuthError(caught));
       setIsSubmitting(false);
@@ -71,35 +85,43 @@ export function LoginPage() {
             onClose={() => setError(null)}
           />
         ) : null}
-        <form
-          className="form"
-          onSubmit={(event) => {
-            void handleSubmit(event);
-          }}
-        >
-          <FormField
-            id="login-username"
-            label="Username"
-            value={username}
-            onValueChange={setUsername}
-            name="username"
-            autoComplete="username"
-            required
+        {challenge ? (
+          <TwoFactorStep
+            challenge={challenge}
+            onSignedIn={() => void goOn()}
+            onRestart={() => setChallenge(null)}
           />
-          <FormField
-            id="login-password"
-            label="Password"
-            value={password}
-            onValueChange={setPassword}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-          <button type="submit" className="button button--primary" disabled={isSubmitting}>
-            {isSubmitting ? 'Logging in...' : 'Login'}
-          </button>
-        </form>
+        ) : (
+          <form
+            className="form"
+            onSubmit={(event) => {
+              void handleSubmit(event);
+            }}
+          >
+            <FormField
+              id="login-username"
+              label="Username"
+              value={username}
+              onValueChange={setUsername}
+              name="username"
+              autoComplete="username"
+              required
+            />
+            <FormField
+              id="login-password"
+              label="Password"
+              value={password}
+              onValueChange={setPassword}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+            <button type="submit" className="button button--primary" disabled={isSubmitting}>
+              {isSubmitting ? 'Logging in...' : 'Login'}
+            </button>
+          </form>
+        )}
         <p className="auth-page__switch">
           Don&apos;t have an account?{' '}
           <Link to={withRedirect('/register', destination)}>Register</Link>

@@ -1,5 +1,5 @@
 import type { Profile } from '@portfolio/types';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorAlert } from '../../app/error-alert';
@@ -9,6 +9,11 @@ import { AccountCard } from './account-card';
 import { getProfile } from './profile-api';
 import { SubscriptionDetailsCard } from './subscription-details-card';
 import { UsageCard } from './usage-card';
+
+// its own chunk: the setup's code loads after the rest of the profile
+const TwoFactorCard = lazy(() =>
+  import('./two-factor-card').then((module) => ({ default: module.TwoFactorCard })),
+);
 
 export const PROFILE_LOAD_ERROR = 'Failed to fetch profile data';
 
@@ -79,6 +84,9 @@ function ProfileContent() {
         <ManageSubscription />
       </SubscriptionDetailsCard>
       <UsageCard profile={profile} />
+      <Suspense fallback={null}>
+        <TwoFactorCard />
+      </Suspense>
     </div>
   );
 }
