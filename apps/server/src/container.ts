@@ -37,6 +37,22 @@ import { createGamesService, type GamesService } from './modules/games/service.j
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
+import { createEmailTokens, type EmailTokens } from './modules/auth/email-tokens.js';
+import {
+  createPasswordResetService,
+  type PasswordResetService,
+} from './modules/auth/password-reset.js';
+import {
+  DEFAULT_PASSWORD_RESET_LIMITS,
+  type PasswordResetLimits,
+} from './modules/auth/password-reset-routes.js';
+import {
+  createMailQueue,
+  createSmtpTransport,
+  defaultMailFrom,
+  type MailQueue,
+  type MailRetry,
+} from './modules/mail/queue.js';
 import { type SessionService, createSessionService } from './modules/auth/session-service.js';
 import { type GameServerMonitor, createGameServerMonitor } from './modules/game-status/monitor.js';
 import { type MultiplayerHub, createMultiplayerHub } from './modules/multiplayer/hub.js';
@@ -125,6 +141,14 @@ export interface Deps {
   gameGrants: GameGrants;
   /** What the games origin's file server asks about a game (cached, refreshed on change). */
   gameHostCatalogue: GameHostCatalogue;
+  /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
+  mail: MailQueue;
+  /** Single-use tokens sent by mail (password resets, email confirmations). */
+  emailTokens: EmailTokens;
+  passwordReset: PasswordResetService;
+  passwordResetLimits: PasswordResetLimits;
+  /** The site's public origin, for links in mail (PUBLIC_ORIGIN, else this process's address). */
+  siteOrigin: () => string;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
   timers: NodeJS.Timeout[];
   close(): Promise<void>;
@@ -150,6 +174,9 @@ export interface BuildOptions {
   snippetShareLimit?: RateLimitRule;
   /** Another catalogue for the games origin (tests serve fixture builds from a folder). */
   gameHostCatalogue?: GameHostCatalogue;
+  /** Retry intervals of the mail queue (tests use short ones). */
+  mailRetry?: MailRetry;
+  passwordResetLimits?: PasswordResetLimits;
 }
 
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
@@ -194,6 +221,37 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const gameRecords = createGameRecordsReader(database.db, gameTitle);
   const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
   const profile = createProfileService({ users, sessions, gameRecords });
+  // links in mail name the public origin; without one (development, tests) this process's address
+  // as it listens (config.port is the real port once listening)
+  const siteOrigin = () => {
+    if (config.publicOrigin) {
+      return config.publicOrigin;
+    }
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  };
+  const smtp = config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : undefined;
+  if (!smtp && config.env !== 'test') {
+    console.info("[mail] no SMTP_URL: mail is kept in the admin's outbox (GET /api/admin/mail)");
+  }
+  const mail = createMailQueue({
+    db: database.db,
+    transport: smtp,
+    from: () => config.mail.from ?? defaultMailFrom(siteOrigin()),
+    ...(options.mailRetry ? { retry: options.mailRetry } : {}),
+    ...(config.env === 'test' ? { log: () => undefined } : {}),
+  });
+  mail.start();
+  const emailTokens = createEmailTokens(database.db);
+  const passwordReset = createPasswordResetService({
+    db: database.db,
+    users,
+    sessions,
+    tokens: emailTokens,
+    mail,
+    rateLimiter,
+    siteOrigin,
+  });
   const notifier = createAdminNotifier();
   const now = options.now ?? Date.now;
   const analytics = createAnalyticsService({
@@ -365,9 +423,16 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     gameGrants: gameHost.grants,
     // tests may serve fixture builds from a catalogue of their own
     gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
+    mail,
+    emailTokens,
+    passwordReset,
+    passwordResetLimits: options.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,
+    siteOrigin,
     timers,
     async close() {
       timers.forEach(clearInterval);
+      await mail.close();
+      smtp?.close();
       presence.close();
       gameStatus.stop();
       // time on site and rollups gathered since the last flush are written before the database closes

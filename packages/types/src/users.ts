@@ -65,7 +65,7 @@ export const UserSummary = z.object({
 });
 export type UserSummary = z.infer<typeof UserSummary>;
 
-export const AUDIT_ACTIONS = ['role-change', 'delete', 'grant-end'] as const;
+export const AUDIT_ACTIONS = ['role-change', 'delete', 'grant-end', 'reset-link'] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
