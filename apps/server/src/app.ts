@@ -127,6 +127,7 @@ export function createApp(deps: Deps): Express {
   api.use(
     createPasswordResetRouter({
       passwordReset: deps.passwordReset,
+      confirmation: deps.emailConfirmation,
       cookies: sessionCookies,
       rateLimiter: deps.rateLimiter,
       limits: deps.passwordResetLimits,

@@ -76,6 +76,10 @@ import {
   createAdminUsersService,
   GRANT_CHECK_INTERVAL_MS,
 } from './modules/users/admin-service.js';
+import {
+  createEmailConfirmation,
+  type EmailConfirmation,
+} from './modules/users/email-confirmation.js';
 import { createGameRecordsReader } from './modules/users/game-records.js';
 import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
@@ -146,6 +150,7 @@ export interface Deps {
   /** Single-use tokens sent by mail (password resets, email confirmations). */
   emailTokens: EmailTokens;
   passwordReset: PasswordResetService;
+  emailConfirmation: EmailConfirmation;
   passwordResetLimits: PasswordResetLimits;
   /** The site's public origin, for links in mail (PUBLIC_ORIGIN, else this process's address). */
   siteOrigin: () => string;
@@ -220,7 +225,6 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
   const gameRecords = createGameRecordsReader(database.db, gameTitle);
   const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
-  const profile = createProfileService({ users, sessions, gameRecords });
   // links in mail name the public origin; without one (development, tests) this process's address
   // as it listens (config.port is the real port once listening)
   const siteOrigin = () => {
@@ -243,6 +247,25 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   });
   mail.start();
   const emailTokens = createEmailTokens(database.db);
+  const emailConfirmation = createEmailConfirmation({
+    db: database.db,
+    users,
+    tokens: emailTokens,
+    mail,
+    siteOrigin,
+  });
+  // a registration's email gets its link after the answer (the mail is queued, never awaited)
+  events.on('user:registered', ({ userId }) => {
+    emailConfirmation
+      .afterRegistration(userId)
+      .catch((error: unknown) => console.error('[mail] confirmation link failed', error));
+  });
+  const profile = createProfileService({
+    users,
+    sessions,
+    gameRecords,
+    confirmation: emailConfirmation,
+  });
   const passwordReset = createPasswordResetService({
     db: database.db,
     users,
@@ -426,6 +449,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     mail,
     emailTokens,
     passwordReset,
+    emailConfirmation,
     passwordResetLimits: options.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,
     siteOrigin,
     timers,

@@ -45,3 +45,9 @@ export const MailOutboxEntry = z.object({
 });
 export type MailOutboxEntry = z.infer<typeof MailOutboxEntry>;
 export const MailOutbox = z.array(MailOutboxEntry);
+
+/** POST /api/auth/confirm-email: the token of a confirmation link. */
+export const ConfirmEmailRequest = z.object({
+  token: z.string().min(1, 'is required').max(128, 'is too long'),
+});
+export type ConfirmEmailRequest = z.infer<typeof ConfirmEmailRequest>;

@@ -85,6 +85,12 @@ export const SITE_PAGES: readonly SitePage[] = [
     inSitemap: false,
   },
   {
+    path: '/confirm-email',
+    title: `Confirm email | ${SITE_NAME}`,
+    description: 'Confirm the email address of your account.',
+    inSitemap: false,
+  },
+  {
     path: '/profile',
     title: `Profile | ${SITE_NAME}`,
     description: 'Your account, subscription and time on the site.',

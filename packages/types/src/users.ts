@@ -175,6 +175,8 @@ export type UpdateRoleResponse = z.infer<typeof UpdateRoleResponse>;
 export const Profile = z.object({
   username: z.string(),
   email: z.string().nullable(),
+  /** Whether the email's confirmation link was followed (only a confirmed address gets mail). */
+  email_confirmed: z.boolean(),
   role: Role,
   subscription_status: z.string().nullable(),
   subscription_start_date: z.string().nullable(),

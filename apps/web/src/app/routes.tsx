@@ -28,6 +28,10 @@ const pages = {
     () => import('../features/auth/reset-password-page'),
     (m) => m.ResetPasswordPage,
   ),
+  confirmEmail: lazyPage(
+    () => import('../features/auth/confirm-email-page'),
+    (m) => m.ConfirmEmailPage,
+  ),
   games: lazyPage(
     () => import('../features/games/games-page'),
     (m) => m.GamesPage,
@@ -87,6 +91,7 @@ export const routes: RouteObject[] = [
       )),
       // not guest-only: a signed-in browser may open a link mailed to it (its session ends)
       page('reset-password', pages.resetPassword),
+      page('confirm-email', pages.confirmEmail),
       page('games', pages.games),
       page('Gallery', pages.gallery),
       page('Tutorials', pages.tutorials),

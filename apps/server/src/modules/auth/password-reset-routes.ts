@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import {
   type AdminResetLinkResponse,
+  ConfirmEmailRequest,
   FORGOT_PASSWORD_MESSAGE,
   ForgotPasswordRequest,
   type MessageResponse,
@@ -15,6 +16,7 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { userNotFound } from '../users/admin-service.js';
+import { EMAIL_CONFIRMED_MESSAGE, type EmailConfirmation } from '../users/email-confirmation.js';
 import type { PasswordResetService } from './password-reset.js';
 import { requireAdmin, sessionOf } from './policies.js';
 import type { SessionCookies } from './session-middleware.js';
@@ -37,11 +39,13 @@ export const DEFAULT_PASSWORD_RESET_LIMITS = {
 const TOO_MANY = 'Too many password reset requests. Please try again later.';
 
 /**
- * POST /auth/forgot-password, POST /auth/reset-password, and the admin's
+ * The links mail carries: POST /auth/forgot-password, POST /auth/reset-password,
+ * POST /auth/confirm-email, and the admin's
  * POST /users/:userId/reset-link.
  */
 export function createPasswordResetRouter(deps: {
   passwordReset: PasswordResetService;
+  confirmation: EmailConfirmation;
   cookies: SessionCookies;
   rateLimiter: RateLimiter;
   limits?: PasswordResetLimits;
@@ -49,10 +53,13 @@ export function createPasswordResetRouter(deps: {
   const { passwordReset, cookies, rateLimiter } = deps;
   const limits = deps.limits ?? DEFAULT_PASSWORD_RESET_LIMITS;
   const router = Router();
-  router.use(['/auth/forgot-password', '/auth/reset-password', '/users'], (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
+  router.use(
+    ['/auth/forgot-password', '/auth/reset-password', '/auth/confirm-email', '/users'],
+    (_req, res, next) => {
+      res.set('Cache-Control', 'no-store');
+      next();
+    },
+  );
 
   router.post('/auth/forgot-password', async (req, res) => {
     await enforceRateLimit(
@@ -88,6 +95,19 @@ export function createPasswordResetRouter(deps: {
     // every session of the account has ended, this browser's too if it had one
     cookies.clear(req, res);
     res.json({ message: PASSWORD_RESET_MESSAGE } satisfies MessageResponse);
+  });
+
+  // the link mailed to a new address; no session needed (it may open in another browser)
+  router.post('/auth/confirm-email', async (req, res) => {
+    await enforceRateLimit(
+      rateLimiter,
+      `confirm:ip:${rateLimitAddress(req.ip)}`,
+      limits.resetPerIp,
+      'Too many attempts. Please try again later.',
+    );
+    const { token } = parseInput(ConfirmEmailRequest, req.body);
+    await deps.confirmation.confirm(token);
+    res.json({ message: EMAIL_CONFIRMED_MESSAGE } satisfies MessageResponse);
   });
 
   router.post('/users/:userId/reset-link', requireAdmin, async (req, res) => {

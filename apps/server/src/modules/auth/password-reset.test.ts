@@ -46,7 +46,7 @@ async function userWithEmail() {
 const mailTo = (email: string, subject: RegExp) => (message: ParsedMail) =>
   message.to !== undefined &&
   !Array.isArray(message.to) &&
-  message.to.value.some((address) => address.address === email.toLowerCase()) &&
+  message.to.value.some((address) => address.address?.toLowerCase() === email.toLowerCase()) &&
   subject.test(message.subject ?? '');
 
 /** The token in a reset link (/reset-password#token=…). */

@@ -15,6 +15,7 @@ import {
 const baseProfile: Profile = {
   username: 'ann',
   email: null,
+  email_confirmed: false,
   role: 'subscriber',
   subscription_status: 'past_due',
   subscription_start_date: '2025-01-15T10:00:00.000Z',
@@ -108,6 +109,7 @@ describe('ProfilePage', () => {
       ...baseProfile,
       role: 'user',
       email: 'ann@example.com',
+      email_confirmed: true,
       subscription_status: null,
       subscription_start_date: null,
       subscription_end_date: null,
@@ -117,6 +119,7 @@ describe('ProfilePage', () => {
     });
     await openProfile();
     expect(detail(card('Account Information'), 'Role')).toBe('User');
+    expect(detail(card('Account Information'), 'Email')).toBe('ann@example.com');
     expect(within(card('Subscription Details')).getByText('None')).toHaveClass(
       'status-badge--gray',
     );
@@ -128,8 +131,9 @@ describe('ProfilePage', () => {
     ).toHaveAttribute('href', '/subscribe');
     expect(detail(card('Usage Statistics'), 'Total Time')).toBe('0m');
     expect(within(card('Usage Statistics')).getByText('No games played yet.')).toBeVisible();
-    // an account with an email has no email form to open
+    // an account with an email changes it (issue 29) rather than setting one
     expect(screen.queryByRole('button', { name: 'Update Email' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Change Email' })).toBeVisible();
   });
 
   it('shows a subscription an admin granted as active, granted by an admin, with no end date', async () => {
@@ -179,8 +183,10 @@ describe('ProfilePage', () => {
       expect(callsTo(calls, '/api/user/update-email')[0]?.body).toEqual({
         email: 'ann@example.com',
       });
-      expect(detail(card('Account Information'), 'Email')).toBe('ann@example.com');
+      // a new address counts once its link is followed
+      expect(detail(card('Account Information'), 'Email')).toMatch(/^ann@example\.com unconfirmed/);
       expect(screen.queryByRole('button', { name: 'Update Email' })).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Change Email' })).toBeVisible();
     });
 
     it("shows the server's message, or 'Failed to update email'", async () => {
