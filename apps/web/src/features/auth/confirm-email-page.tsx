@@ -12,11 +12,15 @@ type State =
 export function ConfirmEmailPage() {
   const location = useLocation();
   const [token] = useState(() => new URLSearchParams(location.hash.replace(/^#/, '')).get('token'));
-  const [state, setState] = useState<State>({ kind: 'working' });
+  // without a token there is nothing to ask the server
+  const [state, setState] = useState<State>(() =>
+    token
+      ? { kind: 'working' }
+      : { kind: 'failed', message: 'This page needs the link from your email.' },
+  );
 
   useEffect(() => {
     if (!token) {
-      setState({ kind: 'failed', message: 'This page needs the link from your email.' });
       return;
     }
     let isMounted = true;
