@@ -133,7 +133,9 @@ export function createApp(deps: Deps): Express {
       limits: deps.passwordResetLimits,
     }),
   );
-  api.use(createMailRouter({ mail: deps.mail }));
+  api.use(
+    createMailRouter({ mail: deps.mail, db: deps.database.db, secret: deps.config.sessionSecret }),
+  );
   api.use(createRunCodeInfoRouter({ runner: deps.codeRunner }));
   api.use(
     createSnippetsRouter({

@@ -61,6 +61,7 @@ import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
 import { type PresenceService, createPresenceService } from './modules/presence/service.js';
+import { createSubscriberMail } from './modules/mail/subscriber-mail.js';
 import { createSubscriptionRepo } from './modules/subscription/repo.js';
 import {
   DEFAULT_SUBSCRIPTION_RATE_LIMITS,
@@ -341,6 +342,12 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     config: config.stripe,
     repo: createSubscriptionRepo(database.db),
     events,
+    notify: createSubscriberMail({
+      db: database.db,
+      mail,
+      siteOrigin,
+      secret: config.sessionSecret,
+    }),
   });
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
   const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
