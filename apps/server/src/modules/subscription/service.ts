@@ -288,17 +288,14 @@ export function createSubscriptionService(deps: {
         console.warn(`[stripe] ${event.type} ${event.id}: no user for ${incoming.subscriptionId}`);
       }
       announce(result?.userId, result?.roleChangedTo);
-      if (!isDuplicate && deps.notify) {
+      const { notify } = deps;
+      if (!isDuplicate && notify) {
         // queued mail (a row, never SMTP); a failure is logged, Stripe's event stays handled
-        await Promise.all(
-          noticesOf(event, incoming, result).map((notice) =>
-            deps
-              .notify?.(notice)
-              .catch((error: unknown) =>
-                console.error(`[stripe] ${event.type} ${event.id}: queuing mail failed`, error),
-              ),
-          ),
-        );
+        for (const notice of noticesOf(event, incoming, result)) {
+          await notify(notice).catch((error: unknown) =>
+            console.error(`[stripe] ${event.type} ${event.id}: queuing mail failed`, error),
+          );
+        }
       }
       if (!isDuplicate && Math.random() < 0.01) {
         await repo.pruneEvents(new Date());
