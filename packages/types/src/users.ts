@@ -177,6 +177,8 @@ export const Profile = z.object({
   email: z.string().nullable(),
   /** Whether the email's confirmation link was followed (only a confirmed address gets mail). */
   email_confirmed: z.boolean(),
+  /** Non-essential mail (subscription news) is sent; false after "Stop these emails". */
+  subscription_mail: z.boolean(),
   role: Role,
   subscription_status: z.string().nullable(),
   subscription_start_date: z.string().nullable(),
@@ -187,6 +189,10 @@ export const Profile = z.object({
   achievements: z.array(Achievement),
 });
 export type Profile = z.infer<typeof Profile>;
+
+/** POST /api/user/mail-preferences: turns subscription news on or off. */
+export const MailPreferencesRequest = z.object({ subscription_mail: z.boolean() });
+export type MailPreferencesRequest = z.infer<typeof MailPreferencesRequest>;
 
 export const UpdateEmailRequest = z.object({ email: Email });
 export type UpdateEmailRequest = z.infer<typeof UpdateEmailRequest>;

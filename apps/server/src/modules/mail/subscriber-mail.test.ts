@@ -157,4 +157,26 @@ describe('mail that matters to a subscriber', () => {
       ),
     ).toHaveLength(0);
   });
+
+  it('keeps the one preference on the profile (POST /api/user/mail-preferences)', async () => {
+    const user = await customer();
+    expect(
+      (await user.client.post('/api/user/mail-preferences', { subscription_mail: 'no' })).status,
+    ).toBe(400);
+    expect(
+      (await app.client().post('/api/user/mail-preferences', { subscription_mail: false })).status,
+    ).toBe(401);
+    expect(
+      (await user.client.post('/api/user/mail-preferences', { subscription_mail: false })).status,
+    ).toBe(200);
+    expect(
+      (await user.client.get<{ subscription_mail: boolean }>('/api/user/profile')).body
+        .subscription_mail,
+    ).toBe(false);
+    await user.client.post('/api/user/mail-preferences', { subscription_mail: true });
+    expect(
+      (await user.client.get<{ subscription_mail: boolean }>('/api/user/profile')).body
+        .subscription_mail,
+    ).toBe(true);
+  });
 });

@@ -38,6 +38,12 @@ export function createProfileService(deps: {
       return toProfile(row, records);
     },
 
+    /** Turns subscription news (non-essential mail) on or off. */
+    async setSubscriptionMail(userId: string, isWanted: boolean): Promise<void> {
+      await load(userId);
+      await users.setMailOptOut(userId, !isWanted);
+    },
+
     /**
      * Sets or changes the email; one another account uses (in any letter case) is refused with
      * 409. A new address is unconfirmed until the link mailed to it is followed, and a confirmed

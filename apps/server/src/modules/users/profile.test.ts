@@ -30,6 +30,7 @@ describe('GET /api/user/profile', () => {
       username,
       email: null,
       email_confirmed: false,
+      subscription_mail: true,
       role: 'subscriber',
       subscription_status: null,
       subscription_start_date: null,

@@ -145,6 +145,10 @@ export function createUsersRepo(db: Db) {
       return { rows, total: counted?.count ?? 0 };
     },
 
+    async setMailOptOut(id: string, mailOptOut: boolean): Promise<void> {
+      await db.update(users).set({ mailOptOut }).where(eq(users.id, id));
+    },
+
     /**
      * Sets the email; a unique violation (taken by someone else) is the caller's to explain. A
      * different address (not only in letter case) is unconfirmed until its link is followed.

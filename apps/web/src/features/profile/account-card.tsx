@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { FormField } from '../../app/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
+import { MailPreference } from './mail-preference';
 import { changePassword, updateEmail } from './profile-api';
 
 const FIELD_LABELS: Record<string, string> = {
@@ -262,6 +263,7 @@ export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
         <dt>Role</dt>
         <dd>{profile.role === 'user' ? 'User' : <RoleBadge role={profile.role} />}</dd>
       </dl>
+      <MailPreference isWanted={profile.subscription_mail} />
       {openForm === 'email' ? (
         <EmailForm
           onSaved={(email) => {

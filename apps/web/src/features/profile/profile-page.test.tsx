@@ -16,6 +16,7 @@ const baseProfile: Profile = {
   username: 'ann',
   email: null,
   email_confirmed: false,
+  subscription_mail: true,
   role: 'subscriber',
   subscription_status: 'past_due',
   subscription_start_date: '2025-01-15T10:00:00.000Z',
@@ -153,6 +154,21 @@ describe('ProfilePage', () => {
     );
     expect(detail(subscription, 'Next Payment Date/End Date')).toBe('No end date');
     expect(within(subscription).queryByText('Unknown')).not.toBeInTheDocument();
+  });
+
+  it('turns subscription news off with the one mail preference', async () => {
+    const user = userEvent.setup();
+    const { calls } = profileApi(baseProfile, {
+      'POST /api/user/mail-preferences': () => jsonResponse({ message: 'Email preferences saved' }),
+    });
+    await openProfile();
+    const box = screen.getByRole('checkbox', { name: 'Email me news about my subscription' });
+    expect(box).toBeChecked();
+    await user.click(box);
+    expect(box).not.toBeChecked();
+    expect(callsTo(calls, '/api/user/mail-preferences')[0]?.body).toEqual({
+      subscription_mail: false,
+    });
   });
 
   describe('update email', () => {
