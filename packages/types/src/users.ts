@@ -176,9 +176,9 @@ export const Profile = z.object({
   username: z.string(),
   email: z.string().nullable(),
   /** Whether the email's confirmation link was followed (only a confirmed address gets mail). */
-  email_confirmed: z.boolean(),
+  email_confirmed: z.boolean().default(false),
   /** Non-essential mail (subscription news) is sent; false after "Stop these emails". */
-  subscription_mail: z.boolean(),
+  subscription_mail: z.boolean().default(true),
   role: Role,
   subscription_status: z.string().nullable(),
   subscription_start_date: z.string().nullable(),
