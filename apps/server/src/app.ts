@@ -8,6 +8,7 @@ import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
 import { createSiteAnalyticsRouter } from './modules/analytics/site-routes.js';
+import { createPasswordResetRouter } from './modules/auth/password-reset-routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
 import { twoFactorSetupGate } from './modules/auth/policies.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
@@ -19,6 +20,7 @@ import { createGameHostRouter, createGameUploadRouter } from './modules/game-hos
 import { createGamesRouter } from './modules/games/routes.js';
 import { createGamesStaticRouter, serveGameSdk } from './modules/games/static-routes.js';
 import { createPlayTicketRouter } from './modules/multiplayer/play-ticket-routes.js';
+import { createMailRouter } from './modules/mail/routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
 import {
   createStripeWebhookRouter,
@@ -150,6 +152,18 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
+  api.use(
+    createPasswordResetRouter({
+      passwordReset: deps.passwordReset,
+      confirmation: deps.emailConfirmation,
+      cookies: sessionCookies,
+      rateLimiter: deps.rateLimiter,
+      limits: deps.passwordResetLimits,
+    }),
+  );
+  api.use(
+    createMailRouter({ mail: deps.mail, db: deps.database.db, secret: deps.config.sessionSecret }),
+  );
   api.use(createRunCodeInfoRouter({ runner: deps.codeRunner }));
   api.use(
     createSnippetsRouter({

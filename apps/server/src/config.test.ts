@@ -72,6 +72,25 @@ describe('loadConfig', () => {
     expect(configError({ PORT: '70000', SESSION_SECRET: SECRET })).toMatch(/^\s+PORT: /m);
   });
 
+  it('takes SMTP_URL and MAIL_FROM, refusing what cannot be an SMTP server or a sender', () => {
+    const config = loadConfig({
+      SESSION_SECRET: SECRET,
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      MAIL_FROM: 'GameDev Portfolio <no-reply@example.com>',
+    });
+    expect(config.mail).toEqual({
+      smtpUrl: 'smtps://user:pass@mail.example.com:465',
+      from: 'GameDev Portfolio <no-reply@example.com>',
+    });
+    expect(loadConfig({ SESSION_SECRET: SECRET, SMTP_URL: '' }).mail.smtpUrl).toBeUndefined();
+    expect(configError({ SESSION_SECRET: SECRET, SMTP_URL: 'http://mail.example.com' })).toMatch(
+      /^\s+SMTP_URL: /m,
+    );
+    expect(configError({ SESSION_SECRET: SECRET, MAIL_FROM: 'not an address' })).toMatch(
+      /^\s+MAIL_FROM: /m,
+    );
+  });
+
   it('takes the analytics segment memory in MB and refuses none', () => {
     const config = loadConfig({ SESSION_SECRET: SECRET, ANALYTICS_SEGMENT_CACHE_MB: '64' });
     expect(config.analyticsSegmentCacheBytes).toBe(64 * 1024 * 1024);

@@ -119,6 +119,21 @@ const EnvSchema = z
     GAME_ZIP_MAX_RATIO: unsetIfEmpty(z.coerce.number().min(2).default(200)),
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
+    // mail (issue 29): an SMTP server as a URL (smtp://user:pass@host:587, smtps://…:465); unset,
+    // every message is kept in the admin's outbox (GET /api/admin/mail) and a line is logged
+    SMTP_URL: unsetIfEmpty(
+      z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    ),
+    // the sender: an address, or a name and an address ("GameDev Portfolio <no-reply@example.com>")
+    MAIL_FROM: unsetIfEmpty(
+      z
+        .string()
+        .regex(
+          /^(?:[^<>\p{Cc}]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/u,
+          'must be an address or "Name <address>"',
+        )
+        .optional(),
+    ),
     LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
     // connection limits (see lib/connection-limits.ts)
     SOCKETS_PER_ADDRESS: unsetIfEmpty(z.coerce.number().int().min(1).default(20)),
@@ -246,10 +261,19 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Settings the web app reads at run time (footer links), injected into every page. */
   siteConfig: SiteConfig;
+  /** Outgoing mail (issue 29). */
+  mail: MailConfig;
   /** What one client may hold open, and how long a request may take to arrive. */
   connections: ConnectionLimits;
   /** Whether the web app's source maps are served (default: not in production). */
   serveSourceMaps: boolean;
+}
+
+export interface MailConfig {
+  /** SMTP_URL; undefined = messages are kept in the admin's outbox. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM; undefined = the site's name at no-reply@ the public origin's host. */
+  from: string | undefined;
 }
 
 export interface GamesHostConfig {
@@ -389,6 +413,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,
     },
     logLevel: env.LOG_LEVEL,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     connections: {
       socketsPerAddress: env.SOCKETS_PER_ADDRESS,
       connectionsPerAddress: env.CONNECTIONS_PER_ADDRESS,

@@ -38,6 +38,22 @@ import { createGamesService, type GamesService } from './modules/games/service.j
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
+import { createEmailTokens, type EmailTokens } from './modules/auth/email-tokens.js';
+import {
+  createPasswordResetService,
+  type PasswordResetService,
+} from './modules/auth/password-reset.js';
+import {
+  DEFAULT_PASSWORD_RESET_LIMITS,
+  type PasswordResetLimits,
+} from './modules/auth/password-reset-routes.js';
+import {
+  createMailQueue,
+  createSmtpTransport,
+  defaultMailFrom,
+  type MailQueue,
+  type MailRetry,
+} from './modules/mail/queue.js';
 import { type SessionService, createSessionService } from './modules/auth/session-service.js';
 import {
   type TwoFactorService,
@@ -50,6 +66,7 @@ import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
 import { type PresenceService, createPresenceService } from './modules/presence/service.js';
+import { createSubscriberMail } from './modules/mail/subscriber-mail.js';
 import { createSubscriptionRepo } from './modules/subscription/repo.js';
 import {
   DEFAULT_SUBSCRIPTION_RATE_LIMITS,
@@ -65,6 +82,10 @@ import {
   createAdminUsersService,
   GRANT_CHECK_INTERVAL_MS,
 } from './modules/users/admin-service.js';
+import {
+  createEmailConfirmation,
+  type EmailConfirmation,
+} from './modules/users/email-confirmation.js';
 import { createGameRecordsReader } from './modules/users/game-records.js';
 import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
@@ -140,6 +161,15 @@ export interface Deps {
   gameGrants: GameGrants;
   /** What the games origin's file server asks about a game (cached, refreshed on change). */
   gameHostCatalogue: GameHostCatalogue;
+  /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
+  mail: MailQueue;
+  /** Single-use tokens sent by mail (password resets, email confirmations). */
+  emailTokens: EmailTokens;
+  passwordReset: PasswordResetService;
+  emailConfirmation: EmailConfirmation;
+  passwordResetLimits: PasswordResetLimits;
+  /** The site's public origin, for links in mail (PUBLIC_ORIGIN, else this process's address). */
+  siteOrigin: () => string;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
   timers: NodeJS.Timeout[];
   close(): Promise<void>;
@@ -166,6 +196,9 @@ export interface BuildOptions {
   snippetShareLimit?: RateLimitRule;
   /** Another catalogue for the games origin (tests serve fixture builds from a folder). */
   gameHostCatalogue?: GameHostCatalogue;
+  /** Retry intervals of the mail queue (tests use short ones). */
+  mailRetry?: MailRetry;
+  passwordResetLimits?: PasswordResetLimits;
 }
 
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
@@ -217,7 +250,56 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
   const gameRecords = createGameRecordsReader(database.db, gameTitle);
   const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
-  const profile = createProfileService({ users, sessions, gameRecords });
+  // links in mail name the public origin; without one (development, tests) this process's address
+  // as it listens (config.port is the real port once listening)
+  const siteOrigin = () => {
+    if (config.publicOrigin) {
+      return config.publicOrigin;
+    }
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  };
+  const smtp = config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : undefined;
+  if (!smtp && config.env !== 'test') {
+    console.info("[mail] no SMTP_URL: mail is kept in the admin's outbox (GET /api/admin/mail)");
+  }
+  const mail = createMailQueue({
+    db: database.db,
+    transport: smtp,
+    from: () => config.mail.from ?? defaultMailFrom(siteOrigin()),
+    ...(options.mailRetry ? { retry: options.mailRetry } : {}),
+    ...(config.env === 'test' ? { log: () => undefined } : {}),
+  });
+  mail.start();
+  const emailTokens = createEmailTokens(database.db);
+  const emailConfirmation = createEmailConfirmation({
+    db: database.db,
+    users,
+    tokens: emailTokens,
+    mail,
+    siteOrigin,
+  });
+  // a registration's email gets its link after the answer (the mail is queued, never awaited)
+  events.on('user:registered', ({ userId }) => {
+    emailConfirmation
+      .afterRegistration(userId)
+      .catch((error: unknown) => console.error('[mail] confirmation link failed', error));
+  });
+  const profile = createProfileService({
+    users,
+    sessions,
+    gameRecords,
+    confirmation: emailConfirmation,
+  });
+  const passwordReset = createPasswordResetService({
+    db: database.db,
+    users,
+    sessions,
+    tokens: emailTokens,
+    mail,
+    rateLimiter,
+    siteOrigin,
+  });
   const notifier = createAdminNotifier();
   const now = options.now ?? Date.now;
   const analytics = createAnalyticsService({
@@ -284,6 +366,12 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     config: config.stripe,
     repo: createSubscriptionRepo(database.db),
     events,
+    notify: createSubscriberMail({
+      db: database.db,
+      mail,
+      siteOrigin,
+      secret: config.sessionSecret,
+    }),
   });
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
   const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
@@ -391,9 +479,17 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     gameGrants: gameHost.grants,
     // tests may serve fixture builds from a catalogue of their own
     gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
+    mail,
+    emailTokens,
+    passwordReset,
+    emailConfirmation,
+    passwordResetLimits: options.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,
+    siteOrigin,
     timers,
     async close() {
       timers.forEach(clearInterval);
+      await mail.close();
+      smtp?.close();
       presence.close();
       gameStatus.stop();
       // time on site and rollups gathered since the last flush are written before the database closes

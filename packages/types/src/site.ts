@@ -73,6 +73,24 @@ export const SITE_PAGES: readonly SitePage[] = [
     inSitemap: false,
   },
   {
+    path: '/forgot-password',
+    title: `Forgot password | ${SITE_NAME}`,
+    description: 'Get a link to set a new password for your account.',
+    inSitemap: false,
+  },
+  {
+    path: '/reset-password',
+    title: `Reset password | ${SITE_NAME}`,
+    description: 'Choose a new password for your account.',
+    inSitemap: false,
+  },
+  {
+    path: '/confirm-email',
+    title: `Confirm email | ${SITE_NAME}`,
+    description: 'Confirm the email address of your account.',
+    inSitemap: false,
+  },
+  {
     path: '/profile',
     title: `Profile | ${SITE_NAME}`,
     description: 'Your account, subscription and time on the site.',

@@ -73,6 +73,8 @@ export const AUDIT_ACTIONS = [
   '2fa-enable',
   '2fa-disable',
   '2fa-recovery-code',
+  // an admin's one-time password reset link for a user without email
+  'reset-link',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -183,6 +185,10 @@ export type UpdateRoleResponse = z.infer<typeof UpdateRoleResponse>;
 export const Profile = z.object({
   username: z.string(),
   email: z.string().nullable(),
+  /** Whether the email's confirmation link was followed (only a confirmed address gets mail). */
+  email_confirmed: z.boolean().default(false),
+  /** Non-essential mail (subscription news) is sent; false after "Stop these emails". */
+  subscription_mail: z.boolean().default(true),
   role: Role,
   subscription_status: z.string().nullable(),
   subscription_start_date: z.string().nullable(),
@@ -193,6 +199,10 @@ export const Profile = z.object({
   achievements: z.array(Achievement),
 });
 export type Profile = z.infer<typeof Profile>;
+
+/** POST /api/user/mail-preferences: turns subscription news on or off. */
+export const MailPreferencesRequest = z.object({ subscription_mail: z.boolean() });
+export type MailPreferencesRequest = z.infer<typeof MailPreferencesRequest>;
 
 export const UpdateEmailRequest = z.object({ email: Email });
 export type UpdateEmailRequest = z.infer<typeof UpdateEmailRequest>;

@@ -72,6 +72,10 @@ export const users = pgTable(
     subscriptionGrantedBy: uuid('subscription_granted_by'),
     /** When the grant ends; null for a grant without an end. */
     subscriptionGrantEndsAt: timestamp('subscription_grant_ends_at', { withTimezone: true }),
+    /** When the current email was confirmed through its link; null = unconfirmed (never used for mail that matters). */
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    /** The user turned off non-essential mail (subscription news) on /profile or by an unsubscribe link. */
+    mailOptOut: boolean('mail_opt_out').notNull().default(false),
   },
   (table) => [
     uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`),
@@ -112,7 +116,7 @@ export const auditLog = pgTable(
     index('audit_log_actor_idx').on(table.actorId, table.at),
     check(
       'audit_log_action_check',
-      sql`${table.action} in ('role-change', 'delete', 'grant-end', '2fa-enable', '2fa-disable', '2fa-recovery-code')`,
+      sql`${table.action} in ('role-change', 'delete', 'grant-end', '2fa-enable', '2fa-disable', '2fa-recovery-code', 'reset-link')`,
     ),
   ],
 );
@@ -406,7 +410,67 @@ export const gameAuditLog = pgTable(
   (table) => [index('game_audit_log_game_idx').on(table.gameId, table.at)],
 );
 
+/**
+ * Mail waiting to be sent, sent, or kept (no SMTP_URL: the admin's outbox). Requests only insert
+ * a row; the worker in modules/mail sends it, retrying with backoff, so neither a restart nor an
+ * SMTP outage loses a message.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What the mail is about (password-reset, email-confirm, payment-failed…). */
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    /** Extra headers (List-Unsubscribe). */
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    /** A message queued twice under one key is queued once (a replayed webhook). */
+    dedupeKey: text('dedupe_key'),
+    /** pending → sent | kept (no SMTP) | failed (gave up). */
+    status: text('status')
+      .$type<'pending' | 'sent' | 'kept' | 'failed'>()
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('mail_outbox_dedupe_key_idx').on(table.dedupeKey),
+    index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
+    index('mail_outbox_created_at_idx').on(table.createdAt),
+  ],
+);
+
+/**
+ * Single-use tokens sent by mail or handed over by an admin: password resets and email
+ * confirmations. Only a SHA-256 of the token is stored.
+ */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    purpose: text('purpose').$type<'password-reset' | 'email-confirm'>().notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address an email-confirm token confirms (it must still be the user's). */
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('email_tokens_user_idx').on(table.userId, table.purpose)],
+);
+
 export const schema = {
+  mailOutbox,
+  emailTokens,
   users,
   sessions,
   auditLog,

@@ -8,7 +8,11 @@ import type { CurrentUser, CurrentUserResponse } from '@portfolio/types';
 import { loadConfig, type Config } from '../config.js';
 import type { BuildOptions } from '../container.js';
 import { type RunningServer, startServer } from '../server.js';
-import { RELAXED_AUTH_LIMITS, RELAXED_SUBSCRIPTION_LIMITS } from './relaxed-limits.js';
+import {
+  RELAXED_AUTH_LIMITS,
+  RELAXED_PASSWORD_RESET_LIMITS,
+  RELAXED_SUBSCRIPTION_LIMITS,
+} from './relaxed-limits.js';
 import { createScratchDatabase } from './scratch-database.js';
 
 export interface TestApp extends RunningServer {
@@ -45,6 +49,7 @@ export async function startTestApp(
   const buildOptions: BuildOptions = {
     authRateLimits: RELAXED_AUTH_LIMITS,
     subscriptionRateLimits: RELAXED_SUBSCRIPTION_LIMITS,
+    passwordResetLimits: RELAXED_PASSWORD_RESET_LIMITS,
     ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
     ...options,
   };

@@ -1,4 +1,5 @@
 import type { RateLimitRule } from '../lib/rate-limit.js';
+import type { PasswordResetLimits } from '../modules/auth/password-reset-routes.js';
 import type { AuthRateLimits } from '../modules/auth/routes.js';
 import type { SubscriptionRateLimits } from '../modules/subscription/routes.js';
 
@@ -21,4 +22,10 @@ export const RELAXED_SUBSCRIPTION_LIMITS: SubscriptionRateLimits = {
   checkoutPerUser: RELAXED_LIMIT,
   stripeCallsPerUser: RELAXED_LIMIT,
   webhookPerIp: RELAXED_LIMIT,
+};
+
+export const RELAXED_PASSWORD_RESET_LIMITS: PasswordResetLimits = {
+  forgotPerIp: RELAXED_LIMIT,
+  forgotPerLogin: RELAXED_LIMIT,
+  resetPerIp: RELAXED_LIMIT,
 };

@@ -20,6 +20,18 @@ const pages = {
     () => import('../features/auth/register-page'),
     (m) => m.RegisterPage,
   ),
+  forgotPassword: lazyPage(
+    () => import('../features/auth/forgot-password-page'),
+    (m) => m.ForgotPasswordPage,
+  ),
+  resetPassword: lazyPage(
+    () => import('../features/auth/reset-password-page'),
+    (m) => m.ResetPasswordPage,
+  ),
+  confirmEmail: lazyPage(
+    () => import('../features/auth/confirm-email-page'),
+    (m) => m.ConfirmEmailPage,
+  ),
   games: lazyPage(
     () => import('../features/games/games-page'),
     (m) => m.GamesPage,
@@ -74,6 +86,12 @@ export const routes: RouteObject[] = [
       page('register', pages.register, (element) => (
         <GuestOnly key="register">{element}</GuestOnly>
       )),
+      page('forgot-password', pages.forgotPassword, (element) => (
+        <GuestOnly key="forgot-password">{element}</GuestOnly>
+      )),
+      // not guest-only: a signed-in browser may open a link mailed to it (its session ends)
+      page('reset-password', pages.resetPassword),
+      page('confirm-email', pages.confirmEmail),
       page('games', pages.games),
       page('Gallery', pages.gallery),
       page('Tutorials', pages.tutorials),

@@ -14,10 +14,11 @@ import type { StripeConfig } from '../../config.js';
 import { badRequest, conflict, HttpError } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import { setBounded } from '../../lib/memoize.js';
-import type { BillingRow, SubscriptionRepo } from './repo.js';
+import type { ApplyResult, BillingRow, SubscriptionRepo } from './repo.js';
 import { isSignatureError, paymentsNotConfigured, toPaymentError } from './stripe-client.js';
 import { fromStripeSubscription, type IncomingSubscription } from './subscription-state.js';
 import {
+  type WebhookEvent,
   parseWebhookEvent,
   signatureTimestamp,
   WEBHOOK_TOLERANCE_SECONDS,
@@ -61,6 +62,8 @@ export function createSubscriptionService(deps: {
   config: StripeConfig | undefined;
   repo: SubscriptionRepo;
   events: DomainEventBus;
+  /** Mail that matters to a subscriber (issue 29); called once per new event. */
+  notify?: (notice: SubscriptionNotice) => Promise<void>;
 }): SubscriptionService {
   const { repo, events } = deps;
 
@@ -285,10 +288,65 @@ export function createSubscriptionService(deps: {
         console.warn(`[stripe] ${event.type} ${event.id}: no user for ${incoming.subscriptionId}`);
       }
       announce(result?.userId, result?.roleChangedTo);
+      const { notify } = deps;
+      if (!isDuplicate && notify) {
+        // queued mail (a row, never SMTP); a failure is logged, Stripe's event stays handled
+        for (const notice of noticesOf(event, incoming, result)) {
+          await notify(notice).catch((error: unknown) =>
+            console.error(`[stripe] ${event.type} ${event.id}: queuing mail failed`, error),
+          );
+        }
+      }
       if (!isDuplicate && Math.random() < 0.01) {
         await repo.pruneEvents(new Date());
       }
       return { isDuplicate };
     },
   };
+}
+
+/** What a webhook event means for the subscriber's mailbox. */
+export type SubscriptionNotice =
+  | { kind: 'payment-failed'; eventId: string; customerId: string }
+  | { kind: 'started' | 'ended'; eventId: string; userId: string }
+  | { kind: 'ending'; eventId: string; userId: string; subscriptionId: string; endsAt: Date };
+
+/** The notices of one new (not replayed) event. */
+function noticesOf(
+  event: WebhookEvent,
+  incoming: IncomingSubscription | undefined,
+  result: ApplyResult | undefined,
+): SubscriptionNotice[] {
+  const notices: SubscriptionNotice[] = [];
+  if (event.type === 'invoice.payment_failed' && event.invoiceCustomerId) {
+    notices.push({
+      kind: 'payment-failed',
+      eventId: event.id,
+      customerId: event.invoiceCustomerId,
+    });
+  }
+  const userId = result?.applied ? result.userId : undefined;
+  if (!userId) {
+    return notices;
+  }
+  if (result?.roleChangedTo === 'subscriber') {
+    notices.push({ kind: 'started', eventId: event.id, userId });
+  } else if (result?.roleChangedTo === 'user') {
+    notices.push({ kind: 'ended', eventId: event.id, userId });
+  }
+  if (
+    incoming?.cancelAtPeriodEnd &&
+    incoming.endDate &&
+    result?.roleChangedTo !== 'user' &&
+    (incoming.status === 'active' || incoming.status === 'trialing')
+  ) {
+    notices.push({
+      kind: 'ending',
+      eventId: event.id,
+      userId,
+      subscriptionId: incoming.subscriptionId,
+      endsAt: incoming.endDate,
+    });
+  }
+  return notices;
 }

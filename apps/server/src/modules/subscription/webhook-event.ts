@@ -46,7 +46,15 @@ export interface WebhookEvent {
   createdAt: Date;
   /** The subscription of a `customer.subscription.*` event, as it was when the event was made. */
   subscription: StripeSubscriptionFields | undefined;
+  /** The customer of an `invoice.*` event (for its mail), when it names one. */
+  invoiceCustomerId?: string | undefined;
 }
+
+const InvoiceEventData = z.object({
+  object: z.object({
+    customer: z.union([z.string().min(1), z.object({ id: z.string().min(1) })]),
+  }),
+});
 
 export type ParsedWebhookEvent = { ok: true; event: WebhookEvent } | { ok: false; problem: string };
 
@@ -71,7 +79,14 @@ export function parseWebhookEvent(json: unknown, nowMs: number): ParsedWebhookEv
     }
     subscription = withSubscription.data.object;
   }
-  return { ok: true, event: { id, type, createdAt: new Date(created * 1000), subscription } };
+  // an invoice without a customer is nothing this site mails about: not an error
+  const invoice = type.startsWith('invoice.') ? InvoiceEventData.safeParse(data) : undefined;
+  const customer = invoice?.success ? invoice.data.object.customer : undefined;
+  const invoiceCustomerId = typeof customer === 'string' ? customer : customer?.id;
+  return {
+    ok: true,
+    event: { id, type, createdAt: new Date(created * 1000), subscription, invoiceCustomerId },
+  };
 }
 
 /**

@@ -77,6 +77,8 @@ export function toProfile(row: UserRow, records: UserGameRecords): Profile {
   return {
     username: row.username,
     email: row.email,
+    email_confirmed: row.email !== null && row.emailConfirmedAt !== null,
+    subscription_mail: !row.mailOptOut,
     role: row.role,
     subscription_status: row.subscriptionStatus,
     subscription_start_date: isoOrNull(row.subscriptionStartDate),

@@ -2,6 +2,7 @@ import { Router } from 'express';
 
 import {
   ChangePasswordRequest,
+  MailPreferencesRequest,
   type MessageResponse,
   type Profile,
   UpdateEmailRequest,
@@ -43,6 +44,12 @@ export function createProfileRouter(deps: {
     const { email } = parseInput(UpdateEmailRequest, req.body);
     await profile.updateEmail(sessionOf(req).user.id, email);
     res.json({ message: 'Email updated successfully' } satisfies MessageResponse);
+  });
+
+  router.post('/mail-preferences', async (req, res) => {
+    const input = parseInput(MailPreferencesRequest, req.body);
+    await profile.setSubscriptionMail(sessionOf(req).user.id, input.subscription_mail);
+    res.json({ message: 'Email preferences saved' } satisfies MessageResponse);
   });
 
   router.post('/change-password', async (req, res) => {

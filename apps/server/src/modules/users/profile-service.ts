@@ -4,6 +4,7 @@ import { HttpError, conflict, uniqueViolationConstraint, unauthorized } from '..
 import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SessionService } from '../auth/session-service.js';
+import type { EmailConfirmation } from './email-confirmation.js';
 import type { GameRecordsReader } from './game-records.js';
 import { toProfile } from './present.js';
 import type { UserRow, UsersRepo } from './repo.js';
@@ -18,8 +19,9 @@ export function createProfileService(deps: {
   users: UsersRepo;
   sessions: SessionService;
   gameRecords: GameRecordsReader;
+  confirmation: EmailConfirmation;
 }) {
-  const { users, sessions, gameRecords } = deps;
+  const { users, sessions, gameRecords, confirmation } = deps;
 
   /** The user behind a live session; a row deleted a moment ago reads as signed out. */
   async function load(userId: string): Promise<UserRow> {
@@ -36,14 +38,25 @@ export function createProfileService(deps: {
       return toProfile(row, records);
     },
 
-    /** Sets the email; one another account uses (in any letter case) is refused with 409. */
-    async updateEmail(userId: string, email: string): Promise<void> {
+    /** Turns subscription news (non-essential mail) on or off. */
+    async setSubscriptionMail(userId: string, isWanted: boolean): Promise<void> {
       await load(userId);
+      await users.setMailOptOut(userId, !isWanted);
+    },
+
+    /**
+     * Sets or changes the email; one another account uses (in any letter case) is refused with
+     * 409. A new address is unconfirmed until the link mailed to it is followed, and a confirmed
+     * old address is told of the change.
+     */
+    async updateEmail(userId: string, email: string): Promise<void> {
+      const previous = await load(userId);
       if (await users.isEmailTaken(email, userId)) {
         throw emailTaken();
       }
       try {
         await users.setEmail(userId, email);
+        await confirmation.afterEmailChange(previous, email);
       } catch (error) {
         // someone took it between the check and the write
         if (uniqueViolationConstraint(error) === 'users_email_lower_idx') {

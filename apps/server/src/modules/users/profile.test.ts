@@ -29,6 +29,8 @@ describe('GET /api/user/profile', () => {
     expect(Profile.parse(response.body)).toEqual({
       username,
       email: null,
+      email_confirmed: false,
+      subscription_mail: true,
       role: 'subscriber',
       subscription_status: null,
       subscription_start_date: null,

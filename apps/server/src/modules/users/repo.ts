@@ -145,9 +145,23 @@ export function createUsersRepo(db: Db) {
       return { rows, total: counted?.count ?? 0 };
     },
 
-    /** Sets the email; a unique violation (taken by someone else) is the caller's to explain. */
+    async setMailOptOut(id: string, mailOptOut: boolean): Promise<void> {
+      await db.update(users).set({ mailOptOut }).where(eq(users.id, id));
+    },
+
+    /**
+     * Sets the email; a unique violation (taken by someone else) is the caller's to explain. A
+     * different address (not only in letter case) is unconfirmed until its link is followed.
+     */
     async setEmail(id: string, email: string): Promise<UserRow | undefined> {
-      const [row] = await db.update(users).set({ email }).where(eq(users.id, id)).returning();
+      const [row] = await db
+        .update(users)
+        .set({
+          email,
+          emailConfirmedAt: sql`case when lower(${users.email}) = lower(${email}) then ${users.emailConfirmedAt} else null end`,
+        })
+        .where(eq(users.id, id))
+        .returning();
       return row;
     },
 

@@ -8,6 +8,7 @@ import { isHttpError } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
+import { ResetLinkCard } from './reset-link-card';
 import type { NoticeState } from './navigation-notice';
 import { deleteUser, getUser, setGrantEnd } from './users-api';
 
@@ -195,6 +196,7 @@ function UserDetails({ user, onChanged }: { user: UserDetail; onChanged: () => v
           </ul>
         )}
       </section>
+      <ResetLinkCard user={user} onChanged={onChanged} />
       <DangerZone user={user} />
     </div>
   );
@@ -339,6 +341,9 @@ export function describeAuditEntry(entry: AuditEntry): string {
   }
   if (entry.action === '2fa-recovery-code') {
     return `${entry.actor_username} signed in with a recovery code (${entry.new_value ?? 'some'} left)`;
+  }
+  if (entry.action === 'reset-link') {
+    return `${entry.actor_username} made a password reset link for ${entry.target_username}`;
   }
   if (entry.action === 'delete') {
     return `${entry.actor_username} deleted ${entry.target_username} (${entry.old_value ?? 'unknown role'})`;

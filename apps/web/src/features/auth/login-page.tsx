@@ -123,6 +123,9 @@ export function LoginPage() {
           </form>
         )}
         <p className="auth-page__switch">
+          <Link to="/forgot-password">Forgot password?</Link>
+        </p>
+        <p className="auth-page__switch">
           Don&apos;t have an account?{' '}
           <Link to={withRedirect('/register', destination)}>Register</Link>
         </p>

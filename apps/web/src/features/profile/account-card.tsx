@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { FormField } from '../../app/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
+import { MailPreference } from './mail-preference';
 import { changePassword, updateEmail } from './profile-api';
 
 const FIELD_LABELS: Record<string, string> = {
@@ -247,10 +248,22 @@ export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
         <dt>Username</dt>
         <dd>{profile.username}</dd>
         <dt>Email</dt>
-        <dd>{profile.email ?? 'Not set'}</dd>
+        <dd>
+          {profile.email ?? 'Not set'}
+          {profile.email !== null && !profile.email_confirmed ? (
+            <>
+              {' '}
+              <span className="status-badge status-badge--orange">unconfirmed</span>
+              <span className="form__hint">
+                Follow the link we emailed to this address to confirm it.
+              </span>
+            </>
+          ) : null}
+        </dd>
         <dt>Role</dt>
         <dd>{profile.role === 'user' ? 'User' : <RoleBadge role={profile.role} />}</dd>
       </dl>
+      <MailPreference isWanted={profile.subscription_mail} />
       {openForm === 'email' ? (
         <EmailForm
           onSaved={(email) => {
@@ -272,15 +285,10 @@ export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
       ) : null}
       {openForm === null ? (
         <div className="profile-card__actions">
-          {profile.email === null ? (
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => open('email')}
-            >
-              Update Email
-            </button>
-          ) : null}
+          {/* the spec's form for a user without an email; issue 29 lets one with an email change it */}
+          <button type="button" className="button button--secondary" onClick={() => open('email')}>
+            {profile.email === null ? 'Update Email' : 'Change Email'}
+          </button>
           <button
             type="button"
             className="button button--secondary"

@@ -1,4 +1,5 @@
 import {
+  type MailPreferencesRequest,
   type ChangePasswordRequest,
   MessageResponse,
   Profile,
@@ -9,6 +10,10 @@ import { http } from '../../lib/http';
 
 export function getProfile(signal?: AbortSignal): Promise<Profile> {
   return http.get('/api/user/profile', Profile, signal);
+}
+
+export function setMailPreferences(input: MailPreferencesRequest): Promise<MessageResponse> {
+  return http.post('/api/user/mail-preferences', input, MessageResponse);
 }
 
 export function updateEmail(input: UpdateEmailRequest): Promise<MessageResponse> {

@@ -15,6 +15,8 @@ import {
 const baseProfile: Profile = {
   username: 'ann',
   email: null,
+  email_confirmed: false,
+  subscription_mail: true,
   role: 'subscriber',
   subscription_status: 'past_due',
   subscription_start_date: '2025-01-15T10:00:00.000Z',
@@ -108,6 +110,7 @@ describe('ProfilePage', () => {
       ...baseProfile,
       role: 'user',
       email: 'ann@example.com',
+      email_confirmed: true,
       subscription_status: null,
       subscription_start_date: null,
       subscription_end_date: null,
@@ -117,6 +120,7 @@ describe('ProfilePage', () => {
     });
     await openProfile();
     expect(detail(card('Account Information'), 'Role')).toBe('User');
+    expect(detail(card('Account Information'), 'Email')).toBe('ann@example.com');
     expect(within(card('Subscription Details')).getByText('None')).toHaveClass(
       'status-badge--gray',
     );
@@ -128,8 +132,9 @@ describe('ProfilePage', () => {
     ).toHaveAttribute('href', '/subscribe');
     expect(detail(card('Usage Statistics'), 'Total Time')).toBe('0m');
     expect(within(card('Usage Statistics')).getByText('No games played yet.')).toBeVisible();
-    // an account with an email has no email form to open
+    // an account with an email changes it (issue 29) rather than setting one
     expect(screen.queryByRole('button', { name: 'Update Email' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Change Email' })).toBeVisible();
   });
 
   it('shows a subscription an admin granted as active, granted by an admin, with no end date', async () => {
@@ -149,6 +154,21 @@ describe('ProfilePage', () => {
     );
     expect(detail(subscription, 'Next Payment Date/End Date')).toBe('No end date');
     expect(within(subscription).queryByText('Unknown')).not.toBeInTheDocument();
+  });
+
+  it('turns subscription news off with the one mail preference', async () => {
+    const user = userEvent.setup();
+    const { calls } = profileApi(baseProfile, {
+      'POST /api/user/mail-preferences': () => jsonResponse({ message: 'Email preferences saved' }),
+    });
+    await openProfile();
+    const box = screen.getByRole('checkbox', { name: 'Email me news about my subscription' });
+    expect(box).toBeChecked();
+    await user.click(box);
+    expect(box).not.toBeChecked();
+    expect(callsTo(calls, '/api/user/mail-preferences')[0]?.body).toEqual({
+      subscription_mail: false,
+    });
   });
 
   describe('update email', () => {
@@ -179,8 +199,10 @@ describe('ProfilePage', () => {
       expect(callsTo(calls, '/api/user/update-email')[0]?.body).toEqual({
         email: 'ann@example.com',
       });
-      expect(detail(card('Account Information'), 'Email')).toBe('ann@example.com');
+      // a new address counts once its link is followed
+      expect(detail(card('Account Information'), 'Email')).toMatch(/^ann@example\.com unconfirmed/);
       expect(screen.queryByRole('button', { name: 'Update Email' })).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Change Email' })).toBeVisible();
     });
 
     it("shows the server's message, or 'Failed to update email'", async () => {

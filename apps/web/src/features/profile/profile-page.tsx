@@ -68,7 +68,17 @@ function ProfileContent() {
     <div className="profile-grid">
       <AccountCard
         profile={profile}
-        onEmailUpdated={(email) => setState({ kind: 'loaded', profile: { ...profile, email } })}
+        onEmailUpdated={(email) =>
+          setState({
+            kind: 'loaded',
+            profile: {
+              ...profile,
+              email,
+              email_confirmed:
+                profile.email_confirmed && profile.email?.toLowerCase() === email.toLowerCase(),
+            },
+          })
+        }
       />
       <SubscriptionDetailsCard
         status={profile.subscription_status}

@@ -1,0 +1,224 @@
+import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+
+import { SITE_NAME } from '@portfolio/types/site';
+
+import type { Db } from '../../db/client.js';
+import { mailOutbox } from '../../db/schema.js';
+
+export type MailRow = typeof mailOutbox.$inferSelect;
+
+/** One message as a template makes it. */
+export interface MailMessage {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+  /** Queued at most once under this key (a replayed webhook, a repeated event). */
+  dedupeKey?: string;
+}
+
+/** How the worker sends one message: SMTP through nodemailer, or nothing (the outbox). */
+export interface MailTransport {
+  send(message: MailRow & { from: string }): Promise<void>;
+}
+
+export interface MailRetry {
+  /** The wait after the first failure; doubled each time up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Failures after which a message is given up (status failed). */
+  maxAttempts: number;
+  /** How often due messages are looked for besides the nudge an enqueue gives. */
+  pollIntervalMs: number;
+}
+
+/** 30 s, 1 min, 2 min … 1 h, for about three days: an SMTP outage of a weekend loses nothing. */
+export const DEFAULT_MAIL_RETRY: MailRetry = {
+  baseDelayMs: 30_000,
+  maxDelayMs: 60 * 60_000,
+  maxAttempts: 80,
+  pollIntervalMs: 15_000,
+};
+
+/** How long a worker holds a claimed message before another may try it (a crash mid-send). */
+const CLAIM_MS = 2 * 60_000;
+const BATCH = 20;
+
+/** SMTP through nodemailer (SMTP_URL). */
+export function createSmtpTransport(smtpUrl: string): MailTransport & { close(): void } {
+  const transporter = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(message) {
+      await transporter.sendMail({
+        from: message.from,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        headers: message.headers,
+      });
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}
+
+/** The sender when MAIL_FROM is unset: the site's name at no-reply@ its host. */
+export function defaultMailFrom(siteOrigin: string): string {
+  const host = new URL(siteOrigin).hostname.replace(/^\[|\]$/g, '');
+  const domain = host.includes('.') && !/^[\d.]+$/.test(host) ? host : 'localhost.localdomain';
+  return `${SITE_NAME} <no-reply@${domain}>`;
+}
+
+export interface MailQueue {
+  /** Queues a message (one insert) and nudges the worker; never waits for SMTP. */
+  enqueue(message: MailMessage): Promise<void>;
+  /** Sends (or keeps) every due message now; resolves when this pass is done. */
+  deliverDue(): Promise<void>;
+  /** The newest messages, for the admin's outbox. */
+  list(limit?: number): Promise<MailRow[]>;
+  start(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The mail queue: requests insert a row; a worker in each process claims due rows (a claim pushes
+ * next_attempt_at forward, so two processes never send one message together) and sends them,
+ * retrying failures with backoff. Without a transport (no SMTP_URL) a message is marked kept: the
+ * admin's outbox is where it is read, and a line says so in the log.
+ */
+export function createMailQueue(deps: {
+  db: Db;
+  transport: MailTransport | undefined;
+  from: () => string;
+  retry?: MailRetry;
+  log?: (line: string) => void;
+}): MailQueue {
+  const { db, transport } = deps;
+  const retry = deps.retry ?? DEFAULT_MAIL_RETRY;
+  const log = deps.log ?? ((line: string) => console.info(line));
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  async function claimDue(): Promise<MailRow[]> {
+    const due = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`)))
+      .orderBy(mailOutbox.nextAttemptAt)
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    return db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: sql`now() + ${`${CLAIM_MS} milliseconds`}::interval` })
+      .where(inArray(mailOutbox.id, due))
+      .returning();
+  }
+
+  async function deliver(row: MailRow): Promise<void> {
+    if (!transport) {
+      await db
+        .update(mailOutbox)
+        .set({ status: 'kept', sentAt: new Date() })
+        .where(eq(mailOutbox.id, row.id));
+      log(`[mail] kept in the outbox (no SMTP_URL): "${row.subject}" to ${row.recipient}`);
+      return;
+    }
+    try {
+      await transport.send({ ...row, from: deps.from() });
+      await db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null })
+        .where(eq(mailOutbox.id, row.id));
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const delay = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempts - 1));
+      const message = error instanceof Error ? error.message : String(error);
+      const givenUp = attempts >= retry.maxAttempts;
+      await db
+        .update(mailOutbox)
+        .set({
+          attempts,
+          lastError: message.slice(0, 500),
+          status: givenUp ? 'failed' : 'pending',
+          nextAttemptAt: new Date(Date.now() + delay),
+        })
+        .where(eq(mailOutbox.id, row.id));
+      console.warn(
+        `[mail] sending "${row.subject}" failed (attempt ${attempts}${givenUp ? ', given up' : ''}): ${message}`,
+      );
+    }
+  }
+
+  async function pass(): Promise<void> {
+    for (;;) {
+      const rows = await claimDue();
+      for (const row of rows) {
+        await deliver(row);
+      }
+      if (rows.length < BATCH) {
+        return;
+      }
+    }
+  }
+
+  /** One pass at a time; a nudge during a pass runs another after it. */
+  function deliverDue(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await pass();
+        } while (again && !closed);
+      } catch (error) {
+        console.error('[mail] delivery pass failed', error);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  return {
+    async enqueue(message) {
+      await db
+        .insert(mailOutbox)
+        .values({
+          kind: message.kind,
+          recipient: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          headers: message.headers ?? {},
+          dedupeKey: message.dedupeKey ?? null,
+        })
+        .onConflictDoNothing();
+      if (!closed) {
+        setImmediate(() => void deliverDue());
+      }
+    },
+    deliverDue,
+    async list(limit = 100) {
+      return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);
+    },
+    start() {
+      timer ??= setInterval(() => void deliverDue(), retry.pollIntervalMs).unref();
+      void deliverDue();
+    },
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

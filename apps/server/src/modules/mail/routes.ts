@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import { Router } from 'express';
+import { z } from 'zod';
+
+import type { MailOutboxEntry } from '@portfolio/types';
+
+import { requireAdmin } from '../auth/policies.js';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import type { MailQueue, MailRow } from './queue.js';
+import { isUnsubscribeToken } from './subscriber-mail.js';
+
+const UnsubscribeQuery = z.object({ u: z.guid(), t: z.string().max(64) });
+
+const page = (words: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Email preferences</title></head><body><p>${words}</p><p><a href="/profile">Profile</a></p></body></html>`;
+
+const toEntry = (row: MailRow): MailOutboxEntry => ({
+  id: row.id,
+  created_at: row.createdAt.toISOString(),
+  kind: row.kind,
+  to: row.recipient,
+  subject: row.subject,
+  text: row.text,
+  status: row.status,
+  attempts: row.attempts,
+  last_error: row.lastError,
+  sent_at: row.sentAt ? row.sentAt.toISOString() : null,
+});
+
+/**
+ * GET /admin/mail: the newest 100 messages, sent or kept (the outbox without SMTP_URL).
+ * GET /mail/unsubscribe?u=&t=: a subscription-news mail's unsubscribe link (List-Unsubscribe).
+ */
+export function createMailRouter(deps: { mail: MailQueue; db: Db; secret: string }): Router {
+  const router = Router();
+  router.get('/mail/unsubscribe', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const query = UnsubscribeQuery.safeParse(req.query);
+    if (!query.success || !isUnsubscribeToken(deps.secret, query.data.u, query.data.t)) {
+      res.status(400).type('html').send(page('This unsubscribe link is not valid.'));
+      return;
+    }
+    await deps.db.update(users).set({ mailOptOut: true }).where(eq(users.id, query.data.u));
+    res
+      .type('html')
+      .send(
+        page(
+          'You will no longer get subscription news by email. Mail about payments and your password still comes. You can turn the news back on from your profile.',
+        ),
+      );
+  });
+  router.get('/admin/mail', requireAdmin, async (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json((await deps.mail.list()).map(toEntry) satisfies MailOutboxEntry[]);
+  });
+  return router;
+}
