@@ -230,45 +230,56 @@ describe('the seeded catalogue', () => {
 });
 
 describe('the first start', () => {
-  it('imports each demo game once when two processes start on an empty database together', async () => {
-    const scratch = process.env.DATABASE_URL
-      ? await createScratchDatabase(process.env.DATABASE_URL, 'test_game_seed')
-      : undefined;
-    const open = () => (scratch ? openDatabase({ databaseUrl: scratch.url }) : openTestDatabase());
-    const first = await open();
-    // PGlite is one process: both starts share it; PostgreSQL: two pools, two "processes"
-    const second = scratch ? await open() : first;
-    const dirs = [1, 2].map(() => mkdtempSync(path.join(tmpdir(), 'game-host-seed-')));
-    try {
-      const start = (database: Database, dir: string) =>
-        createGameHost({
-          config: { ...app.deps.config, gamesHost: { ...app.deps.config.gamesHost, dir } },
-          database,
-          bus: createLocalInvalidationBus(),
-          demoDir: DEFAULT_GAMES_DIR,
-        });
-      const hosts = await Promise.all([start(first, dirs[0] ?? ''), start(second, dirs[1] ?? '')]);
-      const rows = await first.db.select().from(gameBuilds);
-      expect(rows.map((row) => `${row.gameId}/${row.version}`).sort()).toEqual(
-        GAME_CATALOGUE.map((entry) => `${entry.id}/1`).sort(),
-      );
-      for (const host of hosts) {
-        expect(host.catalogue.list().map((record) => record.game.id)).toEqual(
-          GAME_CATALOGUE.map((entry) => entry.id),
+  // two imports of every demo game (each file compressed twice) and a restart: CPU-bound work
+  it(
+    'imports each demo game once when two processes start on an empty database together',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const scratch = process.env.DATABASE_URL
+        ? await createScratchDatabase(process.env.DATABASE_URL, 'test_game_seed')
+        : undefined;
+      const open = () =>
+        scratch ? openDatabase({ databaseUrl: scratch.url }) : openTestDatabase();
+      const first = await open();
+      // PGlite is one process: both starts share it; PostgreSQL: two pools, two "processes"
+      const second = scratch ? await open() : first;
+      const dirs = [1, 2].map(() => mkdtempSync(path.join(tmpdir(), 'game-host-seed-')));
+      try {
+        const start = (database: Database, dir: string) =>
+          createGameHost({
+            config: { ...app.deps.config, gamesHost: { ...app.deps.config.gamesHost, dir } },
+            database,
+            bus: createLocalInvalidationBus(),
+            demoDir: DEFAULT_GAMES_DIR,
+          });
+        const hosts = await Promise.all([
+          start(first, dirs[0] ?? ''),
+          start(second, dirs[1] ?? ''),
+        ]);
+        const rows = await first.db.select().from(gameBuilds);
+        expect(rows.map((row) => `${row.gameId}/${row.version}`).sort()).toEqual(
+          GAME_CATALOGUE.map((entry) => `${entry.id}/1`).sort(),
         );
+        for (const host of hosts) {
+          expect(host.catalogue.list().map((record) => record.game.id)).toEqual(
+            GAME_CATALOGUE.map((entry) => entry.id),
+          );
+        }
+        // a restart imports nothing more
+        await start(first, dirs[0] ?? '');
+        expect(await first.db.select().from(gameBuilds)).toHaveLength(rows.length);
+      } finally {
+        await first.close();
+        if (second !== first) {
+          await second.close();
+        }
+        await scratch?.drop();
+        dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
       }
-      // a restart imports nothing more
-      await start(first, dirs[0] ?? '');
-      expect(await first.db.select().from(gameBuilds)).toHaveLength(rows.length);
-    } finally {
-      await first.close();
-      if (second !== first) {
-        await second.close();
-      }
-      await scratch?.drop();
-      dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-    }
-  });
+    },
+  );
 });
 
 describe('a deleted demo import', () => {
