@@ -66,7 +66,7 @@ import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
 import { type PresenceService, createPresenceService } from './modules/presence/service.js';
-import { createSubscriberMail } from './modules/mail/subscriber-mail.js';
+import { createGrantEndingMail, createSubscriberMail } from './modules/mail/subscriber-mail.js';
 import { createSubscriptionRepo } from './modules/subscription/repo.js';
 import {
   DEFAULT_SUBSCRIPTION_RATE_LIMITS,
@@ -163,6 +163,8 @@ export interface Deps {
   gameHostCatalogue: GameHostCatalogue;
   /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
   mail: MailQueue;
+  /** Tells holders of admin-granted subscriptions ending soon (run with the grant check). */
+  mailGrantsEndingSoon: (now?: Date) => Promise<number>;
   /** Single-use tokens sent by mail (password resets, email confirmations). */
   emailTokens: EmailTokens;
   passwordReset: PasswordResetService;
@@ -408,12 +410,23 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       10_000,
     ).unref(),
   );
+  const mailGrantsEndingSoon = createGrantEndingMail({
+    db: database.db,
+    mail,
+    siteOrigin,
+    secret: config.sessionSecret,
+  });
   const endExpiredGrants = () =>
-    adminUsers
-      .endExpiredGrants()
-      .catch((error: unknown) =>
-        console.error('[users] ending granted subscriptions failed', error),
-      );
+    Promise.all([
+      adminUsers
+        .endExpiredGrants()
+        .catch((error: unknown) =>
+          console.error('[users] ending granted subscriptions failed', error),
+        ),
+      mailGrantsEndingSoon().catch((error: unknown) =>
+        console.error('[mail] telling of granted subscriptions ending failed', error),
+      ),
+    ]);
   void endExpiredGrants();
   timers.push(setInterval(() => void endExpiredGrants(), GRANT_CHECK_INTERVAL_MS).unref());
   timers.push(
@@ -459,6 +472,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     playTickets,
     games: createGamesService({ db: database.db, gameTitle }),
     subscriptions,
+    mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
     // the sandbox is checked on first use, or in the background after start (main.ts)
     codeRunner:

@@ -88,6 +88,32 @@ describe('mail that matters to a subscriber', () => {
     expect(smtp.messages.filter(to(user.email))).toHaveLength(1);
   });
 
+  it('tells the holder of an admin-granted subscription a few days before it ends, once', async () => {
+    const soon = await customer();
+    const later = await customer();
+    const now = Date.now();
+    const grant = (endsInDays: number) => ({
+      role: 'subscriber' as const,
+      subscriptionGrantedAt: new Date(now - 86_400_000),
+      subscriptionGrantEndsAt: new Date(now + endsInDays * 86_400_000),
+    });
+    await app.deps.database.db.update(users).set(grant(2)).where(eq(users.id, soon.id));
+    await app.deps.database.db.update(users).set(grant(10)).where(eq(users.id, later.id));
+    // the check runs every minute: one mail per grant end, however often
+    await app.deps.mailGrantsEndingSoon();
+    await app.deps.mailGrantsEndingSoon();
+    const message = await smtp.waitFor(
+      (mail) => to(soon.email)(mail) && /is ending/.test(mail.subject ?? ''),
+    );
+    expect(message.text).toContain('The subscription you were given ends on');
+    expect(message.text).toContain(`${app.url}/subscribe`);
+    const list = message.headers.get('list') as { unsubscribe?: { url?: string } } | undefined;
+    expect(list?.unsubscribe?.url).toMatch(/\/api\/mail\/unsubscribe\?/);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(smtp.messages.filter(to(soon.email))).toHaveLength(1);
+    expect(smtp.messages.filter(to(later.email))).toHaveLength(0);
+  });
+
   it('mails subscription news with an unsubscribe link that turns it off', async () => {
     const user = await customer();
     const now = Math.floor(Date.now() / 1000);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, lte } from 'drizzle-orm';
 
 import { SITE_NAME } from '@portfolio/types/site';
 
@@ -22,6 +22,66 @@ export function isUnsubscribeToken(secret: string, userId: string, token: string
   const expected = Buffer.from(unsubscribeToken(secret, userId));
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** How long before an admin-granted subscription ends its holder is told. */
+export const GRANT_ENDING_NOTICE_DAYS = 3;
+
+/**
+ * Tells the holders of admin-granted subscriptions that end within GRANT_ENDING_NOTICE_DAYS
+ * (news: confirmed addresses of users who did not turn it off, with an unsubscribe link). Queued
+ * once per grant end date, however often it runs; answers how many were queued.
+ */
+export function createGrantEndingMail(deps: {
+  db: Db;
+  mail: MailQueue;
+  siteOrigin: () => string;
+  secret: string;
+}) {
+  const { db, mail, siteOrigin, secret } = deps;
+  return async function mailGrantsEndingSoon(now = new Date()): Promise<number> {
+    const soon = new Date(now.getTime() + GRANT_ENDING_NOTICE_DAYS * 86_400_000);
+    const holders = await db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        endsAt: users.subscriptionGrantEndsAt,
+      })
+      .from(users)
+      .where(
+        and(
+          isNotNull(users.subscriptionGrantedAt),
+          gt(users.subscriptionGrantEndsAt, now),
+          lte(users.subscriptionGrantEndsAt, soon),
+          isNotNull(users.emailConfirmedAt),
+          eq(users.mailOptOut, false),
+        ),
+      );
+    const origin = siteOrigin();
+    for (const holder of holders) {
+      if (!holder.email || !holder.endsAt) {
+        continue;
+      }
+      const unsubscribeUrl = `${origin}/api/mail/unsubscribe?u=${holder.id}&t=${unsubscribeToken(secret, holder.id)}`;
+      await mail.enqueue({
+        kind: 'grant-ending',
+        to: holder.email,
+        subject: `Your ${SITE_NAME} subscription is ending`,
+        ...renderBody({
+          greeting: `Hello ${holder.username},`,
+          paragraphs: [
+            `The subscription you were given ends on ${holder.endsAt.toUTCString()}. You keep the subscriber games until then; to go on playing them after, you can subscribe ($10.00 per quarter, cancel anytime).`,
+          ],
+          action: { label: 'Subscribe', url: `${origin}/subscribe` },
+          unsubscribeUrl,
+        }),
+        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>` },
+        dedupeKey: `grant-ending:${holder.id}:${holder.endsAt.toISOString()}`,
+      });
+    }
+    return holders.length;
+  };
 }
 
 /**
