@@ -205,7 +205,6 @@ test('a game opened from a scrolled list opens in view, and a fixed 1200×800 ga
   const close = await page.getByRole('button', { name: 'Close' }).boundingBox();
   expect(close?.y).toBeGreaterThanOrEqual(0);
   await expectWholeGameInView(page, title, { width: 1280, height: 800 });
-  await page.screenshot({ path: '/tmp/wt-viewer-1280x800.png' });
 
   // the same game fullscreen: scaled up to the screen, still whole
   await page.getByRole('button', { name: 'Fullscreen' }).click();
@@ -311,7 +310,6 @@ test('on a phone: a fixed-size game fits whole, keyboard-only games say so, no F
   await expectWholeGameInView(page, title, viewport);
   const offer = page.getByRole('button', { name: 'Play fullscreen in landscape' });
   await expect(offer).toBeVisible();
-  await page.screenshot({ path: '/tmp/wt-viewer-390x844.png' });
   await expectNoSeriousA11yViolations(page);
   await offer.tap();
   await expect
