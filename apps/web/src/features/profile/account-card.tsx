@@ -254,7 +254,7 @@ export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
             <>
               {' '}
               <span className="status-badge status-badge--orange">unconfirmed</span>
-              <span className="form__hint">
+              <span className="form__hint form__hint--block">
                 Follow the link we emailed to this address to confirm it.
               </span>
             </>

@@ -25,13 +25,13 @@ export function MailPreference({ isWanted }: { isWanted: boolean }) {
 
   return (
     <div className="form__field">
-      <label>
+      <label className="form__check">
         <input
           type="checkbox"
           checked={checked}
           disabled={isSaving}
           onChange={(event) => void handleChange(event.target.checked)}
-        />{' '}
+        />
         Email me news about my subscription
       </label>
       <span className="form__hint">
