@@ -24,6 +24,11 @@ export function isUnsubscribeToken(secret: string, userId: string, token: string
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** The link in a news mail's footer and List-Unsubscribe header that turns news off. */
+function unsubscribeUrlFor(origin: string, secret: string, userId: string): string {
+  return `${origin}/api/mail/unsubscribe?u=${userId}&t=${unsubscribeToken(secret, userId)}`;
+}
+
 /** How long before an admin-granted subscription ends its holder is told. */
 export const GRANT_ENDING_NOTICE_DAYS = 3;
 
@@ -63,7 +68,7 @@ export function createGrantEndingMail(deps: {
       if (!holder.email || !holder.endsAt) {
         continue;
       }
-      const unsubscribeUrl = `${origin}/api/mail/unsubscribe?u=${holder.id}&t=${unsubscribeToken(secret, holder.id)}`;
+      const unsubscribeUrl = unsubscribeUrlFor(origin, secret, holder.id);
       await mail.enqueue({
         kind: 'grant-ending',
         to: holder.email,
@@ -124,7 +129,7 @@ export function createSubscriberMail(deps: {
       return;
     }
     const origin = siteOrigin();
-    const unsubscribeUrl = `${origin}/api/mail/unsubscribe?u=${user.id}&t=${unsubscribeToken(secret, user.id)}`;
+    const unsubscribeUrl = unsubscribeUrlFor(origin, secret, user.id);
     const greeting = `Hello ${user.username},`;
     const content = {
       'payment-failed': {
