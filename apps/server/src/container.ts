@@ -380,6 +380,10 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   });
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
   const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  const media = createMediaService({ db: database.db, config: config.media });
+  await media
+    .sweepIncoming()
+    .catch((error: unknown) => console.error('[media] sweeping old uploads failed', error));
   const flushAnalytics = async () => {
     await presence
       .flush()
@@ -497,7 +501,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     // tests may serve fixture builds from a catalogue of their own
     gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
     mail,
-    media: createMediaService({ db: database.db, config: config.media }),
+    media,
     emailTokens,
     passwordReset,
     emailConfirmation,

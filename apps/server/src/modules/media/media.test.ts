@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -25,6 +33,11 @@ const referenced = new Set<string>();
 
 beforeAll(async () => {
   mediaDir = mkdtempSync(path.join(tmpdir(), 'media-test-'));
+  // work a process stopped in the middle of, two days ago
+  mkdirSync(path.join(mediaDir, '.incoming', 'stale'), { recursive: true });
+  writeFileSync(path.join(mediaDir, '.incoming', 'stale', 'upload'), 'half a file');
+  const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+  utimesSync(path.join(mediaDir, '.incoming', 'stale'), twoDaysAgo, twoDaysAgo);
   app = await startTestApp({ media: { dir: mediaDir, limits: LIMITS } });
   const source: MediaReferenceSource = {
     name: 'a test project',
@@ -107,6 +120,10 @@ const pngOf = (width: number, height: number) =>
     .png()
     .toBuffer();
 
+it('removes upload work left by a stopped process when it starts', () => {
+  expect(readdirSync(path.join(mediaDir, '.incoming'))).toEqual([]);
+});
+
 describe('uploading media', () => {
   let jpegItem: StoredMedia;
   let jpeg: Buffer;
@@ -128,6 +145,7 @@ describe('uploading media', () => {
       expect(response.headers.get('content-type')).toBe('image/webp');
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       const metadata = await sharp(bytes).metadata();
       expect(metadata.format).toBe('webp');
       expect(metadata.exif).toBeUndefined();

@@ -100,7 +100,8 @@ const STORED_FILE = /^\/[0-9a-f]{64}(-(\d+|thumb))?\.[a-z0-9]+$/;
 
 /**
  * GET /media/<file>: the stored files with their type, byte ranges (video seeking), a year of
- * caching (names are content hashes) and no sniffing; anything else under /media is a 404.
+ * caching (names are content hashes), no sniffing, embeddable by other origins (feed readers);
+ * anything else under /media is a 404.
  */
 export function createMediaStaticRouter(dir: string): Router {
   const router = Router();
@@ -113,7 +114,9 @@ export function createMediaStaticRouter(dir: string): Router {
     maxAge: '365d',
     setHeaders: (res) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+      // public pictures and sound that feed readers and other sites may show (the rest of the
+      // site stays same-origin)
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     },
   });
   router.use((req, res, next) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { desc, eq, inArray } from 'drizzle-orm';
@@ -65,7 +65,14 @@ export interface MediaService {
   removeUnusedMedia(urls: readonly string[]): Promise<string[]>;
   /** Adds a source asked by delete and removeUnusedMedia. */
   addReferenceSource(source: MediaReferenceSource): void;
+  /**
+   * Removes work folders a stopped process left in MEDIA_DIR/.incoming (older than a day: no
+   * upload takes that long, so another process's upload on its way is never touched).
+   */
+  sweepIncoming(now?: number): Promise<number>;
 }
+
+const STALE_INCOMING_MS = 24 * 60 * 60 * 1000;
 
 type MediaRow = typeof media.$inferSelect;
 
@@ -270,6 +277,20 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
 
     addReferenceSource(source) {
       sources.push(source);
+    },
+
+    async sweepIncoming(now = Date.now()) {
+      const entries = await readdir(incoming).catch(() => []);
+      let removed = 0;
+      for (const entry of entries) {
+        const folder = path.join(incoming, entry);
+        const info = await stat(folder).catch(() => undefined);
+        if (info && now - info.mtimeMs > STALE_INCOMING_MS) {
+          await rm(folder, { recursive: true, force: true });
+          removed += 1;
+        }
+      }
+      return removed;
     },
   };
 }
