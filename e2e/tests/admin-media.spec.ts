@@ -273,3 +273,38 @@ test('the upload works from the keyboard', async ({ page, admin }) => {
   await page.keyboard.press('Tab');
   await expect(card(page, name).getByRole('button', { name: `Delete ${name}` })).toBeFocused();
 });
+
+test('a slow upload shows its progress until the server has it', async ({ page, admin }) => {
+  test.setTimeout(60_000);
+  await signInAsAdmin(page, admin);
+  await openMediaPage(page);
+  // a slow line: about 300 KB a second out
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: 5_000_000,
+    uploadThroughput: 300_000,
+  });
+  const name = `${uniqueName('slow')}.png`;
+  const png = await sharp(randomBytes(600 * 600 * 3), {
+    raw: { width: 600, height: 600, channels: 3 },
+  })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  await chooseFile(page, name, png, 'image/png');
+  const progress = page.getByRole('progressbar', { name: new RegExp(`^Uploading ${name}`) });
+  await expect(progress).toBeVisible();
+  await expect
+    .poll(async () => Number(await progress.getAttribute('value')), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  await expectUploaded(page, name);
+  await expect(card(page, name)).toContainText('600 × 600');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+});
