@@ -15,7 +15,7 @@ import exifReader from 'exif-reader';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { MediaListResponse, MediaUploadResponse, StoredMedia } from '@portfolio/types/media';
+import { MediaListResponse, MediaUploadResponse, type StoredMedia } from '@portfolio/types/media';
 
 import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
 import type { MediaReferenceSource } from './service.js';
@@ -77,15 +77,20 @@ async function upload(
       ...options.headers,
     },
   });
-  const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as UploadAnswer['body'] };
+  const answer: unknown = JSON.parse(await response.text());
+  // every stored answer is the shared contract's shape
+  if (response.ok) {
+    MediaUploadResponse.parse(answer);
+  }
+  return { status: response.status, body: answer as UploadAnswer['body'] };
 }
 
 /** Every file under MEDIA_DIR (the upload area included), and the table's rows. */
 async function snapshot() {
   const files = readdirSync(mediaDir, { recursive: true, encoding: 'utf8' }).sort();
   const list = await admin.get<MediaListResponse>('/api/admin/media');
-  return { files, ids: list.body.media.map((item) => item.id).sort() };
+  const { media } = MediaListResponse.parse(list.body);
+  return { files, ids: media.map((item) => item.id).sort() };
 }
 
 async function fetchMedia(url: string, headers: Record<string, string> = {}) {
