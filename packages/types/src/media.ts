@@ -92,3 +92,29 @@ export const MEDIA_FILE_NAME_HEADER = 'X-File-Name';
 /** The spec's thumbnails for a video or audio item without one of its own. */
 export const DEFAULT_VIDEO_THUMBNAIL = '/assets/default_video_thumbnail.jpg';
 export const DEFAULT_AUDIO_THUMBNAIL = '/assets/default_audio_thumbnail.jpg';
+
+/**
+ * The gallery item for a stored upload (what the gallery editor adds): its URL as the source, an
+ * image's size and widths for `srcset`, an image's small copy as its thumbnail (a video's or
+ * audio's default thumbnail is left out: the viewer falls back to it by itself).
+ */
+export function galleryItemOf(stored: StoredMedia): {
+  type: StoredMediaKind;
+  source: string;
+  thumbnail?: string;
+  width?: number;
+  height?: number;
+  variants?: MediaVariant[];
+} {
+  const isDefaultThumbnail =
+    stored.thumbnail === DEFAULT_VIDEO_THUMBNAIL || stored.thumbnail === DEFAULT_AUDIO_THUMBNAIL;
+  return {
+    type: stored.type,
+    source: stored.url,
+    ...(isDefaultThumbnail ? {} : { thumbnail: stored.thumbnail }),
+    ...(stored.type === 'image' && stored.width !== undefined && stored.height !== undefined
+      ? { width: stored.width, height: stored.height }
+      : {}),
+    ...(stored.variants.length > 0 ? { variants: stored.variants } : {}),
+  };
+}

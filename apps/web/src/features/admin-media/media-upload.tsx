@@ -34,7 +34,9 @@ export interface MediaUploadProps {
  * as it is chosen, a progress bar while it goes out, and the server's reason when it refuses
  * (an SVG, a file over the limit, a damaged image). Usable anywhere in the admin area:
  *
- *   <MediaUpload onUploaded={(item) => addItem({ type: item.type, source: item.url })} />
+ *   <MediaUpload onUploaded={(item) => addItem(galleryItemOf(item))} />
+ *
+ * (`galleryItemOf` from '@portfolio/types/media' makes the gallery item: source, size, widths.)
  */
 export function MediaUpload({ onUploaded, label = 'Upload media' }: MediaUploadProps) {
   const prefix = useId();
