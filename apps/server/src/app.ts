@@ -21,6 +21,11 @@ import { createGamesRouter } from './modules/games/routes.js';
 import { createGamesStaticRouter, serveGameSdk } from './modules/games/static-routes.js';
 import { createPlayTicketRouter } from './modules/multiplayer/play-ticket-routes.js';
 import { createMailRouter } from './modules/mail/routes.js';
+import {
+  createMediaAdminRouter,
+  createMediaStaticRouter,
+  createMediaUploadRouter,
+} from './modules/media/routes.js';
 import { createPresenceRouter } from './modules/presence/routes.js';
 import {
   createStripeWebhookRouter,
@@ -69,22 +74,27 @@ export function createApp(deps: Deps): Express {
   const resolveSession = sessionMiddleware(deps.sessions, sessionCookies);
   // game builds and thumbnails: binary bodies with their own same-origin check, the zip
   // streamed to disk (ahead of the JSON-only guard and parser)
+  const resolveSessionAndGate: express.RequestHandler = (req, res, next) =>
+    resolveSession(req, res, (error?: unknown) => {
+      if (error) {
+        next(error);
+        return;
+      }
+      try {
+        twoFactorGate(req, res, next);
+      } catch (gateError) {
+        next(gateError);
+      }
+    });
   api.use(
-    createGameUploadRouter({
-      host: deps.gameHost,
-      config,
-      resolveSession: (req, res, next) =>
-        resolveSession(req, res, (error?: unknown) => {
-          if (error) {
-            next(error);
-            return;
-          }
-          try {
-            twoFactorGate(req, res, next);
-          } catch (gateError) {
-            next(gateError);
-          }
-        }),
+    createGameUploadRouter({ host: deps.gameHost, config, resolveSession: resolveSessionAndGate }),
+  );
+  // media uploads: the same, one file streamed to MEDIA_DIR
+  api.use(
+    createMediaUploadRouter({
+      media: deps.media,
+      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+      resolveSession: resolveSessionAndGate,
     }),
   );
   // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
@@ -152,6 +162,7 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
+  api.use(createMediaAdminRouter({ media: deps.media }));
   api.use(
     createPasswordResetRouter({
       passwordReset: deps.passwordReset,
@@ -211,6 +222,9 @@ export function createApp(deps: Deps): Express {
       resolveSession: sessionMiddleware(deps.sessions, sessionCookies),
     }),
   );
+
+  // uploaded media, by content hash: ranges for seeking, cached for a year
+  app.use('/media', createMediaStaticRouter(config.media.dir));
 
   // source maps publish the source: only where SERVE_SOURCE_MAPS allows (not in production)
   if (!config.serveSourceMaps) {

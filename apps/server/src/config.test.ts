@@ -99,6 +99,31 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps media under DATA_DIR/media by default with 20/200/50 MB limits, and takes its own', () => {
+    const dataDir = tempDir();
+    const defaults = loadConfig({ SESSION_SECRET: SECRET, DATA_DIR: dataDir });
+    expect(defaults.media).toEqual({
+      dir: path.join(dataDir, 'media'),
+      limits: { image: 20 * 1024 * 1024, video: 200 * 1024 * 1024, audio: 50 * 1024 * 1024 },
+    });
+    const own = loadConfig({
+      SESSION_SECRET: SECRET,
+      MEDIA_DIR: path.join(dataDir, 'uploads'),
+      MEDIA_MAX_IMAGE_BYTES: '5000000',
+      MEDIA_MAX_VIDEO_BYTES: '',
+      MEDIA_MAX_AUDIO_BYTES: '9000000',
+    });
+    expect(own.media.dir).toBe(path.join(dataDir, 'uploads'));
+    expect(own.media.limits).toEqual({
+      image: 5_000_000,
+      video: 200 * 1024 * 1024,
+      audio: 9_000_000,
+    });
+    expect(configError({ SESSION_SECRET: SECRET, MEDIA_MAX_VIDEO_BYTES: 'lots' })).toMatch(
+      /^\s+MEDIA_MAX_VIDEO_BYTES: /m,
+    );
+  });
+
   it('lists every problem at once', () => {
     const message = configError({ PORT: 'x', DATABASE_URL: 'not a url', SESSION_SECRET: SECRET });
     expect(message).toMatch(/PORT: /);

@@ -117,6 +117,30 @@ const EnvSchema = z
         .default(2 * 1024 * 1024 * 1024),
     ),
     GAME_ZIP_MAX_RATIO: unsetIfEmpty(z.coerce.number().min(2).default(200)),
+    // uploaded media (images, video, audio): where files are stored (default DATA_DIR/media) and
+    // the largest upload of each kind in bytes (default 20 MB, 200 MB, 50 MB)
+    MEDIA_DIR: optionalString,
+    MEDIA_MAX_IMAGE_BYTES: unsetIfEmpty(
+      z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(20 * 1024 * 1024),
+    ),
+    MEDIA_MAX_VIDEO_BYTES: unsetIfEmpty(
+      z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(200 * 1024 * 1024),
+    ),
+    MEDIA_MAX_AUDIO_BYTES: unsetIfEmpty(
+      z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(50 * 1024 * 1024),
+    ),
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
     // mail (issue 29): an SMTP server as a URL (smtp://user:pass@host:587, smtps://…:465); unset,
@@ -256,6 +280,8 @@ export interface Config {
   analyticsSegmentCacheBytes: number;
   /** The games origin (issue 16) and where builds live. */
   gamesHost: GamesHostConfig;
+  /** Uploaded media: the folder and the largest upload of each kind. */
+  media: MediaConfig;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   logLevel: Env['LOG_LEVEL'];
@@ -288,6 +314,13 @@ export interface GamesHostConfig {
   zipMaxUnpackedBytes: number;
   /** The largest unpacked/compressed ratio an upload may have (zip bombs). */
   zipMaxRatio: number;
+}
+
+export interface MediaConfig {
+  /** MEDIA_DIR: stored files, flat, named by content hash (back it up with the database). */
+  dir: string;
+  /** MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES, MEDIA_MAX_AUDIO_BYTES. */
+  limits: { image: number; video: number; audio: number };
 }
 
 export interface ConnectionLimits {
@@ -407,6 +440,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       zipMaxFiles: env.GAME_ZIP_MAX_FILES,
       zipMaxUnpackedBytes: env.GAME_ZIP_MAX_UNPACKED_BYTES,
       zipMaxRatio: env.GAME_ZIP_MAX_RATIO,
+    },
+    media: {
+      dir: path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media')),
+      limits: {
+        image: env.MEDIA_MAX_IMAGE_BYTES,
+        video: env.MEDIA_MAX_VIDEO_BYTES,
+        audio: env.MEDIA_MAX_AUDIO_BYTES,
+      },
     },
     gameServerHealthUrls: {
       wolfscape: env.GAME_SERVER_WOLFSCAPE_URL,

@@ -35,6 +35,7 @@ import {
   ROLLUP_INTERVAL_MS,
 } from './modules/analytics/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
+import { createMediaService, type MediaService } from './modules/media/service.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
@@ -163,6 +164,8 @@ export interface Deps {
   gameHostCatalogue: GameHostCatalogue;
   /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
   mail: MailQueue;
+  /** Uploaded media: receive, process, store under MEDIA_DIR, remove when unused. */
+  media: MediaService;
   /** Tells holders of admin-granted subscriptions ending soon (run with the grant check). */
   mailGrantsEndingSoon: (now?: Date) => Promise<number>;
   /** Single-use tokens sent by mail (password resets, email confirmations). */
@@ -377,6 +380,10 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   });
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
   const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  const media = createMediaService({ db: database.db, config: config.media });
+  await media
+    .sweepIncoming()
+    .catch((error: unknown) => console.error('[media] sweeping old uploads failed', error));
   const flushAnalytics = async () => {
     await presence
       .flush()
@@ -494,6 +501,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     // tests may serve fixture builds from a catalogue of their own
     gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
     mail,
+    media,
     emailTokens,
     passwordReset,
     emailConfirmation,

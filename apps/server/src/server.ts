@@ -8,6 +8,7 @@ import { createGracefulClose } from './lib/graceful-close.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import { type GamesServer, createGamesServer } from './modules/game-host/games-server.js';
 import { isBuildUpload } from './modules/game-host/routes.js';
+import { isMediaUpload } from './modules/media/routes.js';
 import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
@@ -70,9 +71,9 @@ export async function startServer(
     }),
   );
   server.keepAliveTimeout = 65_000;
-  // a game build may take minutes to upload: cut only when it stalls
+  // a game build or a video may take minutes to upload: cut only when it stalls
   applyConnectionLimits(server, config.connections, config.trustProxy, {
-    isLongUpload: isBuildUpload,
+    isLongUpload: (req) => isBuildUpload(req) || isMediaUpload(req),
   });
   const graceful = createGracefulClose(server);
   const realtime = await createRealtime(server, {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { MediaVariant } from './media.js';
+
 export const MEDIA_TYPES = ['image', 'video', 'audio'] as const;
 
 /**
@@ -7,12 +9,20 @@ export const MEDIA_TYPES = ['image', 'video', 'audio'] as const;
  * (`/assets/...`) or https addresses; a video whose source is a YouTube or Vimeo address is
  * embedded in a frame. The type is a free string on purpose: an unknown type renders nothing
  * rather than breaking the page.
+ *
+ * An uploaded image (POST /api/admin/media) also carries its size and its resized copies:
+ * `width`/`height` (the picture's own, for the aspect ratio) and `variants` (smallest first),
+ * so the page offers a `srcset` and reserves the picture's space. Items without them render as
+ * before.
  */
 export const MediaItem = z.object({
   type: z.union([z.enum(MEDIA_TYPES), z.string().min(1)]),
   source: z.string().min(1),
   description: z.string().min(1).optional(),
   thumbnail: z.string().min(1).optional(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  variants: z.array(MediaVariant).optional(),
 });
 export type MediaItem = z.infer<typeof MediaItem>;
 export type KnownMediaType = (typeof MEDIA_TYPES)[number];

@@ -5,6 +5,7 @@ import {
   check,
   customType,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -546,3 +547,43 @@ export const analyticsSegments = pgTable('analytics_segments', {
   /** When `data` was written: a process holding an older copy reads the day again. */
   builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A resized copy of an uploaded image (media.variants). */
+export interface StoredMediaVariant {
+  src: string;
+  width: number;
+  type: string;
+}
+
+/**
+ * Uploaded media (modules/media): one row per distinct upload, named by the SHA-256 of its bytes
+ * (the same file uploaded twice is one row). Files are under MEDIA_DIR: `<sha256>.<ext>` for video
+ * and audio as uploaded, `<sha256>-<width>.webp` and `<sha256>-thumb.webp` for images (their
+ * original, with its metadata, is not kept).
+ */
+export const media = pgTable(
+  'media',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sha256: text('sha256').notNull(),
+    kind: text('kind').$type<'image' | 'video' | 'audio'>().notNull(),
+    mime: text('mime').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** The URL items use: the largest image variant, or the file as uploaded. */
+    url: text('url').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    /** Seconds, for video and audio when the container says. */
+    durationSeconds: doublePrecision('duration_seconds'),
+    variants: jsonb('variants').$type<StoredMediaVariant[]>().notNull().default([]),
+    thumbnail: text('thumbnail').notNull(),
+    originalName: text('original_name').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('media_sha256_idx').on(table.sha256),
+    index('media_created_at_idx').on(table.createdAt),
+    check('media_kind_check', sql`${table.kind} in ('image', 'video', 'audio')`),
+  ],
+);

@@ -61,6 +61,7 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
     body: { userId: NEW_USER, role: 'subscriber' },
     allowed: ['admin'],
   },
+  { method: 'GET', path: '/api/admin/media', allowed: ['admin'] },
   { method: 'GET', path: '/api/user/profile', allowed: ROLES },
   { method: 'POST', path: '/api/user/update-email', body: { email: NEW_EMAIL }, allowed: ROLES },
   {

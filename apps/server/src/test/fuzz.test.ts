@@ -45,6 +45,9 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['POST', '/api/subscription/sync'],
   ['POST', '/api/create-subscription'],
   ['POST', '/api/stripe/webhook'],
+  ['GET', '/api/admin/media'],
+  ['POST', '/api/admin/media'],
+  ['DELETE', '/api/admin/media/:id'],
 ];
 
 let app: TestApp;

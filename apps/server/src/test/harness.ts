@@ -30,6 +30,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   // every app its own folder of game builds (the demo games are imported there at start)
   const gamesDir = overrides.gamesHost ? undefined : mkdtempSync(path.join(tmpdir(), 'games-'));
+  // and of uploaded media
+  const mediaDir = overrides.media ? undefined : mkdtempSync(path.join(tmpdir(), 'media-'));
   const config: Config = {
     ...loadConfig({
       NODE_ENV: 'test',
@@ -42,6 +44,7 @@ export async function startTestApp(
       WEB_DIST_DIR: '/nonexistent-web-dist',
       LOG_LEVEL: 'silent',
       ...(gamesDir ? { GAMES_DIR: gamesDir } : {}),
+      ...(mediaDir ? { MEDIA_DIR: mediaDir } : {}),
     }),
     ...overrides,
   };
@@ -58,8 +61,10 @@ export async function startTestApp(
     ...running,
     stop: async () => {
       await running.stop();
-      if (gamesDir) {
-        rmSync(gamesDir, { recursive: true, force: true });
+      for (const dir of [gamesDir, mediaDir]) {
+        if (dir) {
+          rmSync(dir, { recursive: true, force: true });
+        }
       }
     },
     client: () => new TestClient(running.url),

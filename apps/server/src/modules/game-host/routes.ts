@@ -16,8 +16,8 @@ import {
 import { z } from 'zod';
 
 import type { Config } from '../../config.js';
+import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../lib/errors.js';
-import { isSiteOrigin } from '../../lib/security.js';
 import { parseInput } from '../../lib/validate.js';
 import { policies, requireAdmin, sessionOf } from '../auth/policies.js';
 import type { Actor } from '../users/audit.js';
@@ -235,37 +235,6 @@ const ZIP_TYPES = new Set([
   'application/octet-stream',
 ]);
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
-
-const mediaTypeOf = (req: Request) =>
-  (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-
-/**
- * The same-origin rule for binary bodies: a browser's request must come from the site (Origin,
- * Sec-Fetch-Site), and the body must be of one of `types`, none of which a cross-site form can
- * send without a CORS preflight this server never answers.
- */
-function binaryBodyGuard(
-  types: ReadonlySet<string>,
-  allowedOrigins: readonly string[],
-  description: string,
-): RequestHandler {
-  return (req, _res, next) => {
-    const origin = req.get('origin');
-    const isAllowedOrigin =
-      origin !== undefined && isSiteOrigin(origin, req.protocol, req.get('host'), allowedOrigins);
-    const site = req.get('sec-fetch-site');
-    if (
-      (origin !== undefined && !isAllowedOrigin) ||
-      (site !== undefined && site !== 'same-origin' && site !== 'none' && !isAllowedOrigin)
-    ) {
-      throw forbidden('Cross-site requests are not allowed');
-    }
-    if (!types.has(mediaTypeOf(req))) {
-      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${description}`);
-    }
-    next();
-  };
-}
 
 /**
  * The binary uploads (a build's zip, a thumbnail), mounted ahead of the API's JSON-only guard

@@ -2,6 +2,7 @@ import { useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
 import { AdminGamesSection } from '../admin-games/admin-games-page';
+import { AdminMediaPage } from '../admin-media/admin-media-page';
 import { AnalyticsPage } from '../analytics/analytics-page';
 import { AdminPage } from './admin-page';
 import { AdminUserPage } from './admin-user-page';
@@ -16,6 +17,7 @@ export function AdminPages() {
     { path: 'users/:userId', element: <AdminUserPage /> },
     { path: 'games/*', element: <AdminGamesSection /> },
     { path: 'analytics', element: <AnalyticsPage /> },
+    { path: 'media', element: <AdminMediaPage /> },
     { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
   ]);
 }

@@ -52,6 +52,16 @@ describe('thumbnailFor', () => {
     expect(DEFAULT_AUDIO_THUMBNAIL).toBe('/assets/default_audio_thumbnail.jpg');
   });
 
+  it("uses an uploaded image's smallest copy, not its largest", () => {
+    const variants = [
+      { src: '/media/h-320.webp', width: 320, type: 'image/webp' },
+      { src: '/media/h-1280.webp', width: 1280, type: 'image/webp' },
+    ];
+    expect(thumbnailFor({ type: 'image', source: '/media/h-1280.webp', variants })).toBe(
+      '/media/h-320.webp',
+    );
+  });
+
   it('has nothing for an unknown type without a thumbnail', () => {
     expect(thumbnailFor({ type: 'model3d', source: '/m.glb' })).toBeUndefined();
   });

@@ -13,7 +13,8 @@ export function wrapIndex(index: number, steps: number, count: number): number {
 
 /**
  * The picture shown for an item in the thumbnail strip (spec section 2): its own thumbnail, an
- * image's own source, else the default for its type; undefined for an unknown type.
+ * image's own source (its smallest resized copy when it has some), else the default for its
+ * type; undefined for an unknown type.
  */
 export function thumbnailFor(item: MediaItem): string | undefined {
   if (item.thumbnail) {
@@ -21,7 +22,7 @@ export function thumbnailFor(item: MediaItem): string | undefined {
   }
   switch (item.type) {
     case 'image':
-      return item.source;
+      return item.variants?.[0]?.src ?? item.source;
     case 'video':
       return DEFAULT_VIDEO_THUMBNAIL;
     case 'audio':
@@ -29,6 +30,31 @@ export function thumbnailFor(item: MediaItem): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** An image's `srcset` from its resized copies (`/media/…-320.webp 320w, …`), if it has any. */
+export function srcSetFor(item: MediaItem): string | undefined {
+  const variants = item.variants ?? [];
+  if (variants.length === 0) {
+    return undefined;
+  }
+  return variants.map((variant) => `${variant.src} ${variant.width}w`).join(', ');
+}
+
+const SOURCE_TYPES: Record<string, string> = {
+  webm: 'video/webm',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  wav: 'audio/wav',
+};
+
+/**
+ * The `type` of a video's or audio's `<source>`: the spec's mp4 and mpeg, or WebM, Ogg and WAV
+ * for uploads of those (told by the file's extension).
+ */
+export function sourceTypeFor(item: MediaItem): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(item.source.split(/[?#]/)[0] ?? '')?.[1]?.toLowerCase();
+  return (ext && SOURCE_TYPES[ext]) ?? (item.type === 'audio' ? 'audio/mpeg' : 'video/mp4');
 }
 
 /** The description under the current item: the item's own, else the project's. */

@@ -55,3 +55,52 @@ describe('MediaView', () => {
     expect(container).toBeEmptyDOMElement();
   });
 });
+
+describe('MediaView with an uploaded image', () => {
+  const uploaded = {
+    type: 'image',
+    source: '/media/abc-1280.webp',
+    width: 1280,
+    height: 720,
+    variants: [
+      { src: '/media/abc-320.webp', width: 320, type: 'image/webp' },
+      { src: '/media/abc-640.webp', width: 640, type: 'image/webp' },
+      { src: '/media/abc-1280.webp', width: 1280, type: 'image/webp' },
+    ],
+  };
+
+  it('offers every width in srcset with sizes, and keeps its own size for no layout shift', () => {
+    const { container } = render(
+      <MediaView item={uploaded} projectTitle="ProjectX" position={1} />,
+    );
+    const image = container.querySelector('img');
+    expect(image).toHaveAttribute(
+      'srcset',
+      '/media/abc-320.webp 320w, /media/abc-640.webp 640w, /media/abc-1280.webp 1280w',
+    );
+    expect(image).toHaveAttribute('sizes', '(min-width: 1120px) 970px, 100vw');
+    expect(image).toHaveAttribute('src', '/media/abc-1280.webp');
+    expect(image).toHaveAttribute('width', '1280');
+    expect(image).toHaveAttribute('height', '720');
+  });
+
+  it('gives an uploaded WebM video and OGG audio their own source types', () => {
+    const video = render(
+      <MediaView
+        item={{ type: 'video', source: '/media/abc.webm' }}
+        projectTitle="P"
+        position={1}
+      />,
+    );
+    expect(video.container.querySelector('source')).toHaveAttribute('type', 'video/webm');
+    video.unmount();
+    const audio = render(
+      <MediaView
+        item={{ type: 'audio', source: '/media/abc.ogg' }}
+        projectTitle="P"
+        position={1}
+      />,
+    );
+    expect(audio.container.querySelector('source')).toHaveAttribute('type', 'audio/ogg');
+  });
+});

@@ -1,10 +1,15 @@
 import type { MediaItem } from '@portfolio/types';
 
-import { videoEmbedUrl } from './gallery-media';
+import { sourceTypeFor, srcSetFor, videoEmbedUrl } from './gallery-media';
 
 /** Every media item is shown in a 16:9 stage; the generated pictures are 960×540. */
 export const MEDIA_WIDTH = 960;
 export const MEDIA_HEIGHT = 540;
+/**
+ * How wide the stage is drawn: at most ~970 px (the 1120 px content column less its padding and
+ * the Previous/Next buttons), else about the window's width.
+ */
+export const MEDIA_SIZES = '(min-width: 1120px) 970px, 100vw';
 
 interface MediaViewProps {
   item: MediaItem;
@@ -20,17 +25,24 @@ interface MediaViewProps {
  */
 export function MediaView({ item, projectTitle, position }: MediaViewProps) {
   switch (item.type) {
-    case 'image':
+    case 'image': {
+      // an uploaded image: the browser picks the copy for the screen, its own size kept
+      const srcSet = srcSetFor(item);
       return (
         <img
+          // a new element per source, so the old picture never shows while the new one loads
+          key={item.source}
           className="media-view__image"
           src={item.source}
+          srcSet={srcSet}
+          sizes={srcSet ? MEDIA_SIZES : undefined}
           alt={projectTitle}
-          width={MEDIA_WIDTH}
-          height={MEDIA_HEIGHT}
+          width={item.width ?? MEDIA_WIDTH}
+          height={item.height ?? MEDIA_HEIGHT}
           decoding="async"
         />
       );
+    }
     case 'video': {
       const embed = videoEmbedUrl(item.source);
       if (embed) {
@@ -59,7 +71,7 @@ export function MediaView({ item, projectTitle, position }: MediaViewProps) {
           height={MEDIA_HEIGHT}
           aria-label={`${projectTitle} – video ${position}`}
         >
-          <source src={item.source} type="video/mp4" />
+          <source src={item.source} type={sourceTypeFor(item)} />
           Your browser does not support the video tag.
         </video>
       );
@@ -73,7 +85,7 @@ export function MediaView({ item, projectTitle, position }: MediaViewProps) {
           preload="metadata"
           aria-label={`${projectTitle} – audio ${position}`}
         >
-          <source src={item.source} type="audio/mpeg" />
+          <source src={item.source} type={sourceTypeFor(item)} />
           Your browser does not support the audio element.
         </audio>
       );
