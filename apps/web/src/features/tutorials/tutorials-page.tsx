@@ -9,7 +9,7 @@ import { useNearViewport } from './use-near-viewport';
 
 // react-markdown and its plugins load in their own chunk.
 const MarkdownContent = lazy(() =>
-  import('./markdown-content').then((m) => ({ default: m.MarkdownContent })),
+  import('../../ui/markdown-content').then((m) => ({ default: m.MarkdownContent })),
 );
 
 // a share link opens its snippet in the first C++ code box
