@@ -35,6 +35,8 @@ import {
 } from './modules/run-code/routes.js';
 import { createSnippetsRouter } from './modules/run-code/snippet-routes.js';
 import { createWebSite } from './modules/web/static-site.js';
+import { createContentRouter } from './modules/content/routes.js';
+import { pageDataOf } from './modules/content/page-data.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -114,6 +116,7 @@ export function createApp(deps: Deps): Express {
   api.use(createGameStatusRouter(deps.gameStatus));
   api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter, findGame }));
   api.use(createGameHostRouter({ host: deps.gameHost, config }));
+  api.use(createContentRouter({ content: deps.content, tokens: deps.gameHost.tokens }));
   api.use(
     createPlayTicketRouter({
       playTickets: deps.playTickets,
@@ -223,6 +226,10 @@ export function createApp(deps: Deps): Express {
     createWebSite({
       ...config,
       isPublishedGame: (gameId) => findGame(gameId) !== undefined,
+      content: {
+        pageData: (path) => pageDataOf(deps.content.store, path),
+        onChange: (listener) => deps.content.store.onChange(listener),
+      },
       // a page's document: a bot hit unless its script sends the page view (site analytics)
       onPage: (req) =>
         deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),

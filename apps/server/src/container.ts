@@ -94,6 +94,8 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import type { GameGrants } from './modules/game-host/grants.js';
+import { type Content, createContent } from './modules/content/service.js';
+import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -161,6 +163,8 @@ export interface Deps {
   gameGrants: GameGrants;
   /** What the games origin's file server asks about a game (cached, refreshed on change). */
   gameHostCatalogue: GameHostCatalogue;
+  /** The owner's gallery, tutorials and site texts in the database (issue 30). */
+  content: Content;
   /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
   mail: MailQueue;
   /** Tells holders of admin-granted subscriptions ending soon (run with the grant check). */
@@ -377,6 +381,8 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   });
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
   const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  // the spec's gallery and tutorials are seeded on a fresh database, then read into memory
+  const content = await createContent({ db: database.db, bus });
   const flushAnalytics = async () => {
     await presence
       .flush()
@@ -437,6 +443,13 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
           .catch((error: unknown) => console.error('[game-host] catalogue refresh failed', error)),
       CATALOGUE_REFRESH_INTERVAL_MS,
     ).unref(),
+    setInterval(
+      () =>
+        void content.store
+          .refresh()
+          .catch((error: unknown) => console.error('[content] refresh failed', error)),
+      CONTENT_REFRESH_INTERVAL_MS,
+    ).unref(),
   );
 
   const deps: Deps = {
@@ -490,6 +503,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     snippets: createSnippetsService({ db: database.db }),
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
+    content,
     gameGrants: gameHost.grants,
     // tests may serve fixture builds from a catalogue of their own
     gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,

@@ -173,3 +173,10 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
 
 /** The id of the `<script type="application/json">` element holding the SiteConfig. */
 export const SITE_CONFIG_ELEMENT_ID = 'site-config';
+
+/**
+ * The id of the `<script type="application/json">` element holding a page's initial data (the
+ * published gallery on /Gallery, the tutorials on /Tutorials), so the page shows it without
+ * waiting for a second request. Its shape is `PageData`.
+ */
+export const PAGE_DATA_ELEMENT_ID = 'page-data';

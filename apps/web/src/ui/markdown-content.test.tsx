@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { MarkdownContent } from './markdown-content';
-import { tutorials } from '../features/tutorials/tutorials-data';
+import { tutorials } from '../test/content-fixtures';
 
 describe('MarkdownContent', () => {
   it('renders GFM: tables, task lists, strikethrough, footnotes and autolinks', () => {

@@ -21,6 +21,14 @@ export interface WebSiteOptions {
   onPage?: (req: Request) => void;
   /** Whether /games?play=<id> names a published game (else the page answers 404). */
   isPublishedGame?: (gameId: string) => boolean;
+  /**
+   * The owner's content (issue 30): a page's initial data by its path, and a way to hear of
+   * changes (the pages' HTML is rendered again).
+   */
+  content?: {
+    pageData(path: string): unknown;
+    onChange(listener: () => void): void;
+  };
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -137,7 +145,9 @@ export function createWebSite(options: WebSiteOptions): Router {
         ? readFileSync(file, 'utf8')
         : undefined;
     },
+    (pagePath) => options.content?.pageData(pagePath),
   );
+  options.content?.onChange(() => pageHtml.clear());
 
   const sendPage = (req: Request, res: Response) => {
     const variant = pageHtml(req.path);

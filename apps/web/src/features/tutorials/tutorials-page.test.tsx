@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, jsonResponse, renderApp, stubApi } from '../../test/render-app';
 import { useCodeBoxStore } from './code-box-store';
 import { forgetRunCodeInfo } from './run-code-api';
-import { tutorials } from './tutorials-data';
+import { tutorials } from '../../test/content-fixtures';
 
 // Monaco needs a real browser (Playwright covers it): here its chunk arrives empty, and the
 // highlighted text with its text area stays the editor.
@@ -71,7 +71,10 @@ describe('TutorialsPage', () => {
     const user = userEvent.setup();
     renderApp('/Tutorials');
     expect(await screen.findByRole('heading', { level: 1, name: 'Tutorials' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'C++ Tutorials' })).toBeInTheDocument();
+    // the tutorials come from GET /api/tutorials (the page's HTML carries them in production)
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'C++ Tutorials' }),
+    ).toBeInTheDocument();
     expect(
       screen.getByRole('heading', { level: 2, name: 'Unreal Engine Tutorials' }),
     ).toBeInTheDocument();
