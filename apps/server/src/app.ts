@@ -227,6 +227,7 @@ export function createApp(deps: Deps): Express {
       ...config,
       isPublishedGame: (gameId) => findGame(gameId) !== undefined,
       content: {
+        siteTexts: () => deps.content.store.siteTexts(),
         pageData: (path) => pageDataOf(deps.content.store, path),
         onChange: (listener) => deps.content.store.onChange(listener),
       },

@@ -187,3 +187,24 @@ export const PageData = z.object({
   tutorials: z.array(Tutorial).optional(),
 });
 export type PageData = z.infer<typeof PageData>;
+
+const HomeCardInput = z.object({
+  title: Title,
+  text: z.string().trim().max(500, 'is too long (500 characters at most)'),
+});
+
+/**
+ * `PUT /api/admin/site`: the site's name and the home page's intro and three cards (to Games,
+ * Gallery and Tutorials, in that order); `GET /api/admin/site` answers the same shape.
+ */
+export const SiteTextsRequest = z.object({
+  siteName: z.string().trim().min(1, 'is required').max(80, 'is too long (80 characters at most)'),
+  home: z.object({
+    title: Title,
+    lead: z.string().trim().max(1000, 'is too long (1000 characters at most)'),
+    cards: z.tuple([HomeCardInput, HomeCardInput, HomeCardInput], {
+      error: 'must be the three cards (Games, Gallery, Tutorials)',
+    }),
+  }),
+});
+export type SiteTextsRequest = z.infer<typeof SiteTextsRequest>;

@@ -330,3 +330,43 @@ describe('the seed', () => {
     }
   });
 });
+
+describe('the site texts', () => {
+  it("start as the spec's and are changed whole, with a history entry", async () => {
+    const initial = await admin.get<{ siteName: string; home: { title: string } }>(
+      '/api/admin/site',
+    );
+    expect(initial.status).toBe(200);
+    expect(initial.body).toMatchObject({
+      siteName: 'GameDev Portfolio',
+      home: { title: 'Welcome to my portfolio' },
+    });
+    const twoCards = await admin.put<ErrorBody>('/api/admin/site', {
+      siteName: 'Mine',
+      home: {
+        title: 'Hi',
+        lead: '',
+        cards: [
+          { title: 'A', text: '' },
+          { title: 'B', text: '' },
+        ],
+      },
+    });
+    expect(twoCards.status).toBe(400);
+    expect(twoCards.body.error.message).toMatch(/^home\.cards/);
+    const emptyName = await admin.put<ErrorBody>('/api/admin/site', {
+      ...initial.body,
+      siteName: ' ',
+    });
+    expect(emptyName.body.error.message).toBe('siteName: is required');
+
+    const changed = { ...initial.body, siteName: 'Ada Plays' };
+    const saved = await admin.put('/api/admin/site', changed);
+    expect(saved.status).toBe(200);
+    expect((await admin.get('/api/admin/site')).body).toEqual(changed);
+    const audit = await admin.get<ContentAuditResponse>('/api/admin/content/audit?kind=site');
+    expect(audit.body.entries[0]).toMatchObject({ action: 'update', detail: 'Changed site name' });
+    expect((await app.client().put('/api/admin/site', changed)).status).toBe(401);
+    await admin.put('/api/admin/site', initial.body);
+  });
+});

@@ -12,6 +12,7 @@ import {
   CreateTutorialRequest,
   type GalleryResponse,
   ReorderRequest,
+  SiteTextsRequest,
   type TutorialsResponse,
   UpdateGalleryProjectRequest,
   UpdateTutorialRequest,
@@ -32,6 +33,7 @@ import type { Content } from './service.js';
  *   DELETE /api/admin/gallery/:id, …/tutorials/:id   delete
  *   PUT    /api/admin/gallery/order, …/tutorials/order   { ids } in the new order
  *   GET    /api/admin/content/audit[?kind=&itemId=]  the content's history, newest first
+ *   GET    /api/admin/site, PUT /api/admin/site      the site's name and the home page's texts
  *
  * The admin calls take an admin session or an admin API token, as the games admin API does.
  */
@@ -71,7 +73,19 @@ export function createContentRouter(deps: {
       .json({ tutorials: [...content.store.tutorials()] } satisfies TutorialsResponse);
   });
 
-  router.use(['/admin/gallery', '/admin/tutorials', '/admin/content'], noStore, admin);
+  router.use(
+    ['/admin/gallery', '/admin/tutorials', '/admin/content', '/admin/site'],
+    noStore,
+    admin,
+  );
+
+  router.get('/admin/site', (_req, res) => {
+    res.json(content.site.get() satisfies SiteTextsRequest);
+  });
+  router.put('/admin/site', async (req, res) => {
+    const input = parseInput(SiteTextsRequest, req.body);
+    res.json((await content.site.update(input, actorOf(res))) satisfies SiteTextsRequest);
+  });
 
   router.get('/admin/gallery', async (_req, res) => {
     res.json({ projects: await content.gallery.list() } satisfies AdminGalleryResponse);

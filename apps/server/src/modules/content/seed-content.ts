@@ -1,4 +1,4 @@
-import type { GalleryProject, Tutorial } from '@portfolio/types';
+import type { GalleryProject, HomeTexts, Tutorial } from '@portfolio/types';
 
 /*
  * The spec's fixed content (section 3), moved here from the web app (issue 30): the first rows
@@ -194,3 +194,23 @@ export const SEED_TUTORIALS: readonly Tutorial[] = [
     content: MULTIPLAYER_FRAMEWORK,
   },
 ];
+
+/** The home page's intro and its three cards (spec section 1), until the owner edits them. */
+export const SEED_HOME: HomeTexts = {
+  title: 'Welcome to my portfolio',
+  lead: 'I am a passionate game developer and designer. Here you can play my games, explore my projects and learn from my tutorials.',
+  cards: [
+    {
+      title: 'Games',
+      text: 'Play single-player and multiplayer browser games made with GameMaker, Godot and more.',
+    },
+    {
+      title: 'Gallery',
+      text: 'Browse projects, prototypes and visual effects with videos and screenshots.',
+    },
+    {
+      title: 'Tutorials',
+      text: 'Learn C++ and Unreal Engine with runnable code samples and guides.',
+    },
+  ],
+};

@@ -5,6 +5,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { listContentAudit } from './audit.js';
 import { createGalleryAdmin, type GalleryAdmin } from './gallery-admin.js';
 import { seedContent } from './seed.js';
+import { createSiteAdmin, type SiteAdmin } from './site-admin.js';
 import { type ContentStore, createContentStore } from './store.js';
 import { createTutorialsAdmin, type TutorialsAdmin } from './tutorials-admin.js';
 
@@ -14,6 +15,7 @@ export interface Content {
   store: ContentStore;
   gallery: GalleryAdmin;
   tutorials: TutorialsAdmin;
+  site: SiteAdmin;
   audit(filter: { kind?: ContentKind; itemId?: string }): Promise<ContentAuditEntry[]>;
 }
 
@@ -27,6 +29,7 @@ export async function createContent(deps: { db: Db; bus: InvalidationBus }): Pro
     store,
     gallery: createGalleryAdmin({ db, store }),
     tutorials: createTutorialsAdmin({ db, store }),
+    site: createSiteAdmin({ db, store }),
     audit: (filter) => listContentAudit(db, filter),
   };
 }

@@ -1,12 +1,20 @@
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 
-import { type GalleryProject, MediaItem, type Tutorial } from '@portfolio/types';
+import {
+  type GalleryProject,
+  type HomeTexts,
+  isHomeTexts,
+  MediaItem,
+  SITE_NAME,
+  type Tutorial,
+} from '@portfolio/types';
 import type { AdminGalleryProject, AdminTutorial } from '@portfolio/types/content';
 
 import type { Db } from '../../db/client.js';
-import { galleryProjects, tutorials } from '../../db/schema.js';
+import { galleryProjects, siteContent, tutorials } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { SEED_HOME } from './seed-content.js';
 
 /*
  * The published content in memory (issue 30), like the game catalogue: read at start, after
@@ -89,7 +97,31 @@ export function toAdminTutorial(row: TutorialRow): AdminTutorial {
 export const galleryOrder = [asc(galleryProjects.position), asc(galleryProjects.createdAt)];
 export const tutorialOrder = [asc(tutorials.position), asc(tutorials.createdAt)];
 
+/** The site's name and home texts: the owner's, else the spec's. */
+export interface SiteTexts {
+  siteName: string;
+  home: HomeTexts;
+}
+
+export const DEFAULT_SITE_TEXTS: SiteTexts = { siteName: SITE_NAME, home: SEED_HOME };
+
+/** The site texts stored under 'site' and 'home' ({ name } and HomeTexts), else the defaults. */
+export function siteTextsOf(rows: readonly { key: string; value: unknown }[]): SiteTexts {
+  const site = rows.find((row) => row.key === 'site')?.value;
+  const home = rows.find((row) => row.key === 'home')?.value;
+  const name =
+    typeof site === 'object' && site !== null && 'name' in site && typeof site.name === 'string'
+      ? site.name
+      : '';
+  return {
+    siteName: name || DEFAULT_SITE_TEXTS.siteName,
+    home: isHomeTexts(home) ? home : DEFAULT_SITE_TEXTS.home,
+  };
+}
+
 export interface ContentStore {
+  /** The site's name and the home page's texts. */
+  siteTexts(): SiteTexts;
   /** The published projects, in order. */
   gallery(): readonly GalleryProject[];
   /** The published tutorials, in order. */
@@ -106,11 +138,12 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
   const { db, bus } = deps;
   let gallery: GalleryProject[] = [];
   let tutorialList: Tutorial[] = [];
+  let texts: SiteTexts = DEFAULT_SITE_TEXTS;
   const listeners: Array<() => void> = [];
   let loading: Promise<void> = Promise.resolve();
 
   const load = async () => {
-    const [galleryRows, tutorialRows] = await Promise.all([
+    const [galleryRows, tutorialRows, textRows] = await Promise.all([
       db
         .select()
         .from(galleryProjects)
@@ -121,7 +154,9 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
         .from(tutorials)
         .where(eq(tutorials.published, true))
         .orderBy(...tutorialOrder),
+      db.select({ key: siteContent.key, value: siteContent.value }).from(siteContent),
     ]);
+    texts = siteTextsOf(textRows);
     gallery = galleryRows.map(toGalleryProject).filter((project) => project.media.length > 0);
     tutorialList = tutorialRows.flatMap((row) => {
       const tutorial = toTutorial(row);
@@ -148,6 +183,7 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
   bus.onResync?.(refreshLogged);
 
   return {
+    siteTexts: () => texts,
     gallery: () => gallery,
     tutorials: () => tutorialList,
     refresh,

@@ -8,6 +8,7 @@ import {
   SITE_CONFIG_ELEMENT_ID,
   SITE_NAME,
   type SiteConfig,
+  titleWithSiteName,
 } from '@portfolio/types';
 
 /** One variant of index.html: the bytes in each encoding and an ETag per encoding. */
@@ -46,8 +47,9 @@ export function renderIndexHtml(
   const preloadLinks = preloads
     .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
     .join('');
+  const title = titleWithSiteName(page.title, siteConfig.siteName ?? SITE_NAME);
   return inlineStylesheets(template, readStylesheet)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       `<meta name="description" content="${escapeHtml(page.description)}" />`,
@@ -104,7 +106,8 @@ export interface IndexHtmlCache {
  */
 export function createIndexHtmlCache(
   template: string,
-  siteConfig: SiteConfig,
+  /** The runtime settings, read again whenever the variants are rendered again (`clear`). */
+  siteConfig: SiteConfig | (() => SiteConfig),
   /** The chunks a page's route module needs beyond the entry's (from Vite's manifest). */
   routeChunks: (module: string) => readonly string[] = () => [],
   /** A built stylesheet's text by its path in the build, to inline; undefined keeps the link. */
@@ -123,7 +126,14 @@ export function createIndexHtmlCache(
       const preloads = sitePage?.module ? routeChunks(sitePage.module) : [];
       const data = sitePage ? pageData(sitePage.path) : undefined;
       variant = compressVariant(
-        renderIndexHtml(template, page, siteConfig, preloads, readStylesheet, data),
+        renderIndexHtml(
+          template,
+          page,
+          typeof siteConfig === 'function' ? siteConfig() : siteConfig,
+          preloads,
+          readStylesheet,
+          data,
+        ),
       );
       variants.set(key, variant);
     }

@@ -208,9 +208,14 @@ describe('pages', () => {
 
   it('gives the app the configured footer links', async () => {
     const html = (await rawGet(`${app.url}/`)).body.toString();
-    expect(html).toContain(
-      '<script id="site-config" type="application/json">{"githubUrl":"https://github.com/site-owner","linkedinUrl":"https://www.linkedin.com/in/site-owner"}</script>',
-    );
+    const config = /<script id="site-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+    // beside the links, the owner's site name and home texts (issue 30)
+    expect(JSON.parse(config?.[1] ?? '{}')).toMatchObject({
+      githubUrl: 'https://github.com/site-owner',
+      linkedinUrl: 'https://www.linkedin.com/in/site-owner',
+      siteName: 'GameDev Portfolio',
+      home: { title: 'Welcome to my portfolio' },
+    });
     // the template itself is not served with its placeholders
     expect((await rawGet(`${app.url}/index.html`)).body.toString()).toContain('site-owner');
   });
@@ -359,5 +364,37 @@ describe("the owner's content in the pages (issue 30)", () => {
       gallery: Array<{ title: string }>;
     };
     expect(removed.gallery.map((project) => project.title)).not.toContain(title);
+  });
+});
+
+describe("the owner's site name and home texts (issue 30)", () => {
+  it('are written into every page and its title, and change with the next request', async () => {
+    const admin = await signedInClient(app, 'admin');
+    const before = await admin.client.get<{ siteName: string; home: { lead: string } }>(
+      '/api/admin/site',
+    );
+    try {
+      const saved = await admin.client.request('PUT', '/api/admin/site', {
+        ...before.body,
+        siteName: 'Ada </title> Plays',
+        home: { ...before.body.home, lead: 'I make small games.' },
+      });
+      expect(saved.status).toBe(200);
+      const html = (await rawGet(`${app.url}/Gallery`)).body.toString();
+      expect(html).toContain('<title>My Gallery | Ada &lt;/title&gt; Plays</title>');
+      const config = /<script id="site-config" type="application\/json">([^<]*)<\/script>/.exec(
+        html,
+      );
+      expect(JSON.parse(config?.[1] ?? '{}')).toMatchObject({
+        githubUrl: 'https://github.com/site-owner',
+        siteName: 'Ada </title> Plays',
+        home: { lead: 'I make small games.' },
+      });
+    } finally {
+      await admin.client.request('PUT', '/api/admin/site', before.body);
+    }
+    expect((await rawGet(`${app.url}/`)).body.toString()).toContain(
+      '<title>GameDev Portfolio</title>',
+    );
   });
 });

@@ -26,6 +26,8 @@ export interface WebSiteOptions {
    * changes (the pages' HTML is rendered again).
    */
   content?: {
+    /** The site's name and home texts, added to the SiteConfig every page carries. */
+    siteTexts(): Pick<SiteConfig, 'siteName' | 'home'>;
     pageData(path: string): unknown;
     onChange(listener: () => void): void;
   };
@@ -137,7 +139,7 @@ export function createWebSite(options: WebSiteOptions): Router {
   const hashedFiles = hashedFilesOf(manifest);
   const pageHtml = createIndexHtmlCache(
     readFileSync(indexFile, 'utf8'),
-    siteConfig,
+    () => ({ ...siteConfig, ...options.content?.siteTexts() }),
     routeChunksOf(manifest),
     (href) => {
       const file = path.resolve(webDist, href);

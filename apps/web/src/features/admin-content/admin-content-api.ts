@@ -8,6 +8,7 @@ import {
   type ContentKind,
   type CreateGalleryProjectRequest,
   type CreateTutorialRequest,
+  SiteTextsRequest,
   type UpdateGalleryProjectRequest,
   type UpdateTutorialRequest,
 } from '@portfolio/types/content';
@@ -71,13 +72,22 @@ export async function reorderContent(section: ContentSection, ids: string[]): Pr
   await request('PUT', `/api/admin/${section}/order`, { body: { ids } });
 }
 
-/** One item's history, newest first. */
+/** The site's name and the home page's texts. */
+export async function getSiteTexts(signal?: AbortSignal): Promise<SiteTextsRequest> {
+  return http.get('/api/admin/site', SiteTextsRequest, signal);
+}
+
+export async function updateSiteTexts(body: SiteTextsRequest): Promise<void> {
+  await request('PUT', '/api/admin/site', { body });
+}
+
+/** One item's (or, without an id, the whole kind's) history, newest first. */
 export async function listContentAudit(
   kind: ContentKind,
-  itemId: string,
+  itemId: string | undefined,
   signal?: AbortSignal,
 ): Promise<ContentAuditEntry[]> {
-  const query = new URLSearchParams({ kind, itemId }).toString();
+  const query = new URLSearchParams({ kind, ...(itemId ? { itemId } : {}) }).toString();
   return (await http.get(`/api/admin/content/audit?${query}`, ContentAuditResponse, signal))
     .entries;
 }

@@ -14,6 +14,7 @@ import {
 } from './admin-content-api';
 import { ContentSection } from './content-section';
 import { emptyGalleryValues, GalleryForm, galleryValuesOf } from './gallery-form';
+import { SiteTextsTab } from './site-texts-tab';
 import { emptyTutorialValues, TutorialForm, tutorialValuesOf } from './tutorial-form';
 
 import '../admin-games/admin-games.css';
@@ -32,14 +33,15 @@ async function withMessage(action: Promise<void>, fallback: string): Promise<voi
 }
 
 /**
- * The admin's Content section (issue 30): /admin/content/gallery and /admin/content/tutorials,
- * the owner's gallery and tutorials edited in the browser.
+ * The admin's Content section (issue 30): /admin/content/gallery, /tutorials and /site: the
+ * owner's gallery, tutorials, home texts and site name edited in the browser.
  */
 export function AdminContentSection() {
   const page = useRoutes([
     { index: true, element: <Navigate to="gallery" replace /> },
     { path: 'gallery', element: <GalleryTab /> },
     { path: 'tutorials', element: <TutorialsTab /> },
+    { path: 'site', element: <SiteTextsTab /> },
     { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
   ]);
   return (
@@ -54,6 +56,9 @@ export function AdminContentSection() {
         </NavLink>
         <NavLink to="/admin/content/tutorials" className="admin-content__tab">
           Tutorials
+        </NavLink>
+        <NavLink to="/admin/content/site" className="admin-content__tab">
+          Home &amp; site
         </NavLink>
       </nav>
       {page}

@@ -10,7 +10,8 @@ export function ContentHistory({
   version,
 }: {
   kind: ContentKind;
-  itemId: string;
+  /** One item's changes; the whole kind's without one (the site's texts). */
+  itemId?: string;
   /** Read again when this changes (after each save). */
   version: string;
 }) {
