@@ -243,3 +243,63 @@ test('an iframe tutorial needs an https: address', async ({ page, admin }) => {
   await form.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('list', { name: 'Tutorials' })).not.toContainText('Refused frame');
 });
+
+test("the owner renames the site and rewrites the home page's intro: guests see it on the next load", async ({
+  page,
+  admin,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  await signInAsAdmin(page, admin);
+  const before = await (await page.request.get('/api/admin/site')).json();
+  const origin = new URL(page.url()).origin;
+  try {
+    await page.goto('/admin/content');
+    await page
+      .getByRole('navigation', { name: 'Content' })
+      .getByRole('link', { name: 'Home & site' })
+      .click();
+    const form = page.getByRole('form', { name: 'Home and site texts' });
+    await expect(form.getByLabel('Site name')).toHaveValue('GameDev Portfolio');
+    await expect(form.getByLabel('Home intro title')).toHaveValue('Welcome to my portfolio');
+    await form.getByLabel('Home intro title').fill('');
+    await form.getByRole('button', { name: 'Save texts' }).click();
+    await expect(form.getByText('Home intro title is required')).toBeVisible();
+    await expect(form.getByLabel('Home intro title')).toBeFocused();
+
+    await form.getByLabel('Site name').fill('Ada Plays');
+    await form.getByLabel('Home intro title').fill('Hello from Ada');
+    await form.getByLabel('Home intro text').fill('I make small games about wolves.');
+    const galleryCard = form.getByRole('group', { name: 'Card to Gallery' });
+    await galleryCard.getByLabel('Text').fill('Everything I made, in pictures.');
+    await form.getByRole('button', { name: 'Save texts' }).click();
+    await expect(page.getByText('Saved: visitors see the new texts')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'History' })).toContainText(
+      'Changed site name, home intro, home cards',
+    );
+    await expectNoSeriousA11yViolations(page);
+
+    const guest = await browser.newContext();
+    const guestPage = await guest.newPage();
+    await guestPage.goto('/');
+    await expect(
+      guestPage.getByRole('heading', { level: 1, name: 'Hello from Ada' }),
+    ).toBeVisible();
+    await expect(guestPage.getByText('I make small games about wolves.')).toBeVisible();
+    await expect(
+      guestPage.getByRole('link', { name: /Gallery Everything I made/ }),
+    ).toHaveAttribute('href', '/gallery');
+    await expect(
+      guestPage.getByRole('banner').getByRole('link', { name: 'Ada Plays' }),
+    ).toBeVisible();
+    await expect(guestPage).toHaveTitle('Ada Plays');
+    await guestPage
+      .getByRole('link', { name: /^Tutorials/ })
+      .first()
+      .click();
+    await expect(guestPage).toHaveTitle('Tutorials | Ada Plays');
+    await guest.close();
+  } finally {
+    await page.request.put('/api/admin/site', { data: before, headers: { origin } });
+  }
+});
