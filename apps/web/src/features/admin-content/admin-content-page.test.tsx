@@ -1,5 +1,5 @@
 import type { AdminGalleryProject } from '@portfolio/types/content';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -77,6 +77,34 @@ describe('the admin Content section', () => {
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(rows()).toHaveLength(2));
+  });
+
+  it('moves a project by dragging its handle onto another row', async () => {
+    const projects = [project('a', 'Alpha'), project('b', 'Beta'), project('c', 'Gamma')];
+    const { calls } = stubApi({
+      ...signedInAs('owner', 'admin'),
+      'GET /api/admin/gallery': () => jsonResponse({ projects }),
+      'PUT /api/admin/gallery/order': () => jsonResponse({ projects }),
+    });
+    renderApp('/admin/content/gallery');
+    const list = await screen.findByRole('list', { name: 'Gallery projects' });
+    const data = new Map<string, string>();
+    const dataTransfer = {
+      setData: (type: string, value: string) => data.set(type, value),
+      getData: (type: string) => data.get(type) ?? '',
+      effectAllowed: 'all',
+    };
+    fireEvent.dragStart(screen.getByRole('button', { name: /^Reorder Gamma/ }), { dataTransfer });
+    const [firstRow] = within(list).getAllByRole('listitem');
+    if (!firstRow) {
+      throw new Error('no rows');
+    }
+    fireEvent.dragOver(firstRow, { dataTransfer });
+    fireEvent.drop(firstRow, { dataTransfer });
+    expect(screen.getByText('Moved Gamma to position 1 of 3.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ ids: ['c', 'a', 'b'] }),
+    );
   });
 
   it('shows each field’s error beside it and sends a valid project as a draft', async () => {

@@ -134,6 +134,56 @@ describe('TutorialsPage', () => {
   });
 });
 
+describe("the owner's tutorials (issue 30)", () => {
+  it('renders a markdown item as markdown in either section, and frames only https: pages', async () => {
+    stubApi({
+      'GET /api/tutorials': () =>
+        jsonResponse({
+          tutorials: [
+            {
+              id: 'lambdas',
+              title: 'Lambdas',
+              section: 'cpp',
+              type: 'markdown',
+              content: '**Capture** by value <script>alert(1)</script>',
+            },
+            {
+              id: 'old-frame',
+              title: 'Old frame',
+              section: 'unreal',
+              type: 'iframe',
+              content: 'A page over plain http.',
+              iframeSrc: 'http://blueprintue.com/render/x/',
+            },
+          ],
+        }),
+    });
+    const { container } = renderApp('/Tutorials');
+    expect(await screen.findByText('Capture')).toHaveProperty('tagName', 'STRONG');
+    expect(screen.getByText(/<script>alert\(1\)<\/script>/)).toBeInTheDocument();
+    expect(container.querySelector('script')).toBeNull();
+    // a markdown item in the C++ section has no code box
+    expect(screen.queryByRole('button', { name: 'Run' })).toBeNull();
+    expect(screen.getByText('A page over plain http.')).toBeInTheDocument();
+    expect(screen.queryByTitle('Old frame')).toBeNull();
+  });
+
+  it('says when the tutorials could not be loaded, and tries again', async () => {
+    let isDown = true;
+    stubApi({
+      'GET /api/tutorials': () => (isDown ? apiError(503, 'Down') : jsonResponse({ tutorials })),
+    });
+    const user = userEvent.setup();
+    renderApp('/Tutorials');
+    expect(await screen.findByText('The tutorials could not be loaded.')).toBeInTheDocument();
+    isDown = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(
+      await screen.findByRole('heading', { level: 3, name: 'Hello, World! in C++' }),
+    ).toBeInTheDocument();
+  });
+});
+
 describe('a share link (/Tutorials?snippet=<id>)', () => {
   it('opens the snippet with its standard input, standard and optimisation', async () => {
     const { calls } = stubApi({
