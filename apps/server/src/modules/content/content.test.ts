@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type {
   AdminGalleryProjectResponse,
@@ -324,6 +324,14 @@ describe('the seed', () => {
       expect(second.store.tutorials().map((tutorial) => tutorial.id)).not.toContain(
         'cpp-hello-world',
       );
+      // another process hears of a change through the bus and reads the content again
+      const rendered: string[] = [];
+      first.store.onChange(() => rendered.push('again'));
+      await second.gallery.update('item2', { published: false }, null);
+      await vi.waitFor(() =>
+        expect(first.store.gallery().map((project) => project.id)).toEqual(['item1', 'item3']),
+      );
+      expect(rendered.length).toBeGreaterThan(0);
     } finally {
       await database.close();
       await scratch?.drop();

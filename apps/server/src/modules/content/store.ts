@@ -139,6 +139,7 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
   let gallery: GalleryProject[] = [];
   let tutorialList: Tutorial[] = [];
   let texts: SiteTexts = DEFAULT_SITE_TEXTS;
+  let lastSnapshot = '';
   const listeners: Array<() => void> = [];
   let loading: Promise<void> = Promise.resolve();
 
@@ -156,12 +157,23 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
         .orderBy(...tutorialOrder),
       db.select({ key: siteContent.key, value: siteContent.value }).from(siteContent),
     ]);
-    texts = siteTextsOf(textRows);
-    gallery = galleryRows.map(toGalleryProject).filter((project) => project.media.length > 0);
-    tutorialList = tutorialRows.flatMap((row) => {
+    const nextTexts = siteTextsOf(textRows);
+    const nextGallery = galleryRows
+      .map(toGalleryProject)
+      .filter((project) => project.media.length > 0);
+    const nextTutorials = tutorialRows.flatMap((row) => {
       const tutorial = toTutorial(row);
       return tutorial ? [tutorial] : [];
     });
+    // the minute's refresh usually finds nothing new: the pages are rendered again only on a change
+    const snapshot = JSON.stringify([nextTexts, nextGallery, nextTutorials]);
+    if (snapshot === lastSnapshot) {
+      return;
+    }
+    lastSnapshot = snapshot;
+    texts = nextTexts;
+    gallery = nextGallery;
+    tutorialList = nextTutorials;
     for (const listener of listeners) {
       listener();
     }
