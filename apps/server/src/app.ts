@@ -40,6 +40,8 @@ import {
 } from './modules/run-code/routes.js';
 import { createSnippetsRouter } from './modules/run-code/snippet-routes.js';
 import { createWebSite } from './modules/web/static-site.js';
+import { createContentRouter } from './modules/content/routes.js';
+import { pageDataOf } from './modules/content/page-data.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -124,6 +126,7 @@ export function createApp(deps: Deps): Express {
   api.use(createGameStatusRouter(deps.gameStatus));
   api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter, findGame }));
   api.use(createGameHostRouter({ host: deps.gameHost, config }));
+  api.use(createContentRouter({ content: deps.content, tokens: deps.gameHost.tokens }));
   api.use(
     createPlayTicketRouter({
       playTickets: deps.playTickets,
@@ -237,6 +240,11 @@ export function createApp(deps: Deps): Express {
     createWebSite({
       ...config,
       isPublishedGame: (gameId) => findGame(gameId) !== undefined,
+      content: {
+        siteTexts: () => deps.content.store.siteTexts(),
+        pageData: (path) => pageDataOf(deps.content.store, path),
+        onChange: (listener) => deps.content.store.onChange(listener),
+      },
       // a page's document: a bot hit unless its script sends the page view (site analytics)
       onPage: (req) =>
         deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),

@@ -95,6 +95,8 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import type { GameGrants } from './modules/game-host/grants.js';
+import { type Content, createContent } from './modules/content/service.js';
+import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -162,6 +164,8 @@ export interface Deps {
   gameGrants: GameGrants;
   /** What the games origin's file server asks about a game (cached, refreshed on change). */
   gameHostCatalogue: GameHostCatalogue;
+  /** The owner's gallery, tutorials and site texts in the database (issue 30). */
+  content: Content;
   /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
   mail: MailQueue;
   /** Uploaded media: receive, process, store under MEDIA_DIR, remove when unused. */
@@ -384,6 +388,19 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   await media
     .sweepIncoming()
     .catch((error: unknown) => console.error('[media] sweeping old uploads failed', error));
+  // the spec's gallery and tutorials are seeded on a fresh database, then read into memory
+  const content = await createContent({
+    db: database.db,
+    bus,
+    releaseMedia: (urls) =>
+      media
+        .removeUnusedMedia(urls)
+        .catch((error: unknown) => console.error('[media] removing unused uploads failed', error)),
+  });
+  media.addReferenceSource({
+    name: 'a gallery project',
+    isReferenced: (urls) => content.gallery.usesAnyMedia(urls),
+  });
   const flushAnalytics = async () => {
     await presence
       .flush()
@@ -444,6 +461,13 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
           .catch((error: unknown) => console.error('[game-host] catalogue refresh failed', error)),
       CATALOGUE_REFRESH_INTERVAL_MS,
     ).unref(),
+    setInterval(
+      () =>
+        void content.store
+          .refresh()
+          .catch((error: unknown) => console.error('[content] refresh failed', error)),
+      CONTENT_REFRESH_INTERVAL_MS,
+    ).unref(),
   );
 
   const deps: Deps = {
@@ -497,6 +521,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     snippets: createSnippetsService({ db: database.db }),
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
+    content,
     gameGrants: gameHost.grants,
     // tests may serve fixture builds from a catalogue of their own
     gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,

@@ -66,4 +66,14 @@ describe('isSiteConfig', () => {
     expect(isSiteConfig({ githubUrl: 'https://github.com/a' })).toBe(false);
     expect(isSiteConfig(null)).toBe(false);
   });
+
+  it("takes the owner's site name and home texts only in their shape (issue 30)", () => {
+    const links = { githubUrl: 'https://github.com/a', linkedinUrl: 'https://linkedin.com/in/a' };
+    const card = { title: 'Games', text: 'Play.' };
+    const home = { title: 'Hi', lead: 'I make games.', cards: [card, card, card] };
+    expect(isSiteConfig({ ...links, siteName: 'Ada', home })).toBe(true);
+    expect(isSiteConfig({ ...links, siteName: '' })).toBe(false);
+    expect(isSiteConfig({ ...links, home: { ...home, cards: [card, card] } })).toBe(false);
+    expect(isSiteConfig({ ...links, home: { ...home, title: 7 } })).toBe(false);
+  });
 });

@@ -24,6 +24,29 @@ export const MediaItem = z.object({
   height: z.number().int().positive().optional(),
   variants: z.array(MediaVariant).optional(),
 });
+
+/**
+ * An address a page may load media from: a path on this site (`/assets/…`, not `//host`) or an
+ * http(s) address. Anything else (`javascript:`, `data:`) is refused where content is written.
+ */
+export const MediaAddress = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(2000, 'is too long (2000 characters at most)')
+  .refine(
+    (value) =>
+      (value.startsWith('/') && !value.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(value),
+    'must be a path on this site (/assets/…) or an http(s) address',
+  );
+
+/** A media item as the admin writes it: the addresses checked (extra fields pass through). */
+export const MediaItemInput = MediaItem.extend({
+  type: z.enum(MEDIA_TYPES, { error: 'must be image, video or audio' }),
+  source: MediaAddress,
+  description: z.string().trim().max(2000).optional(),
+  thumbnail: MediaAddress.optional(),
+});
 export type MediaItem = z.infer<typeof MediaItem>;
 export type KnownMediaType = (typeof MEDIA_TYPES)[number];
 
@@ -33,7 +56,7 @@ export const GalleryProject = z.object({
   title: z.string().min(1),
   description: z.string().min(1),
   thumbnail: z.string().min(1),
-  repositoryLink: z.url({ protocol: /^https$/ }).optional(),
+  repositoryLink: z.url({ protocol: /^https?$/ }).optional(),
   media: z.array(MediaItem).min(1, 'needs at least one media item'),
 });
 export type GalleryProject = z.infer<typeof GalleryProject>;

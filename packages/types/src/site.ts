@@ -150,9 +150,58 @@ export function canonicalPagePath(pathname: string): string {
 export interface SiteConfig {
   githubUrl: string;
   linkedinUrl: string;
+  /** The site's name as the owner set it (issue 30); SITE_NAME when absent. */
+  siteName?: string;
+  /** The home page's intro and cards as the owner wrote them (issue 30). */
+  home?: HomeTexts;
 }
 
-/** Whether a value read from the page is a SiteConfig with https links. */
+/** One of the home page's three link cards: to Games, Gallery and Tutorials, in that order. */
+export interface HomeCard {
+  title: string;
+  text: string;
+}
+
+/** The home page's texts (spec section 1): the welcome intro and the three link cards. */
+export interface HomeTexts {
+  title: string;
+  lead: string;
+  cards: [HomeCard, HomeCard, HomeCard];
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+function isHomeCard(value: unknown): value is HomeCard {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'title' in value &&
+    'text' in value &&
+    isText(value.title) &&
+    typeof value.text === 'string'
+  );
+}
+
+/** Whether a value is the home page's texts with its three cards. */
+export function isHomeTexts(value: unknown): value is HomeTexts {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'title' in value &&
+    'lead' in value &&
+    'cards' in value &&
+    isText(value.title) &&
+    typeof value.lead === 'string' &&
+    Array.isArray(value.cards) &&
+    value.cards.length === 3 &&
+    value.cards.every(isHomeCard)
+  );
+}
+
+/**
+ * Whether a value read from the page is a SiteConfig with https links (and, when present, a
+ * site name and home texts of the right shape).
+ */
 export function isSiteConfig(value: unknown): value is SiteConfig {
   const isHttpsUrl = (url: unknown) => typeof url === 'string' && /^https:\/\/[^\s]+$/.test(url);
   return (
@@ -161,8 +210,15 @@ export function isSiteConfig(value: unknown): value is SiteConfig {
     'githubUrl' in value &&
     'linkedinUrl' in value &&
     isHttpsUrl(value.githubUrl) &&
-    isHttpsUrl(value.linkedinUrl)
+    isHttpsUrl(value.linkedinUrl) &&
+    (!('siteName' in value) || isText(value.siteName)) &&
+    (!('home' in value) || isHomeTexts(value.home))
   );
+}
+
+/** A page's title with the owner's site name in place of SITE_NAME ('Games | My Site'). */
+export function titleWithSiteName(title: string, siteName: string): string {
+  return siteName === SITE_NAME ? title : title.replace(SITE_NAME, siteName);
 }
 
 /** Used when the page carries no settings (the Vite dev server). */
@@ -173,3 +229,10 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
 
 /** The id of the `<script type="application/json">` element holding the SiteConfig. */
 export const SITE_CONFIG_ELEMENT_ID = 'site-config';
+
+/**
+ * The id of the `<script type="application/json">` element holding a page's initial data (the
+ * published gallery on /Gallery, the tutorials on /Tutorials), so the page shows it without
+ * waiting for a second request. Its shape is `PageData`.
+ */
+export const PAGE_DATA_ELEMENT_ID = 'page-data';

@@ -10,12 +10,18 @@ const tutorialBase = {
   section: TutorialSection,
 };
 
+export const TUTORIAL_TYPES = ['code', 'markdown', 'iframe'] as const;
+export const TutorialType = z.enum(TUTORIAL_TYPES);
+export type TutorialType = z.infer<typeof TutorialType>;
+
 /**
  * A tutorial (spec section 3). A code item's content is C++ source (section cpp, shown in the
- * editor with a Run button) or markdown (section unreal); an iframe item embeds `iframeSrc`.
+ * editor with a Run button) or markdown (section unreal); a markdown item's content is markdown
+ * in either section; an iframe item embeds `iframeSrc` (https only).
  */
 export const Tutorial = z.discriminatedUnion('type', [
   z.object({ ...tutorialBase, type: z.literal('code'), content: z.string().min(1) }),
+  z.object({ ...tutorialBase, type: z.literal('markdown'), content: z.string().min(1) }),
   z.object({
     ...tutorialBase,
     type: z.literal('iframe'),

@@ -17,7 +17,15 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-import type { AuditAction, DeviceInfo, GameAccess, Role } from '@portfolio/types';
+import type {
+  AuditAction,
+  DeviceInfo,
+  GameAccess,
+  Role,
+  TutorialSection,
+  TutorialType,
+} from '@portfolio/types';
+import type { ContentAuditAction, ContentKind } from '@portfolio/types/content';
 import type {
   BuildEngine,
   GameAuditAction,
@@ -586,4 +594,79 @@ export const media = pgTable(
     index('media_created_at_idx').on(table.createdAt),
     check('media_kind_check', sql`${table.kind} in ('image', 'video', 'audio')`),
   ],
+);
+/*
+ * The owner's content (issue 30): gallery projects, tutorials and the site's texts, edited in
+ * the admin's Content section. Seeded once with the spec's content (content_seeds says which
+ * seeds ran, so a table the owner emptied stays empty).
+ */
+export const galleryProjects = pgTable(
+  'gallery_projects',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    thumbnail: text('thumbnail').notNull(),
+    repositoryLink: text('repository_link'),
+    /** MediaItem[] (packages/types gallery.ts), checked on the way in and out. */
+    media: jsonb('media').$type<unknown[]>().notNull().default([]),
+    position: integer('position').notNull().default(0),
+    published: boolean('published').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('gallery_projects_position_idx').on(table.position)],
+);
+
+export const tutorials = pgTable(
+  'tutorials',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    section: text('section').$type<TutorialSection>().notNull(),
+    type: text('type').$type<TutorialType>().notNull(),
+    content: text('content').notNull().default(''),
+    iframeSrc: text('iframe_src'),
+    position: integer('position').notNull().default(0),
+    published: boolean('published').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('tutorials_position_idx').on(table.position),
+    check('tutorials_section_check', sql`${table.section} in ('cpp', 'unreal')`),
+    check('tutorials_type_check', sql`${table.type} in ('code', 'markdown', 'iframe')`),
+    check(
+      'tutorials_iframe_check',
+      sql`(${table.type} = 'iframe') = (${table.iframeSrc} is not null)`,
+    ),
+  ],
+);
+
+/** The site's texts by key ('home': intro and cards, 'site': the name); a missing key = the spec's. */
+export const siteContent = pgTable('site_content', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Which content seeds have run ('gallery', 'tutorials'): each runs once per database. */
+export const contentSeeds = pgTable('content_seeds', {
+  name: text('name').primaryKey(),
+  seededAt: timestamp('seeded_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const contentAuditLog = pgTable(
+  'content_audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').$type<ContentKind>().notNull(),
+    itemId: text('item_id'),
+    action: text('action').$type<ContentAuditAction>().notNull(),
+    actorId: uuid('actor_id'),
+    actorUsername: text('actor_username').notNull(),
+    detail: text('detail').notNull().default(''),
+  },
+  (table) => [index('content_audit_log_item_idx').on(table.kind, table.itemId, table.at)],
 );

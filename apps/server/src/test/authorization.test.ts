@@ -62,6 +62,11 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
     allowed: ['admin'],
   },
   { method: 'GET', path: '/api/admin/media', allowed: ['admin'] },
+  // the owner's content (issue 30): admins only (or an admin API token)
+  { method: 'GET', path: '/api/admin/gallery', allowed: ['admin'] },
+  { method: 'GET', path: '/api/admin/tutorials', allowed: ['admin'] },
+  { method: 'GET', path: '/api/admin/site', allowed: ['admin'] },
+  { method: 'GET', path: '/api/admin/content/audit', allowed: ['admin'] },
   { method: 'GET', path: '/api/user/profile', allowed: ROLES },
   { method: 'POST', path: '/api/user/update-email', body: { email: NEW_EMAIL }, allowed: ROLES },
   {

@@ -48,6 +48,21 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['GET', '/api/admin/media'],
   ['POST', '/api/admin/media'],
   ['DELETE', '/api/admin/media/:id'],
+  ['GET', '/api/gallery'],
+  ['GET', '/api/tutorials'],
+  ['GET', '/api/admin/gallery'],
+  ['POST', '/api/admin/gallery'],
+  ['PATCH', '/api/admin/gallery/:id'],
+  ['DELETE', '/api/admin/gallery/:id'],
+  ['PUT', '/api/admin/gallery/order'],
+  ['GET', '/api/admin/tutorials'],
+  ['POST', '/api/admin/tutorials'],
+  ['PATCH', '/api/admin/tutorials/:id'],
+  ['DELETE', '/api/admin/tutorials/:id'],
+  ['PUT', '/api/admin/tutorials/order'],
+  ['GET', '/api/admin/site'],
+  ['PUT', '/api/admin/site'],
+  ['GET', '/api/admin/content/audit'],
 ];
 
 let app: TestApp;

@@ -169,6 +169,14 @@ export class TestClient {
     return this.request<T>('POST', path, body, headers);
   }
 
+  patch<T = unknown>(path: string, body: unknown = {}) {
+    return this.request<T>('PATCH', path, body);
+  }
+
+  put<T = unknown>(path: string, body: unknown = {}) {
+    return this.request<T>('PUT', path, body);
+  }
+
   delete<T = unknown>(path: string) {
     return this.request<T>('DELETE', path);
   }

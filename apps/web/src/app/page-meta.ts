@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
-import { DEFAULT_DESCRIPTION, findSitePage, SITE_NAME } from '@portfolio/types/site';
+import { DEFAULT_DESCRIPTION, findSitePage, titleWithSiteName } from '@portfolio/types/site';
+
+import { siteConfig } from '../lib/config';
 
 /**
  * Keeps the document's title and description on the open page as the visitor moves around
@@ -11,7 +13,9 @@ export function usePageMeta(): void {
   const { pathname } = useLocation();
   useEffect(() => {
     const page = findSitePage(pathname);
-    document.title = page?.title ?? SITE_NAME;
+    document.title = page
+      ? titleWithSiteName(page.title, siteConfig.siteName)
+      : siteConfig.siteName;
     document
       .querySelector('meta[name="description"]')
       ?.setAttribute('content', page?.description ?? DEFAULT_DESCRIPTION);

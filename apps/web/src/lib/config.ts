@@ -23,8 +23,13 @@ export function readSiteConfig(doc: Document = document): SiteConfig {
   }
 }
 
-/** Site settings: the name, and the runtime settings the server gave this page. */
+const runtime = readSiteConfig();
+
+/**
+ * Site settings: the owner's site name and home texts (issue 30) and the other runtime settings
+ * the server gave this page. `home` is absent only without a server (the Vite dev server).
+ */
 export const siteConfig = {
-  siteName: SITE_NAME,
-  ...readSiteConfig(),
+  ...runtime,
+  siteName: runtime.siteName ?? SITE_NAME,
 } as const;

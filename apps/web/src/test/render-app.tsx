@@ -3,6 +3,7 @@ import { MemoryRouter, useLocation, useNavigate, type Location } from 'react-rou
 import { vi } from 'vitest';
 
 import { App } from '../app/routes';
+import { galleryProjects, tutorials } from './content-fixtures';
 
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -25,7 +26,7 @@ export interface RecordedCall {
 
 /**
  * Replaces fetch with a fake API: `handlers` answers 'METHOD /path?query' or, for any query,
- * 'METHOD /path'; heartbeats succeed;
+ * 'METHOD /path'; heartbeats succeed; the gallery and tutorials are the seeded ones;
  * current-user answers { user: null } (a guest) unless given; anything else is a 404. Calls are recorded.
  */
 export function stubApi(handlers: Record<string, Handler> = {}) {
@@ -46,6 +47,12 @@ export function stubApi(handlers: Record<string, Handler> = {}) {
     }
     if (url === '/api/auth/current-user') {
       return Promise.resolve(jsonResponse({ user: null }));
+    }
+    if (method === 'GET' && url === '/api/gallery') {
+      return Promise.resolve(jsonResponse({ projects: galleryProjects }));
+    }
+    if (method === 'GET' && url === '/api/tutorials') {
+      return Promise.resolve(jsonResponse({ tutorials }));
     }
     return Promise.resolve(apiError(404, 'Not found', 'NOT_FOUND'));
   });

@@ -4,9 +4,11 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import {
   DEFAULT_DESCRIPTION,
   findSitePage,
+  PAGE_DATA_ELEMENT_ID,
   SITE_CONFIG_ELEMENT_ID,
   SITE_NAME,
   type SiteConfig,
+  titleWithSiteName,
 } from '@portfolio/types';
 
 /** One variant of index.html: the bytes in each encoding and an ETag per encoding. */
@@ -35,13 +37,19 @@ export function renderIndexHtml(
   siteConfig: SiteConfig,
   preloads: readonly string[] = [],
   readStylesheet: (href: string) => string | undefined = () => undefined,
+  pageData?: unknown,
 ): string {
-  const configElement = `<script id="${SITE_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(siteConfig)}</script>`;
+  const dataElement =
+    pageData === undefined
+      ? ''
+      : `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${scriptSafeJson(pageData)}</script>`;
+  const configElement = `<script id="${SITE_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(siteConfig)}</script>${dataElement}`;
   const preloadLinks = preloads
     .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
     .join('');
+  const title = titleWithSiteName(page.title, siteConfig.siteName ?? SITE_NAME);
   return inlineStylesheets(template, readStylesheet)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       `<meta name="description" content="${escapeHtml(page.description)}" />`,
@@ -85,32 +93,51 @@ function compressVariant(html: string): HtmlVariant {
   };
 }
 
+export interface IndexHtmlCache {
+  /** The page's variant, rendered and compressed at its first request. */
+  (pathname: string): HtmlVariant;
+  /** Drops every variant (the content they carry changed). */
+  clear(): void;
+}
+
 /**
- * The page variants of index.html, rendered and compressed once per process (the settings do
- * not change while it runs): one per known page, one for every other path.
+ * The page variants of index.html, rendered and compressed once per process and again after the
+ * owner's content changes (`clear`): one per known page, one for every other path.
  */
 export function createIndexHtmlCache(
   template: string,
-  siteConfig: SiteConfig,
+  /** The runtime settings, read again whenever the variants are rendered again (`clear`). */
+  siteConfig: SiteConfig | (() => SiteConfig),
   /** The chunks a page's route module needs beyond the entry's (from Vite's manifest). */
   routeChunks: (module: string) => readonly string[] = () => [],
   /** A built stylesheet's text by its path in the build, to inline; undefined keeps the link. */
   readStylesheet: (href: string) => string | undefined = () => undefined,
-) {
+  /** The initial data of a page by its path (/Gallery, /Tutorials), else undefined. */
+  pageData: (path: string) => unknown = () => undefined,
+): IndexHtmlCache {
   const variants = new Map<string, HtmlVariant>();
   const fallback = { title: SITE_NAME, description: DEFAULT_DESCRIPTION };
-  return (pathname: string): HtmlVariant => {
+  const cache = (pathname: string): HtmlVariant => {
     const sitePage = findSitePage(pathname);
     const page = sitePage ?? fallback;
     const key = page.title;
     let variant = variants.get(key);
     if (!variant) {
       const preloads = sitePage?.module ? routeChunks(sitePage.module) : [];
+      const data = sitePage ? pageData(sitePage.path) : undefined;
       variant = compressVariant(
-        renderIndexHtml(template, page, siteConfig, preloads, readStylesheet),
+        renderIndexHtml(
+          template,
+          page,
+          typeof siteConfig === 'function' ? siteConfig() : siteConfig,
+          preloads,
+          readStylesheet,
+          data,
+        ),
       );
       variants.set(key, variant);
     }
     return variant;
   };
+  return Object.assign(cache, { clear: () => variants.clear() });
 }

@@ -208,9 +208,14 @@ describe('pages', () => {
 
   it('gives the app the configured footer links', async () => {
     const html = (await rawGet(`${app.url}/`)).body.toString();
-    expect(html).toContain(
-      '<script id="site-config" type="application/json">{"githubUrl":"https://github.com/site-owner","linkedinUrl":"https://www.linkedin.com/in/site-owner"}</script>',
-    );
+    const config = /<script id="site-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+    // beside the links, the owner's site name and home texts (issue 30)
+    expect(JSON.parse(config?.[1] ?? '{}')).toMatchObject({
+      githubUrl: 'https://github.com/site-owner',
+      linkedinUrl: 'https://www.linkedin.com/in/site-owner',
+      siteName: 'GameDev Portfolio',
+      home: { title: 'Welcome to my portfolio' },
+    });
     // the template itself is not served with its placeholders
     expect((await rawGet(`${app.url}/index.html`)).body.toString()).toContain('site-owner');
   });
@@ -312,5 +317,84 @@ describe('API answers', () => {
     const small = await rawGet(`${app.url}/api/health`, { 'accept-encoding': 'gzip' });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString())).toEqual({ ok: true });
+  });
+});
+
+describe("the owner's content in the pages (issue 30)", () => {
+  const pageDataOf = (html: string): unknown => {
+    const match = /<script id="page-data" type="application\/json">([^<]*)<\/script>/.exec(html);
+    return match?.[1] === undefined ? undefined : JSON.parse(match[1]);
+  };
+
+  it('writes the published gallery into /Gallery and the tutorials into /Tutorials only', async () => {
+    const gallery = await app.client().get<{ projects: unknown[] }>('/api/gallery');
+    const galleryPage = await rawGet(`${app.url}/Gallery`);
+    expect(pageDataOf(galleryPage.body.toString())).toEqual({ gallery: gallery.body.projects });
+    const tutorials = await app.client().get<{ tutorials: unknown[] }>('/api/tutorials');
+    const tutorialsPage = await rawGet(`${app.url}/tutorials`);
+    expect(pageDataOf(tutorialsPage.body.toString())).toEqual({
+      tutorials: tutorials.body.tutorials,
+    });
+    expect(pageDataOf((await rawGet(`${app.url}/`)).body.toString())).toBeUndefined();
+  });
+
+  it('renders the page again after a change, with text that cannot end its script element', async () => {
+    const before = await rawGet(`${app.url}/Gallery`);
+    const admin = await signedInClient(app, 'admin');
+    const title = `</script><script>alert(1)</script> ${Date.now()}`;
+    const created = await admin.client.post<{ project: { id: string } }>('/api/admin/gallery', {
+      title,
+      description: 'Escaped <b>bold</b>',
+      thumbnail: '/assets/gallery/visuals-card.webp',
+      media: [{ type: 'image', source: '/assets/gallery/vfx-plasma.webp' }],
+      published: true,
+    });
+    expect(created.status).toBe(201);
+    try {
+      const after = await rawGet(`${app.url}/Gallery`);
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      const html = after.body.toString();
+      expect(html).not.toContain('</script><script>alert(1)');
+      const data = pageDataOf(html) as { gallery: Array<{ title: string }> };
+      expect(data.gallery.map((project) => project.title)).toContain(title);
+    } finally {
+      await admin.client.delete(`/api/admin/gallery/${created.body.project.id}`);
+    }
+    const removed = pageDataOf((await rawGet(`${app.url}/Gallery`)).body.toString()) as {
+      gallery: Array<{ title: string }>;
+    };
+    expect(removed.gallery.map((project) => project.title)).not.toContain(title);
+  });
+});
+
+describe("the owner's site name and home texts (issue 30)", () => {
+  it('are written into every page and its title, and change with the next request', async () => {
+    const admin = await signedInClient(app, 'admin');
+    const before = await admin.client.get<{ siteName: string; home: { lead: string } }>(
+      '/api/admin/site',
+    );
+    try {
+      const saved = await admin.client.request('PUT', '/api/admin/site', {
+        ...before.body,
+        siteName: 'Ada </title> Plays',
+        home: { ...before.body.home, lead: 'I make small games.' },
+      });
+      expect(saved.status).toBe(200);
+      const html = (await rawGet(`${app.url}/Gallery`)).body.toString();
+      expect(html).toContain('<title>My Gallery | Ada &lt;/title&gt; Plays</title>');
+      const config = /<script id="site-config" type="application\/json">([^<]*)<\/script>/.exec(
+        html,
+      );
+      expect(JSON.parse(config?.[1] ?? '{}')).toMatchObject({
+        githubUrl: 'https://github.com/site-owner',
+        siteName: 'Ada </title> Plays',
+        home: { lead: 'I make small games.' },
+      });
+    } finally {
+      await admin.client.request('PUT', '/api/admin/site', before.body);
+    }
+    expect((await rawGet(`${app.url}/`)).body.toString()).toContain(
+      '<title>GameDev Portfolio</title>',
+    );
   });
 });

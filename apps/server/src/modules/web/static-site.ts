@@ -21,6 +21,16 @@ export interface WebSiteOptions {
   onPage?: (req: Request) => void;
   /** Whether /games?play=<id> names a published game (else the page answers 404). */
   isPublishedGame?: (gameId: string) => boolean;
+  /**
+   * The owner's content (issue 30): a page's initial data by its path, and a way to hear of
+   * changes (the pages' HTML is rendered again).
+   */
+  content?: {
+    /** The site's name and home texts, added to the SiteConfig every page carries. */
+    siteTexts(): Pick<SiteConfig, 'siteName' | 'home'>;
+    pageData(path: string): unknown;
+    onChange(listener: () => void): void;
+  };
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -129,7 +139,7 @@ export function createWebSite(options: WebSiteOptions): Router {
   const hashedFiles = hashedFilesOf(manifest);
   const pageHtml = createIndexHtmlCache(
     readFileSync(indexFile, 'utf8'),
-    siteConfig,
+    () => ({ ...siteConfig, ...options.content?.siteTexts() }),
     routeChunksOf(manifest),
     (href) => {
       const file = path.resolve(webDist, href);
@@ -137,7 +147,9 @@ export function createWebSite(options: WebSiteOptions): Router {
         ? readFileSync(file, 'utf8')
         : undefined;
     },
+    (pagePath) => options.content?.pageData(pagePath),
   );
+  options.content?.onChange(() => pageHtml.clear());
 
   const sendPage = (req: Request, res: Response) => {
     const variant = pageHtml(req.path);

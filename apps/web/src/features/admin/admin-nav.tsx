@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 
-/** The admin area's sections: the dashboard, the games catalogue, the site's analytics, media. */
+/** The admin area's sections: the dashboard, the games, the content, the site's analytics, media. */
 export function AdminNav() {
   return (
     <nav className="admin-nav" aria-label="Admin">
@@ -9,6 +9,9 @@ export function AdminNav() {
       </NavLink>
       <NavLink to="/admin/games" className="admin-nav__link">
         Games
+      </NavLink>
+      <NavLink to="/admin/content" className="admin-nav__link">
+        Content
       </NavLink>
       <NavLink to="/admin/analytics" className="admin-nav__link">
         Analytics

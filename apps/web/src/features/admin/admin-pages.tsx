@@ -1,6 +1,7 @@
 import { useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { AdminContentSection } from '../admin-content/admin-content-page';
 import { AdminGamesSection } from '../admin-games/admin-games-page';
 import { AdminMediaPage } from '../admin-media/admin-media-page';
 import { AnalyticsPage } from '../analytics/analytics-page';
@@ -16,6 +17,7 @@ export function AdminPages() {
     { index: true, element: <AdminPage /> },
     { path: 'users/:userId', element: <AdminUserPage /> },
     { path: 'games/*', element: <AdminGamesSection /> },
+    { path: 'content/*', element: <AdminContentSection /> },
     { path: 'analytics', element: <AnalyticsPage /> },
     { path: 'media', element: <AdminMediaPage /> },
     { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },

@@ -1,42 +1,38 @@
 import { Link } from 'react-router';
 
-const CARDS = [
-  {
-    to: '/games',
-    title: 'Games',
-    text: 'Play single-player and multiplayer browser games made with GameMaker, Godot and more.',
-  },
-  {
-    to: '/gallery',
-    title: 'Gallery',
-    text: 'Browse projects, prototypes and visual effects with videos and screenshots.',
-  },
-  {
-    to: '/tutorials',
-    title: 'Tutorials',
-    text: 'Learn C++ and Unreal Engine with runnable code samples and guides.',
-  },
+import { siteConfig } from '../../lib/config';
+
+/** The three cards' destinations (spec section 1); their titles and texts are the owner's. */
+const CARD_LINKS = [
+  { to: '/games', name: 'Games' },
+  { to: '/gallery', name: 'Gallery' },
+  { to: '/tutorials', name: 'Tutorials' },
 ] as const;
 
+/**
+ * The home page: the owner's intro and three link cards, written into the page by the server
+ * (SiteConfig), so the page needs no request and carries none of the texts in its script.
+ */
 export function HomePage() {
+  const home = siteConfig.home;
   return (
     <section className="page home" aria-labelledby="home-title">
       <div className="home__intro">
-        <h1 id="home-title">Welcome to my portfolio</h1>
-        <p className="lead">
-          I am a passionate game developer and designer. Here you can play my games, explore my
-          projects and learn from my tutorials.
-        </p>
+        <h1 id="home-title">{home?.title ?? siteConfig.siteName}</h1>
+        {home?.lead ? <p className="lead">{home.lead}</p> : null}
       </div>
       <ul className="card-grid">
-        {CARDS.map((card) => (
-          <li key={card.to}>
-            <Link to={card.to} className="card card--link">
-              <h2>{card.title}</h2>
-              <p>{card.text}</p>
-            </Link>
-          </li>
-        ))}
+        {CARD_LINKS.map((link, index) => {
+          const card = home?.cards[index];
+          return (
+            <li key={link.to}>
+              <Link to={link.to} className="card card--link">
+                <h2>{card?.title ?? link.name}</h2>
+                {card?.text ? <p>{card.text}</p> : null}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, jsonResponse, renderApp, stubApi } from '../../test/render-app';
 import { useCodeBoxStore } from './code-box-store';
 import { forgetRunCodeInfo } from './run-code-api';
-import { tutorials } from './tutorials-data';
+import { tutorials } from '../../test/content-fixtures';
 
 // Monaco needs a real browser (Playwright covers it): here its chunk arrives empty, and the
 // highlighted text with its text area stays the editor.
@@ -71,7 +71,10 @@ describe('TutorialsPage', () => {
     const user = userEvent.setup();
     renderApp('/Tutorials');
     expect(await screen.findByRole('heading', { level: 1, name: 'Tutorials' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'C++ Tutorials' })).toBeInTheDocument();
+    // the tutorials come from GET /api/tutorials (the page's HTML carries them in production)
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'C++ Tutorials' }),
+    ).toBeInTheDocument();
     expect(
       screen.getByRole('heading', { level: 2, name: 'Unreal Engine Tutorials' }),
     ).toBeInTheDocument();
@@ -128,6 +131,56 @@ describe('TutorialsPage', () => {
     await router.navigate('/games');
     await router.navigate('/Tutorials');
     expect(await screen.findByLabelText(CPP_LABEL)).toHaveValue('int x;');
+  });
+});
+
+describe("the owner's tutorials (issue 30)", () => {
+  it('renders a markdown item as markdown in either section, and frames only https: pages', async () => {
+    stubApi({
+      'GET /api/tutorials': () =>
+        jsonResponse({
+          tutorials: [
+            {
+              id: 'lambdas',
+              title: 'Lambdas',
+              section: 'cpp',
+              type: 'markdown',
+              content: '**Capture** by value <script>alert(1)</script>',
+            },
+            {
+              id: 'old-frame',
+              title: 'Old frame',
+              section: 'unreal',
+              type: 'iframe',
+              content: 'A page over plain http.',
+              iframeSrc: 'http://blueprintue.com/render/x/',
+            },
+          ],
+        }),
+    });
+    const { container } = renderApp('/Tutorials');
+    expect(await screen.findByText('Capture')).toHaveProperty('tagName', 'STRONG');
+    expect(screen.getByText(/<script>alert\(1\)<\/script>/)).toBeInTheDocument();
+    expect(container.querySelector('script')).toBeNull();
+    // a markdown item in the C++ section has no code box
+    expect(screen.queryByRole('button', { name: 'Run' })).toBeNull();
+    expect(screen.getByText('A page over plain http.')).toBeInTheDocument();
+    expect(screen.queryByTitle('Old frame')).toBeNull();
+  });
+
+  it('says when the tutorials could not be loaded, and tries again', async () => {
+    let isDown = true;
+    stubApi({
+      'GET /api/tutorials': () => (isDown ? apiError(503, 'Down') : jsonResponse({ tutorials })),
+    });
+    const user = userEvent.setup();
+    renderApp('/Tutorials');
+    expect(await screen.findByText('The tutorials could not be loaded.')).toBeInTheDocument();
+    isDown = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(
+      await screen.findByRole('heading', { level: 3, name: 'Hello, World! in C++' }),
+    ).toBeInTheDocument();
   });
 });
 

@@ -2,6 +2,7 @@ import type { Components } from 'react-markdown';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
+import './markdown.css';
 import { safeUrl } from './safe-url';
 
 const components: Components = {
@@ -41,7 +42,10 @@ const components: Components = {
 
 /**
  * Markdown with GitHub's extensions (tables, task lists, strikethrough, footnotes, autolinks);
- * links only for http, https, irc, ircs, mailto and xmpp. Its own chunk: only tutorials use it.
+ * links only for http, https, irc, ircs, mailto and xmpp. Raw HTML is never rendered: it shows
+ * as the text it is (react-markdown without rehype-raw), so no script, no event handler and no
+ * element the markdown did not make reaches the page. Load it lazily (its own chunk): only the
+ * pages that show markdown (tutorials, posts, the admin's preview) need it.
  */
 export function MarkdownContent({ children }: { children: string }) {
   return (

@@ -1,8 +1,12 @@
-import { GalleryProject } from '@portfolio/types';
 import { describe, expect, it } from 'vitest';
 
-import { galleryProjects } from './gallery-data';
-import { videoEmbedUrl } from './gallery-media';
+import { GalleryProject, Tutorial } from '@portfolio/types';
+
+import { SEED_GALLERY as galleryProjects, SEED_TUTORIALS } from './seed-content.js';
+
+/** Whether a video plays from YouTube or Vimeo (the web app frames those). */
+const isOnVideoSite = (source: string) =>
+  /^https:\/\/(www\.|m\.|player\.)?(youtube\.com|youtu\.be|vimeo\.com)\//.test(source);
 
 function project(id: string): GalleryProject {
   const found = galleryProjects.find((candidate) => candidate.id === id);
@@ -16,7 +20,7 @@ function count(project: GalleryProject, type: string) {
   return project.media.filter((item) => item.type === type).length;
 }
 
-describe('gallery content', () => {
+describe("the spec's seeded content", () => {
   it('matches the contract', () => {
     for (const project of galleryProjects) {
       expect(GalleryProject.parse(project)).toEqual(project);
@@ -38,7 +42,7 @@ describe('gallery content', () => {
     ]);
     const projectX = project('item3');
     expect([count(projectX, 'video'), projectX.media.length]).toEqual([7, 7]);
-    const onVideoSite = projectX.media.filter((item) => videoEmbedUrl(item.source) !== undefined);
+    const onVideoSite = projectX.media.filter((item) => isOnVideoSite(item.source));
     expect(onVideoSite).toHaveLength(6);
     expect(project('item1').repositoryLink).toBeUndefined();
   });
@@ -55,5 +59,16 @@ describe('gallery content', () => {
         expect(path).toMatch(/^\/assets\/gallery\/[a-z0-9-]+\.(webp|avif|mp4)$/);
       }
     }
+  });
+
+  it('holds the three tutorials, each matching the contract', () => {
+    for (const tutorial of SEED_TUTORIALS) {
+      expect(Tutorial.parse(tutorial)).toEqual(tutorial);
+    }
+    expect(SEED_TUTORIALS.map((t) => [t.id, t.section, t.type])).toEqual([
+      ['cpp-hello-world', 'cpp', 'code'],
+      ['unreal-blueprint-example', 'unreal', 'iframe'],
+      ['unreal-multiplayer-framework', 'unreal', 'code'],
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { MarkdownContent } from './markdown-content';
-import { tutorials } from './tutorials-data';
+import { tutorials } from '../test/content-fixtures';
 
 describe('MarkdownContent', () => {
   it('renders GFM: tables, task lists, strikethrough, footnotes and autolinks', () => {
@@ -55,6 +55,27 @@ describe('MarkdownContent', () => {
       'ircs://irc.example.org/x',
     );
     expect(container.innerHTML).not.toContain('javascript:');
+  });
+
+  it('shows raw HTML as text: no script, no image, no event handler reaches the page', () => {
+    const { container } = render(
+      <MarkdownContent>
+        {[
+          'Before <script>window.hacked = 1</script> after.',
+          '',
+          '<img src=x onerror=alert(1)>',
+          '',
+          '<a href="javascript:alert(2)" onclick="alert(3)">click</a> and [x](javascript:alert(4))',
+          '',
+          '<div style="position:fixed" onmouseover="alert(5)">cover</div>',
+        ].join('\n')}
+      </MarkdownContent>,
+    );
+    expect(container.querySelector('script, img, div[onmouseover], a[onclick]')).toBeNull();
+    expect(container.querySelector('[onerror], [onclick], [onmouseover], [style]')).toBeNull();
+    expect(container.querySelector('a[href^="javascript"]')).toBeNull();
+    expect(container).toHaveTextContent('<img src=x onerror=alert(1)>');
+    expect(container).toHaveTextContent('<script>window.hacked = 1</script>');
   });
 
   it("renders the multiplayer framework table with the spec's rows and columns, all filled", () => {

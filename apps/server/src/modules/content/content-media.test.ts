@@ -1,0 +1,82 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import type { AdminGalleryProjectResponse } from '@portfolio/types/content';
+import { galleryItemOf, type MediaUploadResponse } from '@portfolio/types/media';
+
+import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+
+/*
+ * A gallery project's uploads belong to it: the media library will not delete what a project
+ * shows, and deleting the project removes the uploads nothing else uses.
+ */
+
+let app: TestApp;
+let admin: TestClient;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  ({ client: admin } = await signedInClient(app, 'admin'));
+}, 60_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+async function uploadPicture(red: number): Promise<MediaUploadResponse['media']> {
+  const png = await sharp({
+    create: { width: 64, height: 48, channels: 3, background: { r: red, g: 20, b: 90 } },
+  })
+    .png()
+    .toBuffer();
+  const response = await fetch(`${app.url}/api/admin/media`, {
+    method: 'POST',
+    body: png,
+    headers: {
+      'content-type': 'image/png',
+      'x-file-name': `shot-${red}.png`,
+      cookie: admin.cookieHeader,
+    },
+  });
+  expect(response.status).toBeLessThan(300);
+  return ((await response.json()) as MediaUploadResponse).media;
+}
+
+it("keeps a project's uploads while it shows them and removes them with the project", async () => {
+  const kept = await uploadPicture(200);
+  const shared = await uploadPicture(10);
+  const created = await admin.post<AdminGalleryProjectResponse>('/api/admin/gallery', {
+    title: 'Uploaded shots',
+    description: 'Pictures uploaded in the admin.',
+    thumbnail: kept.thumbnail,
+    media: [galleryItemOf(kept), galleryItemOf(shared)],
+    published: true,
+  });
+  expect(created.status).toBe(201);
+  const other = await admin.post<AdminGalleryProjectResponse>('/api/admin/gallery', {
+    title: 'Another project',
+    description: 'Shows one of the same pictures.',
+    thumbnail: shared.thumbnail,
+    media: [galleryItemOf(shared)],
+    published: false,
+  });
+  expect(other.status).toBe(201);
+
+  // the library refuses to delete what a project shows
+  const refused = await admin.request('DELETE', `/api/admin/media/${kept.id}`);
+  expect(refused.status).toBe(409);
+  expect((await fetch(`${app.url}${kept.url}`)).status).toBe(200);
+
+  const deleted = await admin.request('DELETE', `/api/admin/gallery/${created.body.project.id}`);
+  expect(deleted.status).toBeLessThan(300);
+  // its own picture is gone (every copy); the one the other project shows stays
+  expect((await fetch(`${app.url}${kept.url}`)).status).toBe(404);
+  for (const variant of kept.variants) {
+    expect((await fetch(`${app.url}${variant.src}`)).status).toBe(404);
+  }
+  expect((await fetch(`${app.url}${shared.url}`)).status).toBe(200);
+  const library = await admin.get<{ media: Array<{ id: string }> }>('/api/admin/media');
+  const ids = library.body.media.map((item) => item.id);
+  expect(ids).toContain(shared.id);
+  expect(ids).not.toContain(kept.id);
+});

@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+
+import { eq, max } from 'drizzle-orm';
+
+import type {
+  AdminGalleryProject,
+  CreateGalleryProjectRequest,
+  UpdateGalleryProjectRequest,
+} from '@portfolio/types/content';
+
+import type { Db } from '../../db/client.js';
+import { galleryProjects } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Actor } from '../users/audit.js';
+import { recordContentAudit } from './audit.js';
+import { changedFields, publishAction, slugId } from './edit-helpers.js';
+import { type ContentStore, galleryOrder, mediaOf, toAdminGalleryProject } from './store.js';
+
+/** The admin's gallery commands (issue 30): each one writes its audit entry in its transaction. */
+export interface GalleryAdmin {
+  list(): Promise<AdminGalleryProject[]>;
+  create(input: CreateGalleryProjectRequest, actor: Actor): Promise<AdminGalleryProject>;
+  update(
+    id: string,
+    input: UpdateGalleryProjectRequest,
+    actor: Actor,
+  ): Promise<AdminGalleryProject>;
+  delete(id: string, actor: Actor): Promise<void>;
+  reorder(ids: readonly string[], actor: Actor): Promise<AdminGalleryProject[]>;
+  /** Whether any project (draft or published) shows one of `urls`: the media library asks. */
+  usesAnyMedia(urls: readonly string[]): Promise<boolean>;
+}
+
+/** Every address a project's row shows: its thumbnail, and each item's source, thumbnail, copies. */
+function mediaUrlsOf(row: { thumbnail: string; media: unknown[] }): string[] {
+  const urls = [row.thumbnail];
+  for (const item of mediaOf(row)) {
+    urls.push(item.source);
+    if (item.thumbnail) {
+      urls.push(item.thumbnail);
+    }
+    for (const variant of item.variants ?? []) {
+      urls.push(variant.src);
+    }
+  }
+  return urls;
+}
+
+const noSuchProject = (id: string) =>
+  notFound(`No gallery project with the id '${id.slice(0, 64)}'`);
+
+export function createGalleryAdmin(deps: {
+  db: Db;
+  store: ContentStore;
+  /** Told the addresses a deleted project showed: uploads nothing else uses are removed. */
+  releaseMedia?: (urls: string[]) => Promise<unknown>;
+}): GalleryAdmin {
+  const { db, store, releaseMedia } = deps;
+
+  const list = async () =>
+    (
+      await db
+        .select()
+        .from(galleryProjects)
+        .orderBy(...galleryOrder)
+    ).map(toAdminGalleryProject);
+
+  return {
+    list,
+
+    async create(input, actor) {
+      const row = await db.transaction(async (tx) => {
+        let id = input.id;
+        if (
+          id !== undefined &&
+          (
+            await tx
+              .select({ id: galleryProjects.id })
+              .from(galleryProjects)
+              .where(eq(galleryProjects.id, id))
+          ).length > 0
+        ) {
+          throw conflict(`A gallery project with the id '${id}' exists already`);
+        }
+        if (id === undefined) {
+          id = slugId(input.title, 'project');
+          const taken = await tx
+            .select({ id: galleryProjects.id })
+            .from(galleryProjects)
+            .where(eq(galleryProjects.id, id));
+          if (taken.length > 0) {
+            id = `${id}-${randomBytes(3).toString('hex')}`;
+          }
+        }
+        const [last] = await tx
+          .select({ position: max(galleryProjects.position) })
+          .from(galleryProjects);
+        const [inserted] = await tx
+          .insert(galleryProjects)
+          .values({
+            id,
+            title: input.title,
+            description: input.description,
+            thumbnail: input.thumbnail,
+            repositoryLink: input.repositoryLink || null,
+            media: input.media,
+            position: (last?.position ?? -1) + 1,
+            published: input.published ?? false,
+          })
+          .returning();
+        if (!inserted) {
+          throw conflict(`A gallery project with the id '${id}' exists already`);
+        }
+        await recordContentAudit(tx, {
+          kind: 'gallery',
+          itemId: id,
+          action: 'create',
+          actor,
+          detail: `Added '${input.title}' as ${inserted.published ? 'published' : 'a draft'}`,
+        });
+        return inserted;
+      });
+      await store.changed();
+      return toAdminGalleryProject(row);
+    },
+
+    async update(id, input, actor) {
+      const row = await db.transaction(async (tx) => {
+        const [before] = await tx
+          .select()
+          .from(galleryProjects)
+          .where(eq(galleryProjects.id, id))
+          .for('update');
+        if (!before) {
+          throw noSuchProject(id);
+        }
+        const changes = {
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.thumbnail !== undefined ? { thumbnail: input.thumbnail } : {}),
+          ...(input.repositoryLink !== undefined
+            ? { repositoryLink: input.repositoryLink || null }
+            : {}),
+          ...(input.media !== undefined ? { media: input.media } : {}),
+          ...(input.published !== undefined ? { published: input.published } : {}),
+        };
+        const [after] = await tx
+          .update(galleryProjects)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(galleryProjects.id, id))
+          .returning();
+        if (!after) {
+          throw noSuchProject(id);
+        }
+        const fields = changedFields(
+          { ...before, media: mediaOf(before) },
+          { ...after, media: mediaOf(after) },
+          {
+            title: 'title',
+            description: 'description',
+            thumbnail: 'thumbnail',
+            repositoryLink: 'repository link',
+            media: 'media',
+          },
+        );
+        const { action, detail } = publishAction(before.published, after.published, fields);
+        if (detail !== '') {
+          await recordContentAudit(tx, { kind: 'gallery', itemId: id, action, actor, detail });
+        }
+        return after;
+      });
+      await store.changed();
+      return toAdminGalleryProject(row);
+    },
+
+    async delete(id, actor) {
+      const deleted = await db.transaction(async (tx) => {
+        const [deleted] = await tx
+          .delete(galleryProjects)
+          .where(eq(galleryProjects.id, id))
+          .returning();
+        if (!deleted) {
+          throw noSuchProject(id);
+        }
+        await recordContentAudit(tx, {
+          kind: 'gallery',
+          itemId: id,
+          action: 'delete',
+          actor,
+          detail: `Deleted '${deleted.title}'`,
+        });
+        return deleted;
+      });
+      await store.changed();
+      await releaseMedia?.(mediaUrlsOf(deleted));
+    },
+
+    async usesAnyMedia(urls) {
+      const wanted = new Set(urls);
+      const rows = await db
+        .select({ thumbnail: galleryProjects.thumbnail, media: galleryProjects.media })
+        .from(galleryProjects);
+      return rows.some((row) => mediaUrlsOf(row).some((url) => wanted.has(url)));
+    },
+
+    async reorder(ids, actor) {
+      await db.transaction(async (tx) => {
+        const rows = await tx
+          .select({ id: galleryProjects.id })
+          .from(galleryProjects)
+          .orderBy(...galleryOrder)
+          .for('update');
+        const known = new Set(rows.map((row) => row.id));
+        if (new Set(ids).size !== ids.length || ids.length !== known.size) {
+          throw badRequest('ids: must list every gallery project once');
+        }
+        const unknown = ids.find((id) => !known.has(id));
+        if (unknown !== undefined) {
+          throw badRequest(`ids: there is no gallery project '${unknown.slice(0, 64)}'`);
+        }
+        for (const [position, id] of ids.entries()) {
+          await tx.update(galleryProjects).set({ position }).where(eq(galleryProjects.id, id));
+        }
+        await recordContentAudit(tx, {
+          kind: 'gallery',
+          itemId: null,
+          action: 'reorder',
+          actor,
+          detail: `New order: ${ids.join(', ')}`,
+        });
+      });
+      await store.changed();
+      return list();
+    },
+  };
+}

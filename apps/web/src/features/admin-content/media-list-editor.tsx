@@ -1,0 +1,189 @@
+import { MEDIA_TYPES, type MediaItem } from '@portfolio/types';
+import type { ReactNode } from 'react';
+
+import type { FieldErrors } from './field-errors';
+import { FormField } from './form-field';
+import { moveItem } from './reorder';
+
+/** One media item as typed; `extra` keeps fields this form does not edit (sizes, variants). */
+export interface MediaRow {
+  key: string;
+  type: string;
+  source: string;
+  description: string;
+  thumbnail: string;
+  extra: Record<string, unknown>;
+}
+
+let nextKey = 0;
+const newKey = () => `media-${(nextKey += 1)}`;
+
+export function mediaRowOf(item: MediaItem): MediaRow {
+  const { type, source, description, thumbnail, ...extra } = item;
+  return {
+    key: newKey(),
+    type,
+    source,
+    description: description ?? '',
+    thumbnail: thumbnail ?? '',
+    extra,
+  };
+}
+
+export const emptyMediaRow = (): MediaRow => mediaRowOf({ type: 'image', source: '' });
+
+/** A row as the request's item: empty optional fields left out. */
+export function mediaItemOf(row: MediaRow): Record<string, unknown> {
+  return {
+    ...row.extra,
+    type: row.type,
+    source: row.source.trim(),
+    ...(row.description.trim() ? { description: row.description.trim() } : {}),
+    ...(row.thumbnail.trim() ? { thumbnail: row.thumbnail.trim() } : {}),
+  };
+}
+
+interface MediaListEditorProps {
+  formId: string;
+  rows: readonly MediaRow[];
+  onChange: (rows: MediaRow[]) => void;
+  errors: FieldErrors;
+  /**
+   * Where an upload control goes, beside "Add item" (the media upload, issue 30's other part):
+   * given a function that appends an item made from an uploaded file.
+   */
+  uploadSlot?: (addItem: (item: MediaItem) => void) => ReactNode;
+}
+
+/** The project's media list: each item's type, source, description and thumbnail, in order. */
+export function MediaListEditor({
+  formId,
+  rows,
+  onChange,
+  errors,
+  uploadSlot,
+}: MediaListEditorProps) {
+  const update = (index: number, change: Partial<MediaRow>) =>
+    onChange(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  const addItem = (item: MediaItem) => onChange([...rows, mediaRowOf(item)]);
+
+  return (
+    <fieldset className="media-editor">
+      <legend>Media</legend>
+      {errors.media ? <p className="form__hint form__hint--bad">Media {errors.media}</p> : null}
+      <ol className="media-editor__list">
+        {rows.map((row, index) => {
+          const name = (field: string) => `media.${index}.${field}`;
+          const label = `Item ${index + 1}`;
+          return (
+            <li key={row.key} className="media-editor__item" aria-label={label}>
+              <div className="media-editor__header">
+                <strong>{label}</strong>
+                <div className="form__actions">
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    onClick={() => onChange(moveItem(rows, index, index - 1))}
+                    disabled={index === 0}
+                    aria-label={`Move item ${index + 1} up`}
+                  >
+                    Move up
+                  </button>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    onClick={() => onChange(moveItem(rows, index, index + 1))}
+                    disabled={index === rows.length - 1}
+                    aria-label={`Move item ${index + 1} down`}
+                  >
+                    Move down
+                  </button>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    onClick={() => onChange(rows.filter((_, at) => at !== index))}
+                    aria-label={`Remove item ${index + 1}`}
+                  >
+                    Remove
+                  </button>
+                </div>
+              </div>
+              <FormField formId={formId} name={name('type')} label="Type" errors={errors}>
+                {(props) => (
+                  <select
+                    {...props}
+                    value={row.type}
+                    onChange={(event) => update(index, { type: event.target.value })}
+                  >
+                    {MEDIA_TYPES.map((type) => (
+                      <option key={type} value={type}>
+                        {type}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+              <FormField
+                formId={formId}
+                name={name('source')}
+                label="Source"
+                errors={errors}
+                hint="A path on this site (/assets/…) or an http(s) address; a YouTube or Vimeo link plays in a frame."
+              >
+                {(props) => (
+                  <input
+                    {...props}
+                    value={row.source}
+                    onChange={(event) => update(index, { source: event.target.value })}
+                    autoComplete="off"
+                    spellCheck={false}
+                  />
+                )}
+              </FormField>
+              <FormField
+                formId={formId}
+                name={name('description')}
+                label="Description (optional)"
+                errors={errors}
+              >
+                {(props) => (
+                  <input
+                    {...props}
+                    value={row.description}
+                    onChange={(event) => update(index, { description: event.target.value })}
+                  />
+                )}
+              </FormField>
+              <FormField
+                formId={formId}
+                name={name('thumbnail')}
+                label="Thumbnail (optional)"
+                errors={errors}
+              >
+                {(props) => (
+                  <input
+                    {...props}
+                    value={row.thumbnail}
+                    onChange={(event) => update(index, { thumbnail: event.target.value })}
+                    autoComplete="off"
+                    spellCheck={false}
+                  />
+                )}
+              </FormField>
+            </li>
+          );
+        })}
+      </ol>
+      <div className="form__actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => onChange([...rows, emptyMediaRow()])}
+        >
+          Add item
+        </button>
+        {uploadSlot?.(addItem)}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,178 @@
+import { SiteTextsRequest } from '@portfolio/types/content';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+
+import { serverMessageOr } from '../../lib/server-message';
+import { getSiteTexts, updateSiteTexts } from './admin-content-api';
+import { ContentHistory } from './content-history';
+import { type FieldErrors, fieldErrorsOf } from './field-errors';
+import { FormField } from './form-field';
+
+const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
+
+/**
+ * The Home & site tab: the site's name (top bar, footer, page titles) and the home page's intro
+ * and three cards. Saved texts show on the next page load of every visitor.
+ */
+export function SiteTextsTab() {
+  const formId = useId();
+  const [values, setValues] = useState<SiteTextsRequest | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getSiteTexts(controller.signal).then(setValues, (failure: unknown) => {
+      if (!controller.signal.aborted) {
+        setLoadError(serverMessageOr(failure, 'Failed to load the site texts'));
+      }
+    });
+    return () => controller.abort();
+  }, []);
+
+  if (loadError) {
+    return (
+      <p className="alert alert--error" role="alert">
+        {loadError}
+      </p>
+    );
+  }
+  if (!values) {
+    return <p className="admin-muted">Loading...</p>;
+  }
+
+  const setHome = (patch: Partial<SiteTextsRequest['home']>) =>
+    setValues({ ...values, home: { ...values.home, ...patch } });
+  const setCard = (index: number, patch: Partial<SiteTextsRequest['home']['cards'][0]>) => {
+    const cards = values.home.cards.map((card, at) =>
+      at === index ? { ...card, ...patch } : card,
+    );
+    const [games, gallery, tutorials] = cards;
+    if (games && gallery && tutorials) {
+      setHome({ cards: [games, gallery, tutorials] });
+    }
+  };
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setNotice(null);
+    setServerError(null);
+    const checked = SiteTextsRequest.safeParse(values);
+    if (!checked.success) {
+      const found = fieldErrorsOf(checked.error.issues);
+      setErrors(found);
+      const first = Object.keys(found)[0];
+      if (first) {
+        document.getElementById(`${formId}-${first.replace(/\./g, '-')}`)?.focus();
+      }
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await updateSiteTexts(checked.data);
+      setNotice('Saved: visitors see the new texts on their next page load.');
+      setSaved((count) => count + 1);
+    } catch (failure) {
+      setServerError(serverMessageOr(failure, 'Failed to save the site texts'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="content-section">
+      <div className="admin-games__section-header">
+        <h2>Home &amp; site</h2>
+      </div>
+      {notice ? (
+        <p className="notice notice--success" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <form
+        className="form content-form admin-panel"
+        onSubmit={(event) => void handleSubmit(event)}
+        noValidate
+        aria-label="Home and site texts"
+      >
+        <FormField formId={formId} name="siteName" label="Site name" errors={errors}>
+          {(props) => (
+            <input
+              {...props}
+              value={values.siteName}
+              onChange={(event) => setValues({ ...values, siteName: event.target.value })}
+            />
+          )}
+        </FormField>
+        <FormField formId={formId} name="home.title" label="Home intro title" errors={errors}>
+          {(props) => (
+            <input
+              {...props}
+              value={values.home.title}
+              onChange={(event) => setHome({ title: event.target.value })}
+            />
+          )}
+        </FormField>
+        <FormField formId={formId} name="home.lead" label="Home intro text" errors={errors}>
+          {(props) => (
+            <textarea
+              {...props}
+              rows={3}
+              value={values.home.lead}
+              onChange={(event) => setHome({ lead: event.target.value })}
+            />
+          )}
+        </FormField>
+        {values.home.cards.map((card, index) => (
+          <fieldset key={CARD_NAMES[index]} className="media-editor">
+            <legend>Card to {CARD_NAMES[index]}</legend>
+            <FormField
+              formId={formId}
+              name={`home.cards.${index}.title`}
+              label="Title"
+              errors={errors}
+            >
+              {(props) => (
+                <input
+                  {...props}
+                  value={card.title}
+                  onChange={(event) => setCard(index, { title: event.target.value })}
+                />
+              )}
+            </FormField>
+            <FormField
+              formId={formId}
+              name={`home.cards.${index}.text`}
+              label="Text"
+              errors={errors}
+            >
+              {(props) => (
+                <textarea
+                  {...props}
+                  rows={2}
+                  value={card.text}
+                  onChange={(event) => setCard(index, { text: event.target.value })}
+                />
+              )}
+            </FormField>
+          </fieldset>
+        ))}
+        {serverError ? (
+          <p className="alert alert--error" role="alert">
+            {serverError}
+          </p>
+        ) : null}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isBusy}>
+            {isBusy ? 'Saving...' : 'Save texts'}
+          </button>
+        </div>
+      </form>
+      <ContentHistory kind="site" version={String(saved)} />
+    </div>
+  );
+}

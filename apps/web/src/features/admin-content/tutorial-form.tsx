@@ -1,0 +1,251 @@
+import type { Tutorial } from '@portfolio/types';
+import { type AdminTutorial, CreateTutorialRequest } from '@portfolio/types/content';
+import { type FormEvent, useId, useState } from 'react';
+
+import { type FieldErrors, fieldErrorsOf } from './field-errors';
+import { FormField } from './form-field';
+import { TutorialPreview } from './previews';
+
+export interface TutorialFormValues {
+  id: string;
+  title: string;
+  section: 'cpp' | 'unreal';
+  type: 'code' | 'markdown' | 'iframe';
+  content: string;
+  iframeSrc: string;
+}
+
+export const emptyTutorialValues = (): TutorialFormValues => ({
+  id: '',
+  title: '',
+  section: 'cpp',
+  type: 'markdown',
+  content: '',
+  iframeSrc: '',
+});
+
+export function tutorialValuesOf(tutorial: AdminTutorial): TutorialFormValues {
+  return {
+    id: tutorial.id,
+    title: tutorial.title,
+    section: tutorial.section,
+    type: tutorial.type,
+    content: tutorial.content,
+    iframeSrc: tutorial.iframeSrc ?? '',
+  };
+}
+
+type Checked = { ok: true; body: CreateTutorialRequest } | { ok: false; errors: FieldErrors };
+
+/** The request these values make, or each field's error (the server's own rules). */
+export function checkTutorialValues(values: TutorialFormValues, isNew: boolean): Checked {
+  const result = CreateTutorialRequest.safeParse({
+    ...(isNew && values.id.trim() ? { id: values.id.trim() } : {}),
+    title: values.title,
+    section: values.section,
+    type: values.type,
+    content: values.content,
+    iframeSrc: values.type === 'iframe' ? values.iframeSrc.trim() : null,
+  });
+  return result.success
+    ? { ok: true, body: result.data }
+    : { ok: false, errors: fieldErrorsOf(result.error.issues) };
+}
+
+function previewOf(values: TutorialFormValues): Tutorial {
+  const base = { id: values.id.trim() || 'preview', title: values.title || 'Untitled' };
+  if (values.type === 'iframe') {
+    return {
+      ...base,
+      section: values.section,
+      type: 'iframe',
+      content: values.content,
+      iframeSrc: values.iframeSrc.trim(),
+    };
+  }
+  return { ...base, section: values.section, type: values.type, content: values.content };
+}
+
+const TYPE_HINTS: Record<TutorialFormValues['type'], string> = {
+  code: 'C++ source in the C++ section (the code box with Run); markdown in the Unreal section.',
+  markdown:
+    'Markdown with tables, task lists, strikethrough, footnotes and autolinks. HTML is shown as text.',
+  iframe: 'An https: page shown in a frame; the content is a line of text above it.',
+};
+
+interface TutorialFormProps {
+  initial: TutorialFormValues;
+  isNew: boolean;
+  submitLabel: string;
+  onSubmit: (body: CreateTutorialRequest) => Promise<void>;
+  onCancel: () => void;
+}
+
+/** A tutorial's fields, with a preview as /Tutorials shows it. */
+export function TutorialForm({
+  initial,
+  isNew,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: TutorialFormProps) {
+  const formId = useId();
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  const [isPreviewing, setPreviewing] = useState(false);
+
+  const change = (patch: Partial<TutorialFormValues>) =>
+    setValues((held) => ({ ...held, ...patch }));
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setServerError(null);
+    const checked = checkTutorialValues(values, isNew);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      const first = Object.keys(checked.errors)[0];
+      if (first) {
+        document.getElementById(`${formId}-${first}`)?.focus();
+      }
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await onSubmit(checked.body);
+    } catch (failure) {
+      setServerError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="form content-form"
+      onSubmit={(event) => void handleSubmit(event)}
+      noValidate
+      aria-label={isNew ? 'Add a tutorial' : `Edit ${initial.title}`}
+    >
+      {isNew ? (
+        <FormField
+          formId={formId}
+          name="id"
+          label="Id (optional)"
+          errors={errors}
+          hint="Letters, digits, _ and -; made from the title when empty."
+        >
+          {(props) => (
+            <input
+              {...props}
+              value={values.id}
+              onChange={(event) => change({ id: event.target.value })}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </FormField>
+      ) : null}
+      <FormField formId={formId} name="title" label="Title" errors={errors}>
+        {(props) => (
+          <input
+            {...props}
+            value={values.title}
+            onChange={(event) => change({ title: event.target.value })}
+          />
+        )}
+      </FormField>
+      <FormField formId={formId} name="section" label="Section" errors={errors}>
+        {(props) => (
+          <select
+            {...props}
+            value={values.section}
+            onChange={(event) =>
+              change({ section: event.target.value === 'unreal' ? 'unreal' : 'cpp' })
+            }
+          >
+            <option value="cpp">C++ Tutorials</option>
+            <option value="unreal">Unreal Engine Tutorials</option>
+          </select>
+        )}
+      </FormField>
+      <FormField
+        formId={formId}
+        name="type"
+        label="Type"
+        errors={errors}
+        hint={TYPE_HINTS[values.type]}
+      >
+        {(props) => (
+          <select
+            {...props}
+            value={values.type}
+            onChange={(event) => {
+              const type = event.target.value;
+              change({ type: type === 'code' || type === 'iframe' ? type : 'markdown' });
+            }}
+          >
+            <option value="markdown">Markdown</option>
+            <option value="code">Code</option>
+            <option value="iframe">Embedded page (iframe)</option>
+          </select>
+        )}
+      </FormField>
+      {values.type === 'iframe' ? (
+        <FormField
+          formId={formId}
+          name="iframeSrc"
+          label="Frame address"
+          errors={errors}
+          hint="https: only."
+        >
+          {(props) => (
+            <input
+              {...props}
+              value={values.iframeSrc}
+              onChange={(event) => change({ iframeSrc: event.target.value })}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </FormField>
+      ) : null}
+      <FormField formId={formId} name="content" label="Content" errors={errors}>
+        {(props) => (
+          <textarea
+            {...props}
+            className="content-form__code"
+            rows={values.type === 'iframe' ? 2 : 14}
+            value={values.content}
+            onChange={(event) => change({ content: event.target.value })}
+            spellCheck={values.type !== 'code'}
+          />
+        )}
+      </FormField>
+      {serverError ? (
+        <p className="alert alert--error" role="alert">
+          {serverError}
+        </p>
+      ) : null}
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isBusy}>
+          {isBusy ? 'Saving...' : submitLabel}
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => setPreviewing((shown) => !shown)}
+          aria-expanded={isPreviewing}
+        >
+          {isPreviewing ? 'Hide preview' : 'Preview'}
+        </button>
+        <button type="button" className="button button--ghost" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      {isPreviewing ? <TutorialPreview tutorial={previewOf(values)} /> : null}
+    </form>
+  );
+}
