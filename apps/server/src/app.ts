@@ -35,6 +35,8 @@ import {
 } from './modules/run-code/routes.js';
 import { createSnippetsRouter } from './modules/run-code/snippet-routes.js';
 import { createWebSite } from './modules/web/static-site.js';
+import { createPageCards } from './modules/web/page-cards.js';
+import { createDevlogRouter, createFeedRouter } from './modules/devlog/routes.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -152,6 +154,7 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
+  api.use(createDevlogRouter({ devlog: deps.devlog }));
   api.use(
     createPasswordResetRouter({
       passwordReset: deps.passwordReset,
@@ -218,11 +221,24 @@ export function createApp(deps: Deps): Express {
       next(req.path.endsWith('.map') ? notFound() : undefined);
     });
   }
+  // the devlog's Atom feed (absolute links under PUBLIC_ORIGIN, else the request's origin)
+  app.use(
+    createFeedRouter({
+      devlog: deps.devlog,
+      originOf: (req) =>
+        config.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    }),
+  );
   // the built web app: precompressed files, robots.txt, sitemap.xml and every page's HTML
   app.use(
     createWebSite({
       ...config,
       isPublishedGame: (gameId) => findGame(gameId) !== undefined,
+      ...createPageCards({
+        devlog: deps.devlog,
+        catalogue: deps.gameHost.catalogue,
+        gamesOrigin: (req) => gamesOriginFor(req, config),
+      }),
       // a page's document: a bot hit unless its script sends the page view (site analytics)
       onPage: (req) =>
         deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),

@@ -94,6 +94,7 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import type { GameGrants } from './modules/game-host/grants.js';
+import { createDevlogService, type DevlogService } from './modules/devlog/service.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -170,6 +171,8 @@ export interface Deps {
   passwordReset: PasswordResetService;
   emailConfirmation: EmailConfirmation;
   passwordResetLimits: PasswordResetLimits;
+  /** The devlog's posts (public reads cached, admin changes audited). */
+  devlog: DevlogService;
   /** The site's public origin, for links in mail (PUBLIC_ORIGIN, else this process's address). */
   siteOrigin: () => string;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
@@ -488,6 +491,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       windowMs: 60_000,
     },
     snippets: createSnippetsService({ db: database.db }),
+    devlog: createDevlogService({ db: database.db, bus, gameTitle, now }),
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
     gameGrants: gameHost.grants,
