@@ -47,7 +47,9 @@ export const PostSummary = z.object({
   gameId: z.string().nullable(),
   /** The game's title when the post names a game still in the catalogue. */
   gameTitle: z.string().nullable(),
-  /** The post's cover, else the first image of its body, else null. */
+  /** The cover the author chose (shown above the body), or null. */
+  coverImage: z.string().nullable(),
+  /** The post's cover, else the first image of its body, else null (its social card). */
   image: z.string().nullable(),
   /** ISO 8601. */
   publishedAt: z.string(),

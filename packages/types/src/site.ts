@@ -197,7 +197,25 @@ export function isSiteConfig(value: unknown): value is SiteConfig {
     'githubUrl' in value &&
     'linkedinUrl' in value &&
     isHttpsUrl(value.githubUrl) &&
-    isHttpsUrl(value.linkedinUrl)
+    isHttpsUrl(value.linkedinUrl) &&
+    (!('latestPosts' in value) || isLatestPostLinks(value.latestPosts))
+  );
+}
+
+function isLatestPostLinks(value: unknown): value is LatestPostLink[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (post: unknown) =>
+        typeof post === 'object' &&
+        post !== null &&
+        'slug' in post &&
+        'title' in post &&
+        'publishedAt' in post &&
+        typeof post.slug === 'string' &&
+        typeof post.title === 'string' &&
+        typeof post.publishedAt === 'string',
+    )
   );
 }
 

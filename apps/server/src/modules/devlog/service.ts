@@ -85,6 +85,7 @@ export function createDevlogService(deps: {
     summary: row.summary ?? row.excerpt,
     gameId: row.gameId,
     gameTitle: row.gameId ? (gameTitle(row.gameId) ?? null) : null,
+    coverImage: row.coverImage,
     image: row.coverImage ?? row.bodyImage,
     publishedAt: (row.publishedAt ?? row.createdAt).toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 
-/** The admin area's sections: the dashboard, the games catalogue and the site's analytics. */
+/** The admin area's sections: the dashboard, the games catalogue, the site's analytics and the devlog. */
 export function AdminNav() {
   return (
     <nav className="admin-nav" aria-label="Admin">
@@ -12,6 +12,9 @@ export function AdminNav() {
       </NavLink>
       <NavLink to="/admin/analytics" className="admin-nav__link">
         Analytics
+      </NavLink>
+      <NavLink to="/admin/devlog" className="admin-nav__link">
+        Devlog
       </NavLink>
     </nav>
   );

@@ -1,6 +1,7 @@
 import { useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { AdminDevlogSection } from '../admin-devlog/admin-devlog-page';
 import { AdminGamesSection } from '../admin-games/admin-games-page';
 import { AnalyticsPage } from '../analytics/analytics-page';
 import { AdminPage } from './admin-page';
@@ -16,6 +17,7 @@ export function AdminPages() {
     { path: 'users/:userId', element: <AdminUserPage /> },
     { path: 'games/*', element: <AdminGamesSection /> },
     { path: 'analytics', element: <AnalyticsPage /> },
+    { path: 'devlog/*', element: <AdminDevlogSection /> },
     { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
   ]);
 }
