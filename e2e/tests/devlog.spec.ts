@@ -34,7 +34,9 @@ test('an admin writes and publishes a post about a game; a guest reads it on the
 
   await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByLabel('Game', { exact: true }).selectOption(GAME_ID);
-  await page.getByLabel('Summary', { exact: true }).fill('New rooms, a tougher boss and a faster start.');
+  await page
+    .getByLabel('Summary', { exact: true })
+    .fill('New rooms, a tougher boss and a faster start.');
   await page
     .getByLabel('Body (markdown)')
     .fill(

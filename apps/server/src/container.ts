@@ -442,6 +442,11 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     ).unref(),
   );
 
+  const devlog = createDevlogService({ db: database.db, bus, gameTitle, now });
+  await devlog
+    .seedWelcomePost()
+    .catch((error: unknown) => console.error('[devlog] the welcome post failed', error));
+
   const deps: Deps = {
     config,
     database,
@@ -491,7 +496,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       windowMs: 60_000,
     },
     snippets: createSnippetsService({ db: database.db }),
-    devlog: createDevlogService({ db: database.db, bus, gameTitle, now }),
+    devlog,
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
     gameGrants: gameHost.grants,

@@ -61,6 +61,14 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
     body: { userId: NEW_USER, role: 'subscriber' },
     allowed: ['admin'],
   },
+  { method: 'GET', path: '/api/admin/posts', allowed: ['admin'] },
+  { method: 'GET', path: '/api/admin/posts/audit', allowed: ['admin'] },
+  {
+    method: 'POST',
+    path: '/api/admin/posts',
+    body: { title: 'Authorization check' },
+    allowed: ['admin'],
+  },
   { method: 'GET', path: '/api/user/profile', allowed: ROLES },
   { method: 'POST', path: '/api/user/update-email', body: { email: NEW_EMAIL }, allowed: ROLES },
   {

@@ -45,6 +45,13 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['POST', '/api/subscription/sync'],
   ['POST', '/api/create-subscription'],
   ['POST', '/api/stripe/webhook'],
+  ['GET', '/api/posts'],
+  ['GET', '/api/posts/:id'],
+  ['GET', '/api/admin/posts'],
+  ['GET', '/api/admin/posts/:id'],
+  ['POST', '/api/admin/posts'],
+  ['PATCH', '/api/admin/posts/:id'],
+  ['DELETE', '/api/admin/posts/:id'],
 ];
 
 let app: TestApp;

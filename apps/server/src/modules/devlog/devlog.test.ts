@@ -237,6 +237,18 @@ describe('posts', () => {
   });
 });
 
+describe('the welcome post', () => {
+  it('is published at a first start, and once deleted is never written again', async () => {
+    const welcome = await guest.get<PostResponse>('/api/posts/welcome-to-the-devlog');
+    expect(welcome.status).toBe(200);
+    expect(welcome.body.post.title).toBe('Welcome to the devlog');
+    expect((await admin.delete(`/api/admin/posts/${welcome.body.post.id}`)).status).toBe(204);
+    // what a restart does
+    await app.deps.devlog.seedWelcomePost();
+    expect((await guest.get('/api/posts/welcome-to-the-devlog')).status).toBe(404);
+  });
+});
+
 describe('the feed', () => {
   it('is an Atom feed that a feed parser reads, with the post, its link and safe content', async () => {
     const post = await createPost({

@@ -13,7 +13,7 @@ import {
 } from '@portfolio/types/devlog';
 
 import type { Db } from '../../db/client.js';
-import { posts } from '../../db/schema.js';
+import { postAuditLog, posts } from '../../db/schema.js';
 import { badRequest, conflict, notFound, uniqueViolationConstraint } from '../../lib/errors.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor } from '../users/audit.js';
@@ -61,9 +61,30 @@ export interface DevlogService {
   update(id: string, input: UpdatePostRequest, actor: Actor): Promise<AdminPost>;
   delete(id: string, actor: Actor): Promise<void>;
   audit(): Promise<PostAuditEntry[]>;
+  /**
+   * At a site's first start (no post was ever written): one published welcome post, so the
+   * devlog, the home page's list and the feed show what they are for.
+   */
+  seedWelcomePost(): Promise<void>;
   /** Drops what this process cached (a bus message does it too). */
   invalidate(): void;
 }
+
+/** The post a new site starts with (edited or deleted like any other; never written again). */
+export const WELCOME_POST = {
+  slug: 'welcome-to-the-devlog',
+  title: 'Welcome to the devlog',
+  summary: null,
+  coverImage: null,
+  gameId: null,
+  body: [
+    'This is where news about the games and projects appears: what changed, what is next and',
+    'how things are made.',
+    '',
+    '- Play the [games](/games), browse the [gallery](/Gallery) and read the [tutorials](/Tutorials).',
+    '- Follow the [feed](/feed.xml) in any feed reader to hear about new posts.',
+  ].join('\n'),
+};
 
 const isVisible = (now: Date) => and(eq(posts.published, true), lte(posts.publishedAt, now));
 
@@ -437,6 +458,38 @@ export function createDevlogService(deps: {
     },
 
     audit: () => listPostAudit(db),
+
+    async seedWelcomePost() {
+      const [written] = await db.select({ id: postAuditLog.id }).from(postAuditLog).limit(1);
+      if (written) {
+        return;
+      }
+      const described = describeMarkdown(WELCOME_POST.body);
+      await db.transaction(async (tx) => {
+        // two replicas starting together: the slug lets one of them in
+        const [inserted] = await tx
+          .insert(posts)
+          .values({
+            ...WELCOME_POST,
+            excerpt: described.excerpt,
+            bodyImage: described.image,
+            published: true,
+            publishedAt: now(),
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (inserted) {
+          await recordPostAudit(tx, {
+            action: 'create',
+            actor: null,
+            postId: inserted.id,
+            postTitle: inserted.title,
+            detail: 'the welcome post of a new site',
+          });
+        }
+      });
+      changed();
+    },
     invalidate,
   };
 }

@@ -209,7 +209,7 @@ describe('pages', () => {
   it('gives the app the configured footer links', async () => {
     const html = (await rawGet(`${app.url}/`)).body.toString();
     expect(html).toContain(
-      '<script id="site-config" type="application/json">{"githubUrl":"https://github.com/site-owner","linkedinUrl":"https://www.linkedin.com/in/site-owner","latestPosts":[]}</script>',
+      '<script id="site-config" type="application/json">{"githubUrl":"https://github.com/site-owner","linkedinUrl":"https://www.linkedin.com/in/site-owner","latestPosts":[{"slug":"welcome-to-the-devlog","title":"Welcome to the devlog","publishedAt":"',
     );
     // the template itself is not served with its placeholders
     expect((await rawGet(`${app.url}/index.html`)).body.toString()).toContain('site-owner');
