@@ -225,5 +225,8 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   linkedinUrl: 'https://www.linkedin.com/',
 };
 
+/** The id of the JSON element holding what a page shows first (a post's page: the post). */
+export const PAGE_DATA_ELEMENT_ID = 'page-data';
+
 /** The id of the `<script type="application/json">` element holding the SiteConfig. */
 export const SITE_CONFIG_ELEMENT_ID = 'site-config';

@@ -313,6 +313,12 @@ describe('pages and cards', () => {
       `<link rel="alternate" type="application/atom+xml" title="Devlog | GameDev Portfolio" href="${app.url}/feed.xml">`,
     );
 
+    // the post itself rides in the page, so its script shows it without a request
+    const data = /<script id="page-data" type="application\/json">([^<]*)<\/script>/.exec(
+      html,
+    )?.[1];
+    expect((JSON.parse(data ?? '{}') as PostResponse).post?.body).toBe(post.body);
+
     // an edit shows on the next request (the cached page is dropped)
     await admin.request('PATCH', `/api/admin/posts/${post.id}`, {
       title: `${post.title} (edited)`,

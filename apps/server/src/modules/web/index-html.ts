@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
-import { FEED_PATH, SITE_CONFIG_ELEMENT_ID, SITE_NAME, type SiteConfig } from '@portfolio/types';
+import {
+  FEED_PATH,
+  PAGE_DATA_ELEMENT_ID,
+  SITE_CONFIG_ELEMENT_ID,
+  SITE_NAME,
+  type SiteConfig,
+} from '@portfolio/types';
 
 /** One variant of index.html: the bytes in each encoding and an ETag per encoding. */
 export interface HtmlVariant {
@@ -32,6 +38,11 @@ export interface PageHead {
   type: 'website' | 'article';
   /** ISO 8601, for an article. */
   publishedAt?: string;
+  /**
+   * What the page's script would otherwise ask the API for first (a post), in a JSON element
+   * (PAGE_DATA_ELEMENT_ID): the page shows it without waiting for a request.
+   */
+  data?: unknown;
 }
 
 /** The card's tags, the feed's link and the canonical address. */
@@ -69,6 +80,10 @@ export function renderIndexHtml(
   readStylesheet: (href: string) => string | undefined = () => undefined,
 ): string {
   const configElement = `<script id="${SITE_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(siteConfig)}</script>`;
+  const dataElement =
+    page.data === undefined
+      ? ''
+      : `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${scriptSafeJson(page.data)}</script>`;
   const preloadLinks = preloads
     .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
     .join('');
@@ -79,7 +94,10 @@ export function renderIndexHtml(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       `<meta name="description" content="${escapeHtml(page.description)}" />`,
     )
-    .replace('</head>', `${headTags(page, feedUrl)}${preloadLinks}${configElement}</head>`);
+    .replace(
+      '</head>',
+      `${headTags(page, feedUrl)}${preloadLinks}${configElement}${dataElement}</head>`,
+    );
 }
 
 /**

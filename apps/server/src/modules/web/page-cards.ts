@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 
+import type { PostResponse } from '@portfolio/types/devlog';
 import { galleryProjects } from '@portfolio/types/gallery-content';
 
 import type { DevlogService } from '../devlog/service.js';
@@ -33,6 +34,8 @@ export function createPageCards(deps: {
             image: post.image,
             type: 'article',
             publishedAt: post.publishedAt,
+            // the post page shows it at once (the same answer as GET /api/posts/:slug)
+            data: { post } satisfies PostResponse,
           }
         : undefined;
     },

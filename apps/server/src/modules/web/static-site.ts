@@ -29,6 +29,8 @@ export interface PageCard {
   image: string | null;
   type?: 'website' | 'article';
   publishedAt?: string;
+  /** What the page's script shows first, written into the page (PageHead.data). */
+  data?: unknown;
 }
 
 export interface WebSiteOptions {
@@ -207,6 +209,7 @@ export function createWebSite(options: WebSiteOptions): Router {
       image: cardImage(card?.image ?? null, origin),
       type: card?.type ?? 'website',
       ...(card?.publishedAt ? { publishedAt: card.publishedAt } : {}),
+      ...(card?.data !== undefined ? { data: card.data } : {}),
     });
     const slug = postSlugOf(req.path);
     if (slug !== undefined) {

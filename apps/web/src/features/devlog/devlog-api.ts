@@ -1,6 +1,11 @@
-import { PostResponse, PostsResponse, type Post } from '@portfolio/types/devlog';
+import type { Post, PostsResponse } from '@portfolio/types/devlog';
+import { guardedSchema } from '@portfolio/types/client';
 
 import { http } from '../../lib/http';
+import { isPostResponse, isPostsResponse } from './post-guards';
+
+const PostsAnswer = guardedSchema('list of posts', isPostsResponse);
+const PostAnswer = guardedSchema('post', isPostResponse);
 
 /** One page of published posts, newest first; only one game's when `game` is given. */
 export function listPosts(
@@ -18,10 +23,10 @@ export function listPosts(
     params.set('game', query.game);
   }
   const search = params.toString();
-  return http.get(`/api/posts${search ? `?${search}` : ''}`, PostsResponse, signal);
+  return http.get(`/api/posts${search ? `?${search}` : ''}`, PostsAnswer, signal);
 }
 
 /** A published post by its slug (a 404 HttpError for a draft, a scheduled post or none). */
 export async function getPost(slug: string, signal?: AbortSignal): Promise<Post> {
-  return (await http.get(`/api/posts/${encodeURIComponent(slug)}`, PostResponse, signal)).post;
+  return (await http.get(`/api/posts/${encodeURIComponent(slug)}`, PostAnswer, signal)).post;
 }

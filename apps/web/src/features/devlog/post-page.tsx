@@ -1,6 +1,6 @@
 import type { Post } from '@portfolio/types/devlog';
-import { DEFAULT_DESCRIPTION, SITE_NAME } from '@portfolio/types/site';
-import { useEffect, useState } from 'react';
+import { DEFAULT_DESCRIPTION, PAGE_DATA_ELEMENT_ID, SITE_NAME } from '@portfolio/types/site';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
@@ -8,6 +8,7 @@ import { isHttpError } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { getPost } from './devlog-api';
 import { PostArticle } from './post-article';
+import { isPostResponse } from './post-guards';
 
 import './devlog.css';
 
@@ -15,12 +16,37 @@ export const POST_LOAD_ERROR = 'Failed to load the post';
 
 type PostState = { slug: string; post?: Post; error?: string; isMissing?: boolean };
 
+/** The post the server wrote into this document for its first page (PageHead.data), if it is this one. */
+function readInlinePost(slug: string): Post | undefined {
+  const text = document.getElementById(PAGE_DATA_ELEMENT_ID)?.textContent;
+  if (!text) {
+    return undefined;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPostResponse(parsed) && parsed.post.slug === slug ? parsed.post : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** /devlog/:slug: one published post; an unknown, draft or scheduled slug is the 404 page. */
 export function PostPage() {
   const { slug = '' } = useParams();
-  const [state, setState] = useState<PostState>();
+  // the first page's post comes with the document: shown at once, without a request
+  const [state, setState] = useState<PostState | undefined>(() => {
+    const post = readInlinePost(slug);
+    return post ? { slug, post } : undefined;
+  });
+  const inlineSlug = useRef(state?.post ? slug : undefined);
 
   useEffect(() => {
+    // read once: a later visit (after an edit, say) asks the API
+    document.getElementById(PAGE_DATA_ELEMENT_ID)?.remove();
+    if (inlineSlug.current === slug) {
+      inlineSlug.current = undefined;
+      return;
+    }
     const controller = new AbortController();
     getPost(slug, controller.signal).then(
       (post) => setState({ slug, post }),
