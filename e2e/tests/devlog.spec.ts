@@ -86,6 +86,8 @@ test('an admin writes and publishes a post about a game; a guest reads it on the
     // by keyboard: from the top, Tab reaches the post's game link and Enter follows it
     await guest.goto(`/devlog/${slug}`);
     await expect(guest.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    // a first load keeps the post's title too (the layout sets the page titles it knows)
+    await expect(guest).toHaveTitle(`${title} | GameDev Portfolio`);
     const gameLink = guest.getByRole('link', { name: `Play ${GAME_TITLE}` });
     for (let step = 0; step < 30; step++) {
       await guest.keyboard.press('Tab');

@@ -57,8 +57,12 @@ export const PostSummary = z.object({
 });
 export type PostSummary = z.infer<typeof PostSummary>;
 
-/** A post with its markdown body (the post's page). */
-export const Post = PostSummary.extend({ body: z.string() });
+/**
+ * A post with its markdown body and that body as the page shows it: HTML made on the server by
+ * the spec's markdown rules, sanitized (no raw HTML, script, event handler or link of another
+ * protocol than http, https, irc, ircs, mailto, xmpp), so the post page needs no markdown code.
+ */
+export const Post = PostSummary.extend({ body: z.string(), html: z.string() });
 export type Post = z.infer<typeof Post>;
 
 export const POSTS_PAGE_SIZE_MAX = 50;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { describeMarkdown, EXCERPT_LENGTH, renderMarkdownHtml } from './markdown.js';
+import {
+  describeMarkdown,
+  EXCERPT_LENGTH,
+  renderMarkdownHtml,
+  renderPostHtml,
+} from './markdown.js';
 
 const ORIGIN = 'https://portfolio.example';
 
@@ -51,6 +56,30 @@ describe('renderMarkdownHtml (the feed)', () => {
     const html = renderMarkdownHtml('[games](/games) ![shot](/assets/a.png)', ORIGIN);
     expect(html).toContain(`href="${ORIGIN}/games"`);
     expect(html).toContain(`src="${ORIGIN}/assets/a.png"`);
+  });
+});
+
+describe('renderPostHtml (the post page)', () => {
+  it('drops raw HTML, scripts, event handlers and other protocols as the feed does', () => {
+    const html = renderPostHtml(
+      '<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n[x](javascript:alert(1))',
+    );
+    expect(html).not.toMatch(/<script|onerror|javascript:|<img/i);
+  });
+
+  it("adds the web renderer's affordances: new tabs, a table's region, a task's state", () => {
+    const html = renderPostHtml(
+      '[site](https://example.com) [here](/games)\n\n| a |\n|---|\n| 1 |\n\n- [x] done\n- [ ] not',
+    );
+    expect(html).toContain(
+      '<a href="https://example.com" target="_blank" rel="noopener noreferrer">site</a>',
+    );
+    expect(html).toContain('<a href="/games">here</a>');
+    expect(html).toContain(
+      '<div class="markdown__table-wrap" tabindex="0" role="region" aria-label="Table"><table>',
+    );
+    expect(html).toMatch(/<input[^>]*checked[^>]*aria-label="Done"/);
+    expect(html).toMatch(/<input[^>]*aria-label="Not done"/);
   });
 });
 

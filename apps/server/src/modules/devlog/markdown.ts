@@ -69,6 +69,63 @@ export function renderMarkdownHtml(markdown: string, origin: string): string {
   );
 }
 
+/**
+ * What the web app's renderer adds (ui's markdown-content): links to other sites open in a new
+ * tab, a wide table scrolls in its own focusable region, a task's box says its state.
+ */
+function pageAffordances() {
+  const visit = (node: HastRoot | HastContent, parent: HastRoot | Element | undefined) => {
+    if (node.type === 'element') {
+      const element: Element = node;
+      const href = element.properties.href;
+      if (element.tagName === 'a' && typeof href === 'string' && /^https?:/i.test(href)) {
+        element.properties.target = '_blank';
+        element.properties.rel = ['noopener', 'noreferrer'];
+      }
+      if (element.tagName === 'input' && element.properties.type === 'checkbox') {
+        element.properties.ariaLabel = element.properties.checked ? 'Done' : 'Not done';
+        element.properties.name = 'task';
+      }
+      if (element.tagName === 'table' && parent) {
+        const index = parent.children.indexOf(element);
+        parent.children[index] = {
+          type: 'element',
+          tagName: 'div',
+          properties: {
+            className: ['markdown__table-wrap'],
+            tabIndex: 0,
+            role: 'region',
+            ariaLabel: 'Table',
+          },
+          children: [element],
+        };
+      }
+    }
+    if ('children' in node) {
+      const container = node.type === 'root' || node.type === 'element' ? node : undefined;
+      [...node.children].forEach((child) => visit(child, container));
+    }
+  };
+  return () => (tree: HastRoot) => visit(tree, undefined);
+}
+
+/**
+ * A post's body as the post page shows it: the same markdown rules and sanitizing as the feed,
+ * site paths kept as they are, and the page's affordances (pageAffordances).
+ */
+export function renderPostHtml(markdown: string): string {
+  return String(
+    unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      .use(remarkRehype)
+      .use(rehypeSanitize, SCHEMA)
+      .use(pageAffordances())
+      .use(rehypeStringify)
+      .processSync(markdown),
+  );
+}
+
 /** Block nodes whose text is not prose (a summary would read as garbage). */
 const SKIPPED = new Set([
   'code',

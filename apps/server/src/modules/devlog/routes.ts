@@ -66,7 +66,9 @@ export function createDevlogRouter(deps: { devlog: DevlogService }): Router {
 
   router.get('/posts/:slug', async (req, res) => {
     const { slug } = parseInput(SlugParam, req.params);
-    const post = PostSlug.safeParse(slug).success ? await devlog.getPublished(slug) : undefined;
+    const post = PostSlug.safeParse(slug).success
+      ? await devlog.getPublishedCached(slug)
+      : undefined;
     if (!post) {
       throw notFound(`No published post at '${slug.slice(0, 100)}'`);
     }

@@ -18,7 +18,7 @@ import { badRequest, conflict, notFound, uniqueViolationConstraint } from '../..
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor } from '../users/audit.js';
 import { listPostAudit, recordPostAudit } from './audit.js';
-import { describeMarkdown } from './markdown.js';
+import { describeMarkdown, renderPostHtml } from './markdown.js';
 
 /*
  * The devlog (posts with a markdown body, optionally about one game). A post is public when it
@@ -111,7 +111,11 @@ export function createDevlogService(deps: {
     publishedAt: (row.publishedAt ?? row.createdAt).toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });
-  const toPost = (row: PostRow): Post => ({ ...toSummary(row), body: row.body });
+  const toPost = (row: PostRow): Post => ({
+    ...toSummary(row),
+    body: row.body,
+    html: renderPostHtml(row.body),
+  });
   const toAdmin = (row: PostRow): AdminPost => {
     const publishedAt = row.publishedAt?.toISOString() ?? null;
     return {

@@ -2,6 +2,7 @@ import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 
 import { PostArticle } from '../devlog/post-article';
+import { MarkdownContent } from '../tutorials/markdown-content';
 import { listAdminGames } from '../admin-games/admin-games-api';
 
 /** The editor's fields, as the inputs hold them (text; the date as datetime-local's value). */
@@ -305,12 +306,13 @@ export function PostForm({ initial, actions }: PostFormProps) {
         <div className="post-editor__frame">
           <PostArticle
             title={values.title || 'Untitled'}
-            body={values.body}
             publishedAt={fromLocalInput(values.publishedAt)}
             gameId={values.gameId || null}
             gameTitle={games.find((game) => game.id === values.gameId)?.title ?? null}
             coverImage={values.coverImage.trim() || null}
-          />
+          >
+            <MarkdownContent>{values.body}</MarkdownContent>
+          </PostArticle>
         </div>
       </section>
     </div>

@@ -15,6 +15,7 @@ const post = {
   publishedAt: '2026-11-27T10:00:00.000Z',
   updatedAt: '2026-11-27T10:00:00.000Z',
   body: 'Hello',
+  html: '<p>Hello</p>',
 };
 
 describe('the zod-free devlog guards', () => {
@@ -22,6 +23,7 @@ describe('the zod-free devlog guards', () => {
     { post },
     { post: { ...post, gameId: 'Pong', gameTitle: 'Pong' } },
     { post: { ...post, body: 1 } },
+    { post: { ...post, html: undefined } },
     { post: { ...post, slug: 'Not A Slug' } },
     { post: { ...post, image: undefined } },
     { post: null },

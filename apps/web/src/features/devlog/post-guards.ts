@@ -34,6 +34,7 @@ export function isPostResponse(value: unknown): value is { post: Post } {
     isObject(value) &&
     isObject(value.post) &&
     isString(value.post.body) &&
+    isString(value.post.html) &&
     isPostSummary(value.post)
   );
 }

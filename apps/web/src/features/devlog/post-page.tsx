@@ -7,7 +7,7 @@ import { ErrorPage, NOT_FOUND } from '../../app/error-page';
 import { isHttpError } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { getPost } from './devlog-api';
-import { PostArticle } from './post-article';
+import { PostArticle, PostBody } from './post-article';
 import { isPostResponse } from './post-guards';
 
 import './devlog.css';
@@ -66,15 +66,18 @@ export function PostPage() {
 
   const current = state?.slug === slug ? state : undefined;
   const post = current?.post;
-  // the server wrote this post's title into the first page; moving between posts, the app does
+  // the document's title and description follow the post; set after the layout's own (which
+  // runs after this page's effects in the same commit and knows no post titles)
   useEffect(() => {
     if (!post) {
       return;
     }
-    document.title = `${post.title} | ${SITE_NAME}`;
-    document
-      .querySelector('meta[name="description"]')
-      ?.setAttribute('content', post.summary || DEFAULT_DESCRIPTION);
+    queueMicrotask(() => {
+      document.title = `${post.title} | ${SITE_NAME}`;
+      document
+        .querySelector('meta[name="description"]')
+        ?.setAttribute('content', post.summary || DEFAULT_DESCRIPTION);
+    });
   }, [post]);
 
   if (current?.isMissing) {
@@ -92,12 +95,13 @@ export function PostPage() {
       ) : post ? (
         <PostArticle
           title={post.title}
-          body={post.body}
           publishedAt={post.publishedAt}
           gameId={post.gameId}
           gameTitle={post.gameTitle}
           coverImage={post.coverImage}
-        />
+        >
+          <PostBody html={post.html} />
+        </PostArticle>
       ) : (
         <p role="status">Loading...</p>
       )}
