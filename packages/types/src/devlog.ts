@@ -162,6 +162,12 @@ export const UpdatePostRequest = z
   .refine((value) => Object.keys(value).length > 0, { message: 'names no field to change' });
 export type UpdatePostRequest = z.infer<typeof UpdatePostRequest>;
 
+/** POST /api/admin/posts/preview: a body as the post page will show it (the editor's preview). */
+export const PostPreviewRequest = z.strictObject({ body: PostFields.body });
+export type PostPreviewRequest = z.infer<typeof PostPreviewRequest>;
+export const PostPreviewResponse = z.object({ html: z.string() });
+export type PostPreviewResponse = z.infer<typeof PostPreviewResponse>;
+
 export const POST_AUDIT_ACTIONS = ['create', 'update', 'publish', 'unpublish', 'delete'] as const;
 export type PostAuditAction = (typeof POST_AUDIT_ACTIONS)[number];
 

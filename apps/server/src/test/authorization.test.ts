@@ -69,6 +69,7 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
     body: { title: 'Authorization check' },
     allowed: ['admin'],
   },
+  { method: 'POST', path: '/api/admin/posts/preview', body: { body: '# x' }, allowed: ['admin'] },
   { method: 'GET', path: '/api/user/profile', allowed: ROLES },
   { method: 'POST', path: '/api/user/update-email', body: { email: NEW_EMAIL }, allowed: ROLES },
   {

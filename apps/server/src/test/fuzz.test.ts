@@ -50,6 +50,7 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['GET', '/api/admin/posts'],
   ['GET', '/api/admin/posts/:id'],
   ['POST', '/api/admin/posts'],
+  ['POST', '/api/admin/posts/preview'],
   ['PATCH', '/api/admin/posts/:id'],
   ['DELETE', '/api/admin/posts/:id'],
 ];

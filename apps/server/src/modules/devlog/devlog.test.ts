@@ -197,6 +197,17 @@ describe('posts', () => {
     expect(response.body.error.message).toMatch(message);
   });
 
+  it('previews a body as the post page renders it, for admins only', async () => {
+    const preview = await admin.post<{ html: string }>('/api/admin/posts/preview', {
+      body: '| a |\n|---|\n| 1 |\n\n<script>alert(1)</script>',
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.html).toContain('<td>1</td>');
+    expect(preview.body.html).not.toContain('<script');
+    expect((await guest.post('/api/admin/posts/preview', { body: 'x' })).status).toBe(401);
+    expect((await admin.post('/api/admin/posts/preview', {})).status).toBe(400);
+  });
+
   it('answers 404 for an unknown post id and 401/403 to guests and users', async () => {
     const missing = await admin.request<ApiError>(
       'PATCH',

@@ -13,6 +13,8 @@ import {
   PostSlug,
   PostsQuery,
   type PostsResponse,
+  PostPreviewRequest,
+  type PostPreviewResponse,
   UpdatePostRequest,
 } from '@portfolio/types/devlog';
 import { SITE_NAME } from '@portfolio/types';
@@ -22,6 +24,7 @@ import { parseInput } from '../../lib/validate.js';
 import { requireAdmin, sessionOf } from '../auth/policies.js';
 import type { Actor } from '../users/audit.js';
 import { atomFeed } from './feed.js';
+import { renderPostHtml } from './markdown.js';
 import type { DevlogService } from './service.js';
 
 /*
@@ -35,6 +38,7 @@ import type { DevlogService } from './service.js';
  *   POST   /api/admin/posts                     add a post (201)
  *   PATCH  /api/admin/posts/:id                 edit, publish, unpublish, schedule
  *   DELETE /api/admin/posts/:id                 delete (204)
+ *   POST   /api/admin/posts/preview             a body as the post page shows it
  *
  * and GET /feed.xml (Atom 1.0), outside /api.
  */
@@ -93,6 +97,12 @@ export function createDevlogRouter(deps: { devlog: DevlogService }): Router {
     const input = parseInput(CreatePostRequest, req.body);
     const post = await devlog.create(input, actorOf(req));
     res.status(201).json({ post } satisfies AdminPostResponse);
+  });
+
+  // the editor's preview: the same rendering as the post page (no write, no audit)
+  router.post('/admin/posts/preview', (req, res) => {
+    const { body } = parseInput(PostPreviewRequest, req.body);
+    res.json({ html: renderPostHtml(body) } satisfies PostPreviewResponse);
   });
 
   router.patch('/admin/posts/:id', async (req, res) => {

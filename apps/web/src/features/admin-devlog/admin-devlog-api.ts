@@ -4,6 +4,7 @@ import {
   type AdminPost,
   type CreatePostRequest,
   PostAuditResponse,
+  PostPreviewResponse,
   type PostAuditEntry,
   type UpdatePostRequest,
 } from '@portfolio/types/devlog';
@@ -37,4 +38,9 @@ export async function deletePost(id: string): Promise<void> {
 /** The posts' audit log, newest first (the last 100 entries). */
 export async function listPostAudit(signal?: AbortSignal): Promise<PostAuditEntry[]> {
   return (await http.get('/api/admin/posts/audit', PostAuditResponse, signal)).entries;
+}
+
+/** A body as the post page will show it (the server's rendering, for the editor's preview). */
+export async function previewPost(body: string): Promise<string> {
+  return (await http.post('/api/admin/posts/preview', { body }, PostPreviewResponse)).html;
 }

@@ -37,12 +37,21 @@ function adminPost(extra: Partial<AdminPost> = {}): AdminPost {
 const games = () => jsonResponse({ games: [] });
 
 describe('the Devlog editor', () => {
-  it('previews the draft through the public renderer, inserts an image and publishes', async () => {
+  it("previews the draft through the post page's rendering, inserts an image and publishes", async () => {
     const user = userEvent.setup();
     const { calls } = stubApi({
       ...signedInAs('owner', 'admin'),
       'GET /api/admin/games': games,
       'GET /api/admin/posts/audit': () => jsonResponse({ entries: [] }),
+      // the server's rendering (tested on the server): a table, and the image once inserted
+      'POST /api/admin/posts/preview': (body) =>
+        jsonResponse({
+          html: `<table><tbody><tr><td>1</td></tr></tbody></table>${
+            String((body as { body: string }).body).includes('![A shot](/assets/shot.png)')
+              ? '<p><img src="/assets/shot.png" alt="A shot"></p>'
+              : ''
+          }`,
+        }),
       'POST /api/admin/posts': (body) =>
         jsonResponse(
           {
@@ -63,12 +72,12 @@ describe('the Devlog editor', () => {
     await user.type(screen.getByLabelText('Body (markdown)'), '| a |{enter}|---|{enter}| 1 |');
     const preview = screen.getByRole('region', { name: 'Preview' });
     expect(within(preview).getByRole('heading', { level: 1, name: 'Big <news>' })).toBeVisible();
-    expect(within(preview).getByRole('cell', { name: '1' })).toBeVisible();
+    expect(await within(preview).findByRole('cell', { name: '1' })).toBeVisible();
 
     await user.type(screen.getByLabelText('Image address'), '/assets/shot.png');
     await user.type(screen.getByLabelText('Image description'), 'A shot');
     await user.click(screen.getByRole('button', { name: 'Insert image' }));
-    expect(within(preview).getByRole('img', { name: 'A shot' })).toHaveAttribute(
+    expect(await within(preview).findByRole('img', { name: 'A shot' })).toHaveAttribute(
       'src',
       '/assets/shot.png',
     );

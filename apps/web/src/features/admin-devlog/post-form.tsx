@@ -1,8 +1,8 @@
 import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 
-import { PostArticle } from '../devlog/post-article';
-import { MarkdownContent } from '../tutorials/markdown-content';
+import { PostArticle, PostBody } from '../devlog/post-article';
+import { previewPost } from './admin-devlog-api';
 import { listAdminGames } from '../admin-games/admin-games-api';
 
 /** The editor's fields, as the inputs hold them (text; the date as datetime-local's value). */
@@ -81,6 +81,35 @@ export function fieldsOf(values: PostFormValues) {
   };
 }
 
+/** How long the preview waits after the last key before rendering the body again. */
+export const PREVIEW_DELAY_MS = 250;
+
+/**
+ * The body as the post page will show it: rendered by the server, the page's own renderer, a
+ * moment after typing stops (the last rendering stays meanwhile, or when a request fails).
+ */
+function usePreviewHtml(body: string): string {
+  const [html, setHtml] = useState('');
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      previewPost(body).then(
+        (rendered) => {
+          if (!controller.signal.aborted) {
+            setHtml(rendered);
+          }
+        },
+        () => undefined,
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [body]);
+  return html;
+}
+
 interface PostFormProps {
   initial: PostFormValues;
   /** The buttons under the form; each gets the current values. */
@@ -104,6 +133,7 @@ export function PostForm({ initial, actions }: PostFormProps) {
   const [games, setGames] = useState<Array<{ id: string; title: string }>>([]);
   const [image, setImage] = useState({ url: '', alt: '' });
   const bodyRef = useRef<HTMLTextAreaElement>(null);
+  const html = usePreviewHtml(values.body);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -311,7 +341,7 @@ export function PostForm({ initial, actions }: PostFormProps) {
             gameTitle={games.find((game) => game.id === values.gameId)?.title ?? null}
             coverImage={values.coverImage.trim() || null}
           >
-            <MarkdownContent>{values.body}</MarkdownContent>
+            <PostBody html={html} />
           </PostArticle>
         </div>
       </section>
