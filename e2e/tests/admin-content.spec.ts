@@ -251,7 +251,7 @@ test("the owner renames the site and rewrites the home page's intro: guests see 
 }) => {
   test.setTimeout(90_000);
   await signInAsAdmin(page, admin);
-  const before = await (await page.request.get('/api/admin/site')).json();
+  const before: unknown = await (await page.request.get('/api/admin/site')).json();
   const origin = new URL(page.url()).origin;
   try {
     await page.goto('/admin/content');

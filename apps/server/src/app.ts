@@ -42,6 +42,8 @@ import { createSnippetsRouter } from './modules/run-code/snippet-routes.js';
 import { createWebSite } from './modules/web/static-site.js';
 import { createContentRouter } from './modules/content/routes.js';
 import { pageDataOf } from './modules/content/page-data.js';
+import { createPageCards } from './modules/web/page-cards.js';
+import { createDevlogRouter, createFeedRouter } from './modules/devlog/routes.js';
 
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
@@ -166,6 +168,7 @@ export function createApp(deps: Deps): Express {
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
   api.use(createMediaAdminRouter({ media: deps.media }));
+  api.use(createDevlogRouter({ devlog: deps.devlog }));
   api.use(
     createPasswordResetRouter({
       passwordReset: deps.passwordReset,
@@ -235,6 +238,14 @@ export function createApp(deps: Deps): Express {
       next(req.path.endsWith('.map') ? notFound() : undefined);
     });
   }
+  // the devlog's Atom feed (absolute links under PUBLIC_ORIGIN, else the request's origin)
+  app.use(
+    createFeedRouter({
+      devlog: deps.devlog,
+      originOf: (req) =>
+        config.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    }),
+  );
   // the built web app: precompressed files, robots.txt, sitemap.xml and every page's HTML
   app.use(
     createWebSite({
@@ -243,8 +254,13 @@ export function createApp(deps: Deps): Express {
       content: {
         siteTexts: () => deps.content.store.siteTexts(),
         pageData: (path) => pageDataOf(deps.content.store, path),
-        onChange: (listener) => deps.content.store.onChange(listener),
       },
+      ...createPageCards({
+        devlog: deps.devlog,
+        catalogue: deps.gameHost.catalogue,
+        gallery: () => deps.content.store.gallery(),
+        gamesOrigin: (req) => gamesOriginFor(req, config),
+      }),
       // a page's document: a bot hit unless its script sends the page view (site analytics)
       onPage: (req) =>
         deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),

@@ -97,6 +97,7 @@ import { createSnippetsService, type SnippetsService } from './modules/run-code/
 import type { GameGrants } from './modules/game-host/grants.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
+import { createDevlogService, type DevlogService } from './modules/devlog/service.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -177,6 +178,8 @@ export interface Deps {
   passwordReset: PasswordResetService;
   emailConfirmation: EmailConfirmation;
   passwordResetLimits: PasswordResetLimits;
+  /** The devlog's posts (public reads cached, admin changes audited). */
+  devlog: DevlogService;
   /** The site's public origin, for links in mail (PUBLIC_ORIGIN, else this process's address). */
   siteOrigin: () => string;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
@@ -470,6 +473,15 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     ).unref(),
   );
 
+  const devlog = createDevlogService({ db: database.db, bus, gameTitle, now });
+  media.addReferenceSource({
+    name: 'a devlog post',
+    isReferenced: (urls) => devlog.usesAnyMedia(urls),
+  });
+  await devlog
+    .seedWelcomePost()
+    .catch((error: unknown) => console.error('[devlog] the welcome post failed', error));
+
   const deps: Deps = {
     config,
     database,
@@ -519,6 +531,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       windowMs: 60_000,
     },
     snippets: createSnippetsService({ db: database.db }),
+    devlog,
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
     content,

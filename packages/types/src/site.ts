@@ -55,6 +55,13 @@ export const SITE_PAGES: readonly SitePage[] = [
     module: 'src/features/tutorials/tutorials-page.tsx',
   },
   {
+    path: '/devlog',
+    title: `Devlog | ${SITE_NAME}`,
+    description: 'News, progress notes and behind-the-scenes posts about the games and projects.',
+    inSitemap: true,
+    module: 'src/features/devlog/devlog-page.tsx',
+  },
+  {
     path: '/subscribe',
     title: `Subscribe | ${SITE_NAME}`,
     description: 'Subscribe for $10.00 per quarter to play the subscriber-only games.',
@@ -118,9 +125,25 @@ export function findSitePage(pathname: string): SitePage | undefined {
 export function isAppRoute(pathname: string): boolean {
   return (
     findSitePage(pathname) !== undefined ||
-    normalisePath(pathname).toLowerCase().startsWith('/admin/')
+    normalisePath(pathname).toLowerCase().startsWith('/admin/') ||
+    postSlugOf(pathname) !== undefined
   );
 }
+
+/** The route of one devlog post (its chunk is preloaded on that page). */
+export const POST_PAGE_MODULE = 'src/features/devlog/post-page.tsx';
+
+/** The slug of a /devlog/<slug> path (any case of /devlog), else undefined. */
+export function postSlugOf(pathname: string): string | undefined {
+  const match = /^\/devlog\/([^/]+)$/i.exec(normalisePath(pathname));
+  return match?.[1];
+}
+
+/** The site's Atom feed (every page's head links to it). */
+export const FEED_PATH = '/feed.xml';
+
+/** The social card image of pages that have none of their own (1200×630, apps/web/public). */
+export const DEFAULT_CARD_IMAGE = '/assets/card-default.png';
 
 function normalisePath(pathname: string): string {
   const trimmed = pathname.replace(/\/+$/, '');
@@ -150,10 +173,23 @@ export function canonicalPagePath(pathname: string): string {
 export interface SiteConfig {
   githubUrl: string;
   linkedinUrl: string;
-  /** The site's name as the owner set it (issue 30); SITE_NAME when absent. */
+  /** The site's name as the owner set it; SITE_NAME when absent. */
   siteName?: string;
-  /** The home page's intro and cards as the owner wrote them (issue 30). */
+  /** The home page's intro and cards as the owner wrote them. */
   home?: HomeTexts;
+  /**
+   * The newest published devlog posts (at most three), written into the page by the server so
+   * the home page lists them without a request or code of its own.
+   */
+  latestPosts?: LatestPostLink[];
+}
+
+/** A post as the home page links to it. */
+export interface LatestPostLink {
+  slug: string;
+  title: string;
+  /** ISO 8601. */
+  publishedAt: string;
 }
 
 /** One of the home page's three link cards: to Games, Gallery and Tutorials, in that order. */
@@ -212,7 +248,25 @@ export function isSiteConfig(value: unknown): value is SiteConfig {
     isHttpsUrl(value.githubUrl) &&
     isHttpsUrl(value.linkedinUrl) &&
     (!('siteName' in value) || isText(value.siteName)) &&
-    (!('home' in value) || isHomeTexts(value.home))
+    (!('home' in value) || isHomeTexts(value.home)) &&
+    (!('latestPosts' in value) || isLatestPostLinks(value.latestPosts))
+  );
+}
+
+function isLatestPostLinks(value: unknown): value is LatestPostLink[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (post: unknown) =>
+        typeof post === 'object' &&
+        post !== null &&
+        'slug' in post &&
+        'title' in post &&
+        'publishedAt' in post &&
+        typeof post.slug === 'string' &&
+        typeof post.title === 'string' &&
+        typeof post.publishedAt === 'string',
+    )
   );
 }
 
@@ -232,7 +286,7 @@ export const SITE_CONFIG_ELEMENT_ID = 'site-config';
 
 /**
  * The id of the `<script type="application/json">` element holding a page's initial data (the
- * published gallery on /Gallery, the tutorials on /Tutorials), so the page shows it without
- * waiting for a second request. Its shape is `PageData`.
+ * published gallery on /Gallery, the tutorials on /Tutorials, a post on its page), so the page
+ * shows it without waiting for a second request.
  */
 export const PAGE_DATA_ELEMENT_ID = 'page-data';

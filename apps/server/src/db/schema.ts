@@ -34,6 +34,7 @@ import type {
   GameSection,
   GameTouchSupport,
 } from '@portfolio/types/game-host';
+import type { PostAuditAction } from '@portfolio/types/devlog';
 
 export interface StoredDeviceInfo {
   type: string;
@@ -477,6 +478,53 @@ export const emailTokens = pgTable(
   (table) => [index('email_tokens_user_idx').on(table.userId, table.purpose)],
 );
 
+/**
+ * Devlog posts (modules/devlog). A post is shown when `published` and its `published_at` has come
+ * (a later date schedules it). `excerpt` and `body_image` are derived from the body when it is
+ * written: the summary and the card image of a post whose author gave none.
+ */
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    /** The author's summary; null = the excerpt. */
+    summary: text('summary'),
+    excerpt: text('excerpt').notNull().default(''),
+    /** The first image of the body (site path or https address), if any. */
+    bodyImage: text('body_image'),
+    coverImage: text('cover_image'),
+    gameId: text('game_id').references(() => games.id, { onDelete: 'set null' }),
+    published: boolean('published').notNull().default(false),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('posts_slug_idx').on(table.slug),
+    index('posts_published_idx').on(table.published, table.publishedAt),
+    index('posts_game_idx').on(table.gameId, table.publishedAt),
+  ],
+);
+
+/** Every change to a post, with the actor's name and the post's title copied (they outlive both). */
+export const postAuditLog = pgTable(
+  'post_audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').$type<PostAuditAction>().notNull(),
+    actorId: uuid('actor_id'),
+    actorUsername: text('actor_username').notNull(),
+    postId: uuid('post_id'),
+    postTitle: text('post_title').notNull(),
+    detail: text('detail').notNull().default(''),
+  },
+  (table) => [index('post_audit_log_at_idx').on(table.at)],
+);
+
 export const schema = {
   mailOutbox,
   emailTokens,
@@ -494,6 +542,8 @@ export const schema = {
   gameBuilds,
   adminTokens,
   gameAuditLog,
+  posts,
+  postAuditLog,
 };
 
 /**

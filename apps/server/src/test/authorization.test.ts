@@ -67,6 +67,15 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
   { method: 'GET', path: '/api/admin/tutorials', allowed: ['admin'] },
   { method: 'GET', path: '/api/admin/site', allowed: ['admin'] },
   { method: 'GET', path: '/api/admin/content/audit', allowed: ['admin'] },
+  { method: 'GET', path: '/api/admin/posts', allowed: ['admin'] },
+  { method: 'GET', path: '/api/admin/posts/audit', allowed: ['admin'] },
+  {
+    method: 'POST',
+    path: '/api/admin/posts',
+    body: { title: 'Authorization check' },
+    allowed: ['admin'],
+  },
+  { method: 'POST', path: '/api/admin/posts/preview', body: { body: '# x' }, allowed: ['admin'] },
   { method: 'GET', path: '/api/user/profile', allowed: ROLES },
   { method: 'POST', path: '/api/user/update-email', body: { email: NEW_EMAIL }, allowed: ROLES },
   {

@@ -63,6 +63,14 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['GET', '/api/admin/site'],
   ['PUT', '/api/admin/site'],
   ['GET', '/api/admin/content/audit'],
+  ['GET', '/api/posts'],
+  ['GET', '/api/posts/:id'],
+  ['GET', '/api/admin/posts'],
+  ['GET', '/api/admin/posts/:id'],
+  ['POST', '/api/admin/posts'],
+  ['POST', '/api/admin/posts/preview'],
+  ['PATCH', '/api/admin/posts/:id'],
+  ['DELETE', '/api/admin/posts/:id'],
 ];
 
 let app: TestApp;

@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+
 import { siteConfig } from '../lib/config';
 
 export function Footer() {
@@ -9,6 +11,9 @@ export function Footer() {
           © {year} {siteConfig.siteName}. All rights reserved.
         </p>
         <ul className="footer__links">
+          <li>
+            <Link to="/devlog">Devlog</Link>
+          </li>
           <li>
             <a href={siteConfig.githubUrl} target="_blank" rel="noopener noreferrer">
               GitHub

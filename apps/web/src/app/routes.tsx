@@ -44,6 +44,14 @@ const pages = {
     () => import('../features/tutorials/tutorials-page'),
     (m) => m.TutorialsPage,
   ),
+  devlog: lazyPage(
+    () => import('../features/devlog/devlog-page'),
+    (m) => m.DevlogPage,
+  ),
+  post: lazyPage(
+    () => import('../features/devlog/post-page'),
+    (m) => m.PostPage,
+  ),
   subscribe: lazyPage(
     () => import('../features/subscribe/subscribe-page'),
     // inside StripeDocument, which comes with the page's code (not in the home page's)
@@ -95,6 +103,8 @@ export const routes: RouteObject[] = [
       page('games', pages.games),
       page('Gallery', pages.gallery),
       page('Tutorials', pages.tutorials),
+      page('devlog', pages.devlog),
+      page('devlog/:slug', pages.post),
       page('subscribe', pages.subscribe),
       {
         element: <RouteGuard requirement="user" />,

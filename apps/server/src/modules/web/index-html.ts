@@ -2,13 +2,11 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 import {
-  DEFAULT_DESCRIPTION,
-  findSitePage,
+  FEED_PATH,
   PAGE_DATA_ELEMENT_ID,
   SITE_CONFIG_ELEMENT_ID,
   SITE_NAME,
   type SiteConfig,
-  titleWithSiteName,
 } from '@portfolio/types';
 
 /** One variant of index.html: the bytes in each encoding and an ETag per encoding. */
@@ -27,34 +25,79 @@ const scriptSafeJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
 
 /**
- * index.html as the server sends it for one page: that page's title and description (crawlers
- * and link previews read them before any script runs), and the runtime settings the app reads
- * (footer links) in a JSON script element, which the CSP lets through because it never runs.
+ * What a page's head says about it: its title and description, and the social card (Open
+ * Graph, Twitter) that a link pasted in a chat or a social network shows. Addresses absolute.
+ */
+export interface PageHead {
+  title: string;
+  description: string;
+  /** The page's canonical address. */
+  url: string;
+  /** The card's image. */
+  image: string;
+  type: 'website' | 'article';
+  /** ISO 8601, for an article. */
+  publishedAt?: string;
+  /**
+   * What the page's script would otherwise ask the API for first (a post), in a JSON element
+   * (PAGE_DATA_ELEMENT_ID): the page shows it without waiting for a request.
+   */
+  data?: unknown;
+}
+
+/** The card's tags, the feed's link and the canonical address. */
+function headTags(head: PageHead, feedUrl: string, siteName: string): string {
+  const meta = (attribute: 'property' | 'name', key: string, value: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+  return [
+    `<link rel="canonical" href="${escapeHtml(head.url)}">`,
+    `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`Devlog | ${siteName}`)}" href="${escapeHtml(feedUrl)}">`,
+    meta('property', 'og:site_name', siteName),
+    meta('property', 'og:type', head.type),
+    meta('property', 'og:title', head.title),
+    meta('property', 'og:description', head.description),
+    meta('property', 'og:url', head.url),
+    meta('property', 'og:image', head.image),
+    ...(head.publishedAt ? [meta('property', 'article:published_time', head.publishedAt)] : []),
+    meta('name', 'twitter:card', 'summary_large_image'),
+    meta('name', 'twitter:title', head.title),
+    meta('name', 'twitter:description', head.description),
+    meta('name', 'twitter:image', head.image),
+  ].join('');
+}
+
+/**
+ * index.html as the server sends it for one page: that page's title, description and social card
+ * (crawlers and link previews read them before any script runs, and most run none), and the
+ * runtime settings the app reads (footer links, the latest posts) in a JSON script element,
+ * which the CSP lets through because it never runs.
  */
 export function renderIndexHtml(
   template: string,
-  page: { title: string; description: string },
+  page: PageHead,
   siteConfig: SiteConfig,
   preloads: readonly string[] = [],
   readStylesheet: (href: string) => string | undefined = () => undefined,
-  pageData?: unknown,
 ): string {
+  const configElement = `<script id="${SITE_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(siteConfig)}</script>`;
   const dataElement =
-    pageData === undefined
+    page.data === undefined
       ? ''
-      : `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${scriptSafeJson(pageData)}</script>`;
-  const configElement = `<script id="${SITE_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(siteConfig)}</script>${dataElement}`;
+      : `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${scriptSafeJson(page.data)}</script>`;
   const preloadLinks = preloads
     .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
     .join('');
-  const title = titleWithSiteName(page.title, siteConfig.siteName ?? SITE_NAME);
+  const feedUrl = `${new URL(page.url).origin}${FEED_PATH}`;
   return inlineStylesheets(template, readStylesheet)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       `<meta name="description" content="${escapeHtml(page.description)}" />`,
     )
-    .replace('</head>', `${preloadLinks}${configElement}</head>`);
+    .replace(
+      '</head>',
+      `${headTags(page, feedUrl, siteConfig.siteName ?? SITE_NAME)}${preloadLinks}${configElement}${dataElement}</head>`,
+    );
 }
 
 /**
@@ -93,51 +136,41 @@ function compressVariant(html: string): HtmlVariant {
   };
 }
 
-export interface IndexHtmlCache {
-  /** The page's variant, rendered and compressed at its first request. */
-  (pathname: string): HtmlVariant;
-  /** Drops every variant (the content they carry changed). */
-  clear(): void;
-}
+/** How many rendered pages a process keeps (every post, game and project has its own). */
+export const PAGE_CACHE_ENTRIES = 500;
 
 /**
- * The page variants of index.html, rendered and compressed once per process and again after the
- * owner's content changes (`clear`): one per known page, one for every other path.
+ * index.html rendered and compressed once per page head, settings and route module, kept for
+ * the next request of the same (a known page, a post, a game…); the least recently used go
+ * past PAGE_CACHE_ENTRIES. A change of settings (a new post among the latest) is a new key.
  */
 export function createIndexHtmlCache(
   template: string,
-  /** The runtime settings, read again whenever the variants are rendered again (`clear`). */
-  siteConfig: SiteConfig | (() => SiteConfig),
   /** The chunks a page's route module needs beyond the entry's (from Vite's manifest). */
   routeChunks: (module: string) => readonly string[] = () => [],
   /** A built stylesheet's text by its path in the build, to inline; undefined keeps the link. */
   readStylesheet: (href: string) => string | undefined = () => undefined,
-  /** The initial data of a page by its path (/Gallery, /Tutorials), else undefined. */
-  pageData: (path: string) => unknown = () => undefined,
-): IndexHtmlCache {
+) {
   const variants = new Map<string, HtmlVariant>();
-  const fallback = { title: SITE_NAME, description: DEFAULT_DESCRIPTION };
-  const cache = (pathname: string): HtmlVariant => {
-    const sitePage = findSitePage(pathname);
-    const page = sitePage ?? fallback;
-    const key = page.title;
+  return (page: PageHead, siteConfig: SiteConfig, module: string | undefined): HtmlVariant => {
+    const key = JSON.stringify([page, siteConfig, module ?? '']);
     let variant = variants.get(key);
-    if (!variant) {
-      const preloads = sitePage?.module ? routeChunks(sitePage.module) : [];
-      const data = sitePage ? pageData(sitePage.path) : undefined;
+    if (variant) {
+      // most recently used last
+      variants.delete(key);
+    } else {
+      const preloads = module ? routeChunks(module) : [];
       variant = compressVariant(
-        renderIndexHtml(
-          template,
-          page,
-          typeof siteConfig === 'function' ? siteConfig() : siteConfig,
-          preloads,
-          readStylesheet,
-          data,
-        ),
+        renderIndexHtml(template, page, siteConfig, preloads, readStylesheet),
       );
-      variants.set(key, variant);
+    }
+    variants.set(key, variant);
+    if (variants.size > PAGE_CACHE_ENTRIES) {
+      const oldest = variants.keys().next().value;
+      if (oldest !== undefined) {
+        variants.delete(oldest);
+      }
     }
     return variant;
   };
-  return Object.assign(cache, { clear: () => variants.clear() });
 }

@@ -209,12 +209,13 @@ describe('pages', () => {
   it('gives the app the configured footer links', async () => {
     const html = (await rawGet(`${app.url}/`)).body.toString();
     const config = /<script id="site-config" type="application\/json">([^<]*)<\/script>/.exec(html);
-    // beside the links, the owner's site name and home texts (issue 30)
+    // beside the links, the owner's site name and home texts, and the latest posts
     expect(JSON.parse(config?.[1] ?? '{}')).toMatchObject({
       githubUrl: 'https://github.com/site-owner',
       linkedinUrl: 'https://www.linkedin.com/in/site-owner',
       siteName: 'GameDev Portfolio',
       home: { title: 'Welcome to my portfolio' },
+      latestPosts: [{ slug: 'welcome-to-the-devlog', title: 'Welcome to the devlog' }],
     });
     // the template itself is not served with its placeholders
     expect((await rawGet(`${app.url}/index.html`)).body.toString()).toContain('site-owner');
@@ -286,16 +287,20 @@ describe('robots.txt and sitemap.xml', () => {
     expect(text).toContain(`Sitemap: ${app.url}/sitemap.xml`);
   });
 
-  it('lists the public pages at their own spelling', async () => {
+  it('lists the public pages at their own spelling, then the published games and projects', async () => {
     const response = await rawGet(`${app.url}/sitemap.xml`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/xml/);
     const locations = [...response.body.toString().matchAll(/<loc>([^<]+)<\/loc>/g)].map(
       (match) => match[1],
     );
-    expect(locations).toEqual(
-      ['/', '/games', '/Gallery', '/Tutorials', '/subscribe'].map((page) => `${app.url}${page}`),
+    expect(locations.slice(0, 6)).toEqual(
+      ['/', '/games', '/Gallery', '/Tutorials', '/devlog', '/subscribe'].map(
+        (page) => `${app.url}${page}`,
+      ),
     );
+    expect(locations).toContain(`${app.url}/games?play=Pong`);
+    expect(locations).toContain(`${app.url}/Gallery?project=item1`);
   });
 });
 

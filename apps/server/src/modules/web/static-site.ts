@@ -4,12 +4,35 @@ import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 
-import { isAppRoute, type SiteConfig } from '@portfolio/types';
+import {
+  DEFAULT_CARD_IMAGE,
+  DEFAULT_DESCRIPTION,
+  findSitePage,
+  isAppRoute,
+  type LatestPostLink,
+  POST_PAGE_MODULE,
+  postSlugOf,
+  SITE_NAME,
+  type SiteConfig,
+  titleWithSiteName,
+} from '@portfolio/types';
 
 import { notFound } from '../../lib/errors.js';
 import { DEFAULT_WEB_DIST } from '../../lib/paths.js';
-import { createIndexHtmlCache } from './index-html.js';
-import { robotsTxt, sitemapXml } from './seo-files.js';
+import { createIndexHtmlCache, type PageHead } from './index-html.js';
+import { robotsTxt, type SitemapEntry, sitemapXml } from './seo-files.js';
+
+/** What a post, game or gallery project shows on its page's social card. */
+export interface PageCard {
+  title: string;
+  description: string;
+  /** A site path or an https address; null (or an SVG, which card readers refuse) = the default. */
+  image: string | null;
+  type?: 'website' | 'article';
+  publishedAt?: string;
+  /** What the page's script shows first, written into the page (PageHead.data). */
+  data?: unknown;
+}
 
 export interface WebSiteOptions {
   /** The built web app; unset = apps/web/dist. Without its index.html only robots.txt and the sitemap are served. */
@@ -21,16 +44,41 @@ export interface WebSiteOptions {
   onPage?: (req: Request) => void;
   /** Whether /games?play=<id> names a published game (else the page answers 404). */
   isPublishedGame?: (gameId: string) => boolean;
-  /**
-   * The owner's content (issue 30): a page's initial data by its path, and a way to hear of
-   * changes (the pages' HTML is rendered again).
-   */
+  /** The newest posts, written into every page's settings (the home page lists them). */
+  latestPosts?: () => Promise<LatestPostLink[]>;
+  /** A published post's card by its slug; undefined = /devlog/<slug> answers 404. */
+  findPost?: (slug: string) => Promise<PageCard | undefined>;
+  /** A published game's card (/games?play=<id>). */
+  findGame?: (gameId: string, req: Request) => PageCard | undefined;
+  /** A gallery project's card (/Gallery?project=<id>). */
+  findGalleryProject?: (projectId: string) => PageCard | undefined | Promise<PageCard | undefined>;
+  /** Addresses sitemap.xml lists beside the pages (posts, games, projects). */
+  sitemapEntries?: () => Promise<SitemapEntry[]>;
+  /** The owner's content: the site texts every page's settings carry, a page's initial data. */
   content?: {
     /** The site's name and home texts, added to the SiteConfig every page carries. */
     siteTexts(): Pick<SiteConfig, 'siteName' | 'home'>;
+    /** What a known page (by its canonical path) shows first: /Gallery's projects… */
     pageData(path: string): unknown;
-    onChange(listener: () => void): void;
   };
+}
+
+/** The query parameter of the gallery's deep link: /Gallery?project=<id>. */
+export const PROJECT_PARAM = 'project';
+
+const queryValue = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** A card image as an absolute address; the default card for none, an SVG or anything odd. */
+function cardImage(image: string | null, origin: string): string {
+  if (image && !/\.svg(\?|#|$)/i.test(image)) {
+    if (image.startsWith('/') && !image.startsWith('//')) {
+      return `${origin}${image}`;
+    }
+    if (/^https?:\/\//.test(image)) {
+      return image;
+    }
+  }
+  return `${origin}${DEFAULT_CARD_IMAGE}`;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -124,11 +172,12 @@ export function createWebSite(options: WebSiteOptions): Router {
       .set('Cache-Control', REVALIDATE_HOURLY)
       .send(robotsTxt(originOf(req, publicOrigin)));
   });
-  router.get('/sitemap.xml', (req, res) => {
+  router.get('/sitemap.xml', async (req, res) => {
+    const entries = (await options.sitemapEntries?.()) ?? [];
     res
       .type('application/xml')
       .set('Cache-Control', REVALIDATE_HOURLY)
-      .send(sitemapXml(originOf(req, publicOrigin)));
+      .send(sitemapXml(originOf(req, publicOrigin), entries));
   });
 
   const indexFile = path.join(webDist, 'index.html');
@@ -139,7 +188,6 @@ export function createWebSite(options: WebSiteOptions): Router {
   const hashedFiles = hashedFilesOf(manifest);
   const pageHtml = createIndexHtmlCache(
     readFileSync(indexFile, 'utf8'),
-    () => ({ ...siteConfig, ...options.content?.siteTexts() }),
     routeChunksOf(manifest),
     (href) => {
       const file = path.resolve(webDist, href);
@@ -147,12 +195,97 @@ export function createWebSite(options: WebSiteOptions): Router {
         ? readFileSync(file, 'utf8')
         : undefined;
     },
-    (pagePath) => options.content?.pageData(pagePath),
   );
-  options.content?.onChange(() => pageHtml.clear());
 
-  const sendPage = (req: Request, res: Response) => {
-    const variant = pageHtml(req.path);
+  /**
+   * The page's head (a post's, a game's or a project's card for their addresses), its route
+   * module, and whether the address names nothing (404).
+   */
+  const describePage = async (
+    req: Request,
+    siteName: string,
+  ): Promise<{ head: PageHead; module: string | undefined; isMissing: boolean }> => {
+    const origin = originOf(req, publicOrigin);
+    const sitePage = findSitePage(req.path);
+    const fallback = {
+      title: titleWithSiteName(sitePage?.title ?? SITE_NAME, siteName),
+      description: sitePage?.description ?? DEFAULT_DESCRIPTION,
+    };
+    const withCard = (url: string, card: PageCard | undefined): PageHead => ({
+      title: card ? `${card.title} | ${siteName}` : fallback.title,
+      description: card?.description || fallback.description,
+      url: `${origin}${url}`,
+      image: cardImage(card?.image ?? null, origin),
+      type: card?.type ?? 'website',
+      ...(card?.publishedAt ? { publishedAt: card.publishedAt } : {}),
+      ...(card?.data !== undefined ? { data: card.data } : {}),
+    });
+    const slug = postSlugOf(req.path);
+    if (slug !== undefined) {
+      let decoded: string | undefined;
+      try {
+        decoded = decodeURIComponent(slug);
+      } catch {
+        decoded = undefined;
+      }
+      const post = decoded !== undefined ? await options.findPost?.(decoded) : undefined;
+      return {
+        head: post ? withCard(`/devlog/${slug}`, post) : withCard('/', undefined),
+        module: POST_PAGE_MODULE,
+        isMissing: post === undefined,
+      };
+    }
+    const canonicalPath = sitePage?.path ?? req.path;
+    const lowerPath = canonicalPath.toLowerCase();
+    const play = lowerPath === '/games' ? queryValue(req.query.play) : undefined;
+    if (play !== undefined) {
+      const game = options.findGame?.(play, req);
+      const isMissing =
+        options.isPublishedGame !== undefined ? !options.isPublishedGame(play) : false;
+      return {
+        head: isMissing
+          ? withCard('/', undefined)
+          : withCard(`/games?play=${encodeURIComponent(play)}`, game),
+        module: sitePage?.module,
+        isMissing,
+      };
+    }
+    const data = sitePage ? options.content?.pageData(sitePage.path) : undefined;
+    const project = lowerPath === '/gallery' ? queryValue(req.query[PROJECT_PARAM]) : undefined;
+    if (project !== undefined) {
+      const card = await options.findGalleryProject?.(project);
+      return {
+        head: withCard(
+          card ? `/Gallery?${PROJECT_PARAM}=${encodeURIComponent(project)}` : canonicalPath,
+          card && data !== undefined ? { ...card, data } : card,
+        ),
+        module: sitePage?.module,
+        isMissing: false,
+      };
+    }
+    const isMissing = !isAppRoute(req.path);
+    return {
+      // every made-up address shares one page (not one rendering each)
+      head: {
+        ...withCard(isMissing ? '/' : canonicalPath, undefined),
+        ...(data === undefined ? {} : { data }),
+      },
+      module: sitePage?.module,
+      isMissing,
+    };
+  };
+
+  const sendPage = async (req: Request, res: Response) => {
+    const siteTexts = options.content?.siteTexts();
+    const [{ head, module, isMissing }, latestPosts] = await Promise.all([
+      describePage(req, siteTexts?.siteName ?? SITE_NAME),
+      options.latestPosts?.(),
+    ]);
+    const variant = pageHtml(
+      head,
+      { ...siteConfig, ...siteTexts, ...(latestPosts ? { latestPosts } : {}) },
+      module,
+    );
     const encoding = req.acceptsEncodings('br', 'gzip', 'identity') || 'identity';
     const body =
       encoding === 'br' ? variant.br : encoding === 'gzip' ? variant.gzip : variant.identity;
@@ -172,12 +305,7 @@ export function createWebSite(options: WebSiteOptions): Router {
       });
     }
     options.onPage?.(req);
-    const play = req.path.toLowerCase() === '/games' ? req.query.play : undefined;
-    const isUnknownGame =
-      typeof play === 'string' &&
-      options.isPublishedGame !== undefined &&
-      !options.isPublishedGame(play);
-    if (!isAppRoute(req.path) || isUnknownGame) {
+    if (isMissing) {
       // a made-up address: the app shows its "not found" page, and the status says so too
       // (search engines, link checkers)
       res.status(404);
@@ -218,11 +346,11 @@ export function createWebSite(options: WebSiteOptions): Router {
     serveFiles(req, res, next);
   });
   // every other GET is a client-side route: the app decides (and shows its own 404)
-  router.get('{/*splat}', (req, res) => {
+  router.get('{/*splat}', async (req, res) => {
     if (isFilePath(req.path)) {
       throw notFound(`No file at ${req.path}`);
     }
-    sendPage(req, res);
+    await sendPage(req, res);
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 
-/** The admin area's sections: the dashboard, the games, the content, the site's analytics, media. */
+/** The admin area's sections: dashboard, games, content, the site's analytics, media, devlog. */
 export function AdminNav() {
   return (
     <nav className="admin-nav" aria-label="Admin">
@@ -18,6 +18,9 @@ export function AdminNav() {
       </NavLink>
       <NavLink to="/admin/media" className="admin-nav__link">
         Media
+      </NavLink>
+      <NavLink to="/admin/devlog" className="admin-nav__link">
+        Devlog
       </NavLink>
     </nav>
   );

@@ -2,6 +2,7 @@ import { useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../app/error-page';
 import { AdminContentSection } from '../admin-content/admin-content-page';
+import { AdminDevlogSection } from '../admin-devlog/admin-devlog-page';
 import { AdminGamesSection } from '../admin-games/admin-games-page';
 import { AdminMediaPage } from '../admin-media/admin-media-page';
 import { AnalyticsPage } from '../analytics/analytics-page';
@@ -20,6 +21,7 @@ export function AdminPages() {
     { path: 'content/*', element: <AdminContentSection /> },
     { path: 'analytics', element: <AnalyticsPage /> },
     { path: 'media', element: <AdminMediaPage /> },
+    { path: 'devlog/*', element: <AdminDevlogSection /> },
     { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
   ]);
 }

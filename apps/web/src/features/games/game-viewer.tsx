@@ -2,6 +2,7 @@ import type { GameEntry } from '@portfolio/types/game-host';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
 import { useAuthStore } from '../auth/auth-store';
+import { GamePosts } from '../devlog/game-posts';
 import { sendBeacon } from '../presence/page-view';
 import { type DeviceClass, useDeviceClass } from './device-class';
 import { useGrantRenewal } from './grant-renewal';
@@ -314,6 +315,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           </button>
         </p>
       )}
+      <GamePosts gameId={game.id} />
     </section>
   );
 }

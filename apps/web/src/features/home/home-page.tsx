@@ -34,6 +34,34 @@ export function HomePage() {
           );
         })}
       </ul>
+      <LatestPosts />
+    </section>
+  );
+}
+
+/**
+ * The three newest devlog posts, as the server wrote them into the page (no request, no code
+ * beyond these links); nothing before the first post.
+ */
+function LatestPosts() {
+  const posts = siteConfig.latestPosts ?? [];
+  if (posts.length === 0) {
+    return null;
+  }
+  return (
+    <section className="home__posts" aria-labelledby="home-posts-title">
+      <h2 id="home-posts-title">Latest from the devlog</h2>
+      <ul>
+        {posts.map((post) => (
+          <li key={post.slug}>
+            <Link to={`/devlog/${encodeURIComponent(post.slug)}`}>{post.title}</Link>{' '}
+            <time dateTime={post.publishedAt}>{post.publishedAt.slice(0, 10)}</time>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <Link to="/devlog">All posts</Link>
+      </p>
     </section>
   );
 }

@@ -1,0 +1,359 @@
+import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+
+import { PostArticle, PostBody } from '../devlog/post-article';
+import { previewPost } from './admin-devlog-api';
+import { listAdminGames } from '../admin-games/admin-games-api';
+import { MediaUpload } from '../admin-media/media-upload';
+
+/** The editor's fields, as the inputs hold them (text; the date as datetime-local's value). */
+export interface PostFormValues {
+  title: string;
+  slug: string;
+  body: string;
+  summary: string;
+  gameId: string;
+  coverImage: string;
+  /** `YYYY-MM-DDTHH:mm` in the browser's time zone, '' for none. */
+  publishedAt: string;
+}
+
+export const EMPTY_POST: PostFormValues = {
+  title: '',
+  slug: '',
+  body: '',
+  summary: '',
+  gameId: '',
+  coverImage: '',
+  publishedAt: '',
+};
+
+export const STATUS_LABELS: Record<PostStatus, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  published: 'Published',
+};
+export { POST_STATUSES };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO time as datetime-local's value in this browser's time zone. */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) {
+    return '';
+  }
+  const date = new Date(iso);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(
+    date.getHours(),
+  )}:${pad(date.getMinutes())}`;
+}
+
+/** datetime-local's value (local time) as ISO 8601, null for none. */
+export function fromLocalInput(value: string): string | null {
+  if (!value) {
+    return null;
+  }
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export function valuesOf(post: AdminPost): PostFormValues {
+  return {
+    title: post.title,
+    slug: post.slug,
+    body: post.body,
+    summary: post.summary ?? '',
+    gameId: post.gameId ?? '',
+    coverImage: post.coverImage ?? '',
+    publishedAt: toLocalInput(post.publishedAt),
+  };
+}
+
+/** The request fields of the form's values ('' = none; an empty slug is made from the title). */
+export function fieldsOf(values: PostFormValues) {
+  return {
+    title: values.title.trim(),
+    ...(values.slug.trim() ? { slug: values.slug.trim() } : {}),
+    body: values.body,
+    summary: values.summary.trim() || null,
+    gameId: values.gameId || null,
+    coverImage: values.coverImage.trim() || null,
+    publishedAt: fromLocalInput(values.publishedAt),
+  };
+}
+
+/** How long the preview waits after the last key before rendering the body again. */
+export const PREVIEW_DELAY_MS = 250;
+
+/**
+ * The body as the post page will show it: rendered by the server, the page's own renderer, a
+ * moment after typing stops (the last rendering stays meanwhile, or when a request fails).
+ */
+function usePreviewHtml(body: string): string {
+  const [html, setHtml] = useState('');
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      previewPost(body).then(
+        (rendered) => {
+          if (!controller.signal.aborted) {
+            setHtml(rendered);
+          }
+        },
+        () => undefined,
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [body]);
+  return html;
+}
+
+interface PostFormProps {
+  initial: PostFormValues;
+  /** The buttons under the form; each gets the current values. */
+  actions: Array<{
+    label: string;
+    busyLabel: string;
+    isPrimary?: boolean;
+    onRun: (values: PostFormValues) => Promise<void>;
+  }>;
+}
+
+/**
+ * The post editor: title, slug, summary, game, publish date, cover, and the markdown body with a
+ * live preview through the public page's own component (what the preview shows is what the page
+ * will). Images go in by address for now ("Insert image"); an upload can fill the same fields.
+ */
+export function PostForm({ initial, actions }: PostFormProps) {
+  const [values, setValues] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [games, setGames] = useState<Array<{ id: string; title: string }>>([]);
+  const [image, setImage] = useState({ url: '', alt: '' });
+  const bodyRef = useRef<HTMLTextAreaElement>(null);
+  const html = usePreviewHtml(values.body);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listAdminGames(controller.signal).then(
+      ({ games: list }) => setGames(list.map(({ id, title }) => ({ id, title }))),
+      () => setGames([]),
+    );
+    return () => controller.abort();
+  }, []);
+
+  const set = (key: keyof PostFormValues) => (value: string) =>
+    setValues((current) => ({ ...current, [key]: value }));
+
+  const run = async (action: PostFormProps['actions'][number]) => {
+    if (!values.title.trim()) {
+      setError('Title: must not be empty');
+      return;
+    }
+    setError(null);
+    setBusy(action.label);
+    try {
+      await action.onRun(values);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const insertImage = () => {
+    const url = image.url.trim();
+    if (!url) {
+      setError('Image address: must not be empty');
+      return;
+    }
+    setError(null);
+    const markdown = `![${image.alt.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`;
+    const area = bodyRef.current;
+    const at = area ? area.selectionStart : values.body.length;
+    const before = values.body.slice(0, at);
+    const after = values.body.slice(at);
+    const glue =
+      before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+    setValues((current) => ({ ...current, body: `${before}${glue}${markdown}\n\n${after}` }));
+    setImage({ url: '', alt: '' });
+  };
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const primary = actions.find((action) => action.isPrimary) ?? actions[0];
+    if (primary) {
+      void run(primary);
+    }
+  };
+
+  return (
+    <div className="post-editor">
+      <form className="form post-form" onSubmit={handleSubmit} noValidate>
+        <div className="form__field">
+          <label htmlFor="post-title-input">Title</label>
+          <input
+            id="post-title-input"
+            value={values.title}
+            onChange={(event) => set('title')(event.target.value)}
+            required
+            maxLength={200}
+          />
+        </div>
+        <div className="form__field">
+          <label htmlFor="post-slug">Slug</label>
+          <input
+            id="post-slug"
+            value={values.slug}
+            onChange={(event) => set('slug')(event.target.value)}
+            aria-describedby="post-slug-hint"
+            maxLength={100}
+          />
+          <p id="post-slug-hint" className="form__hint admin-muted">
+            The address: /devlog/{values.slug || 'made-from-the-title'}. Lower-case letters, digits
+            and dashes; empty makes one from the title.
+          </p>
+        </div>
+        <div className="form__field">
+          <label htmlFor="post-summary">Summary</label>
+          <textarea
+            id="post-summary"
+            value={values.summary}
+            onChange={(event) => set('summary')(event.target.value)}
+            aria-describedby="post-summary-hint"
+            maxLength={300}
+            rows={2}
+          />
+          <p id="post-summary-hint" className="form__hint admin-muted">
+            Shown in lists, the feed and link previews; empty uses the body&apos;s first words.
+          </p>
+        </div>
+        <div className="post-form__row">
+          <div className="form__field">
+            <label htmlFor="post-game">Game</label>
+            <select
+              id="post-game"
+              value={values.gameId}
+              onChange={(event) => set('gameId')(event.target.value)}
+            >
+              <option value="">No game</option>
+              {games.map((game) => (
+                <option key={game.id} value={game.id}>
+                  {game.title}
+                </option>
+              ))}
+              {values.gameId && !games.some((game) => game.id === values.gameId) ? (
+                <option value={values.gameId}>{values.gameId}</option>
+              ) : null}
+            </select>
+          </div>
+          <div className="form__field">
+            <label htmlFor="post-date">Publish date</label>
+            <input
+              id="post-date"
+              type="datetime-local"
+              value={values.publishedAt}
+              onChange={(event) => set('publishedAt')(event.target.value)}
+              aria-describedby="post-date-hint"
+            />
+            <p id="post-date-hint" className="form__hint admin-muted">
+              Empty: the moment it is published. A later date schedules the post.
+            </p>
+          </div>
+        </div>
+        <div className="form__field">
+          <label htmlFor="post-cover">Cover image address</label>
+          <input
+            id="post-cover"
+            value={values.coverImage}
+            onChange={(event) => set('coverImage')(event.target.value)}
+            placeholder="/assets/… or https://…"
+            aria-describedby="post-cover-hint"
+          />
+          <p id="post-cover-hint" className="form__hint admin-muted">
+            Shown above the post and on its link previews (1200 × 630 fits best).
+          </p>
+          <MediaUpload
+            label="Upload a cover image"
+            onUploaded={(item) => set('coverImage')(item.url)}
+          />
+        </div>
+        <fieldset className="post-form__image">
+          <legend>Insert image</legend>
+          <div className="post-form__row">
+            <div className="form__field">
+              <label htmlFor="post-image-url">Image address</label>
+              <input
+                id="post-image-url"
+                value={image.url}
+                onChange={(event) => setImage({ ...image, url: event.target.value })}
+                placeholder="/assets/… or https://…"
+              />
+            </div>
+            <div className="form__field">
+              <label htmlFor="post-image-alt">Image description</label>
+              <input
+                id="post-image-alt"
+                value={image.alt}
+                onChange={(event) => setImage({ ...image, alt: event.target.value })}
+              />
+            </div>
+          </div>
+          <MediaUpload
+            label="Upload an image"
+            onUploaded={(item) => setImage((current) => ({ ...current, url: item.url }))}
+          />
+          <button type="button" className="button button--secondary" onClick={insertImage}>
+            Insert image
+          </button>
+        </fieldset>
+        <div className="form__field">
+          <label htmlFor="post-body">Body (markdown)</label>
+          <textarea
+            ref={bodyRef}
+            id="post-body"
+            className="post-form__body"
+            value={values.body}
+            onChange={(event) => set('body')(event.target.value)}
+            rows={16}
+          />
+        </div>
+        {error ? (
+          <p className="alert alert--error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="post-form__actions">
+          {actions.map((action) => (
+            <button
+              key={action.label}
+              type={action.isPrimary ? 'submit' : 'button'}
+              className={`button ${action.isPrimary ? 'button--primary' : 'button--secondary'}`}
+              disabled={busy !== null}
+              onClick={action.isPrimary ? undefined : () => void run(action)}
+            >
+              {busy === action.label ? action.busyLabel : action.label}
+            </button>
+          ))}
+        </div>
+      </form>
+      <section className="post-editor__preview" aria-labelledby="post-preview-title">
+        <h2 id="post-preview-title">Preview</h2>
+        <div className="post-editor__frame">
+          <PostArticle
+            title={values.title || 'Untitled'}
+            publishedAt={fromLocalInput(values.publishedAt)}
+            gameId={values.gameId || null}
+            gameTitle={games.find((game) => game.id === values.gameId)?.title ?? null}
+            coverImage={values.coverImage.trim() || null}
+          >
+            <PostBody html={html} />
+          </PostArticle>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import type { Post } from '@portfolio/types/devlog';
+import { DEFAULT_DESCRIPTION, PAGE_DATA_ELEMENT_ID, SITE_NAME } from '@portfolio/types/site';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+
+import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { isHttpError } from '../../lib/http';
+import { serverMessageOr } from '../../lib/server-message';
+import { getPost } from './devlog-api';
+import { PostArticle, PostBody } from './post-article';
+import { isPostResponse } from './post-guards';
+
+import './devlog.css';
+
+export const POST_LOAD_ERROR = 'Failed to load the post';
+
+type PostState = { slug: string; post?: Post; error?: string; isMissing?: boolean };
+
+/** The post the server wrote into this document for its first page (PageHead.data), if it is this one. */
+function readInlinePost(slug: string): Post | undefined {
+  const text = document.getElementById(PAGE_DATA_ELEMENT_ID)?.textContent;
+  if (!text) {
+    return undefined;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPostResponse(parsed) && parsed.post.slug === slug ? parsed.post : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** /devlog/:slug: one published post; an unknown, draft or scheduled slug is the 404 page. */
+export function PostPage() {
+  const { slug = '' } = useParams();
+  // the first page's post comes with the document: shown at once, without a request
+  const [state, setState] = useState<PostState | undefined>(() => {
+    const post = readInlinePost(slug);
+    return post ? { slug, post } : undefined;
+  });
+  const inlineSlug = useRef(state?.post ? slug : undefined);
+
+  useEffect(() => {
+    // read once: a later visit (after an edit, say) asks the API
+    document.getElementById(PAGE_DATA_ELEMENT_ID)?.remove();
+    if (inlineSlug.current === slug) {
+      inlineSlug.current = undefined;
+      return;
+    }
+    const controller = new AbortController();
+    getPost(slug, controller.signal).then(
+      (post) => setState({ slug, post }),
+      (error: unknown) => {
+        if (controller.signal.aborted) {
+          return;
+        }
+        setState(
+          isHttpError(error) && error.status === 404
+            ? { slug, isMissing: true }
+            : { slug, error: serverMessageOr(error, POST_LOAD_ERROR) },
+        );
+      },
+    );
+    return () => controller.abort();
+  }, [slug]);
+
+  const current = state?.slug === slug ? state : undefined;
+  const post = current?.post;
+  // the document's title and description follow the post; set after the layout's own (which
+  // runs after this page's effects in the same commit and knows no post titles)
+  useEffect(() => {
+    if (!post) {
+      return;
+    }
+    queueMicrotask(() => {
+      document.title = `${post.title} | ${SITE_NAME}`;
+      document
+        .querySelector('meta[name="description"]')
+        ?.setAttribute('content', post.summary || DEFAULT_DESCRIPTION);
+    });
+  }, [post]);
+
+  if (current?.isMissing) {
+    return <ErrorPage detail={NOT_FOUND} />;
+  }
+  return (
+    <div className="page post-page">
+      <p className="post-page__back">
+        <Link to="/devlog">← All posts</Link>
+      </p>
+      {current?.error ? (
+        <p role="alert" className="alert alert--error">
+          {current.error}
+        </p>
+      ) : post ? (
+        <PostArticle
+          title={post.title}
+          publishedAt={post.publishedAt}
+          gameId={post.gameId}
+          gameTitle={post.gameTitle}
+          coverImage={post.coverImage}
+        >
+          <PostBody html={post.html} />
+        </PostArticle>
+      ) : (
+        <p role="status">Loading...</p>
+      )}
+    </div>
+  );
+}
