@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { applyConnectionLimits } from './lib/connection-limits.js';
 import { createGracefulClose } from './lib/graceful-close.js';
+import { addMetricsSource, type MetricsServer, startMetricsServer } from './lib/metrics.js';
+import { collectMetricsSource } from './lib/metrics-source.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import { type GamesServer, createGamesServer } from './modules/game-host/games-server.js';
 import { isBuildUpload } from './modules/game-host/routes.js';
@@ -12,6 +14,9 @@ import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
 import type { Config } from './config.js';
 import { type Realtime, createRealtime } from './realtime/socket-server.js';
+import { moduleLogger } from './lib/logger.js';
+
+const log = moduleLogger('admin');
 
 export interface RunningServer {
   deps: Deps;
@@ -22,6 +27,8 @@ export interface RunningServer {
   games: GamesServer;
   /** Where this process serves the games origin (http://<host>:<games port>). */
   gamesUrl: string;
+  /** The metrics listener's address (METRICS_PORT), if one was asked for. */
+  metricsUrl: string | undefined;
   /** Stops accepting, lets in-flight requests finish, flushes and closes the database. */
   stop(): Promise<void>;
 }
@@ -56,9 +63,7 @@ export async function startServer(
   const deps = await buildDeps(config, options);
   if (config.admin) {
     const { created } = await deps.auth.ensureAdmin(config.admin.username, config.admin.password);
-    console.info(
-      `[admin] ${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`,
-    );
+    log.info(`${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`);
   }
   const app = createApp(deps);
   const serveHeartbeat = createHeartbeatFastPath(deps);
@@ -114,6 +119,23 @@ export async function startServer(
     await deps.close();
     throw explainListenError(error, 'GAMES_PORT', config.gamesHost.port);
   }
+  let metrics: MetricsServer | undefined;
+  if (config.metrics.port !== undefined) {
+    try {
+      metrics = await startMetricsServer(config.metrics.host, config.metrics.port);
+    } catch (error) {
+      await games.close(0);
+      await new Promise((resolve) => server.close(resolve));
+      await realtime.close();
+      await deps.close();
+      throw error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? new ListenError(
+            `port ${config.metrics.port} is already in use (METRICS_PORT): stop what uses it or start with another METRICS_PORT`,
+          )
+        : error;
+    }
+  }
+  const removeMetricsSource = addMetricsSource(collectMetricsSource({ deps, server, realtime }));
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   let stopping: Promise<void> | undefined;
   return {
@@ -123,8 +145,13 @@ export async function startServer(
     url: `http://${host}:${address.port}`,
     games,
     gamesUrl: `http://${host.includes(':') ? `[${host}]` : host}:${config.gamesHost.port}`,
+    metricsUrl: metrics?.url,
     stop() {
       stopping ??= (async () => {
+        // probes answer 503 from now on: the proxy sends new requests to the other replicas
+        deps.readiness.markStopping();
+        removeMetricsSource();
+        await metrics?.close();
         // no new connections; running requests finish (cut after 8 s, so the exit stays within 10 s)
         const closed = graceful.close(8000);
         const gamesClosed = games.close(8000);
