@@ -393,6 +393,11 @@ function loadOrCreateSessionSecret(dataDir: string): string {
   return secret;
 }
 
+/** DATA_DIR as loadConfig resolves it, without the rest (restore places a secret there first). */
+export function dataDirFrom(source: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(source.DATA_DIR || './data');
+}
+
 /** Parses and validates the environment once; throws ConfigError with every problem listed. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);

@@ -141,7 +141,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       return run;
     },
     // the dump runs as one query would: PGlite serves one statement at a time
-    dumpDataDir: () => client.dumpDataDir('none') as Promise<Blob>,
+    dumpDataDir: () => client.dumpDataDir('none'),
     poolStats: () => undefined,
     close: () => client.close(),
   };

@@ -201,7 +201,10 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
   if (!existsSync(archive)) {
     throw new BackupError(`${archive}: no such file`);
   }
-  const stage = await mkdtemp(path.join(path.dirname(path.resolve(target.gamesDir)), '.restore-'));
+  // staged beside GAMES_DIR: the builds are then moved in on the same file system
+  const parent = path.dirname(path.resolve(target.gamesDir));
+  await mkdir(parent, { recursive: true });
+  const stage = await mkdtemp(path.join(parent, '.restore-'));
   try {
     await run('tar', ['-xzf', archive, '-C', stage]);
     let manifest: BackupManifest;
@@ -254,6 +257,7 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
         );
       }
       const dump = await readFile(path.join(stage, 'database', 'pglite.tar'));
+      await mkdir(pgliteDir, { recursive: true });
       const client = await PGlite.create(pgliteDir, {
         extensions: PGLITE_EXTENSIONS,
         loadDataDir: new Blob([dump]),
