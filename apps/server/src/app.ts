@@ -49,6 +49,13 @@ export function createApp(deps: Deps): Express {
   // every request Express serves: an id (X-Request-Id), a log line, its count and time
   app.use(requestLogging());
   app.use(httpMetrics);
+  app.use(
+    securityHeaders({
+      isProduction: config.env === 'production',
+      gamesOrigin: (req) => gamesOriginFor(req, config),
+    }),
+  );
+
   // probes: alive, and ready for traffic (the proxy and compose healthchecks ask this one)
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true });
@@ -75,12 +82,6 @@ export function createApp(deps: Deps): Express {
     }
     await sendMetrics(res);
   });
-  app.use(
-    securityHeaders({
-      isProduction: config.env === 'production',
-      gamesOrigin: (req) => gamesOriginFor(req, config),
-    }),
-  );
 
   // Stripe posts from its servers and signs the raw bytes: ahead of the guard and the JSON parser
   app.use(
