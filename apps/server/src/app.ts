@@ -56,19 +56,6 @@ export function createApp(deps: Deps): Express {
     }),
   );
 
-  // probes: alive, and ready for traffic (the proxy and compose healthchecks ask this one)
-  app.get('/api/health', (_req, res) => {
-    res.json({ ok: true });
-  });
-  app.get('/api/ready', async (_req, res) => {
-    const answer = await deps.readiness.check();
-    res.set('Cache-Control', 'no-store');
-    if (answer.ready) {
-      res.json({ ready: true });
-      return;
-    }
-    res.status(503).json({ ready: false, reason: answer.reason });
-  });
   // Prometheus on the main port only for a bearer METRICS_TOKEN (else METRICS_PORT, loopback)
   app.get('/metrics', async (req, res, next) => {
     const token = config.metrics.token;
@@ -212,6 +199,20 @@ export function createApp(deps: Deps): Express {
       rateLimiter: deps.rateLimiter,
     }),
   );
+  // probes: alive, and ready for traffic (the proxy and compose healthchecks ask this one);
+  // behind the same guards as every API read (a probe sends no Origin)
+  api.get('/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+  api.get('/ready', async (_req, res) => {
+    const answer = await deps.readiness.check();
+    res.set('Cache-Control', 'no-store');
+    if (answer.ready) {
+      res.json({ ready: true });
+      return;
+    }
+    res.status(503).json({ ready: false, reason: answer.reason });
+  });
   api.use((req) => {
     throw notFound(`No API route for ${req.method} ${req.path}`);
   });
