@@ -1,4 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
@@ -12,6 +18,7 @@ import { type GamesServer, createGamesServer } from './modules/game-host/games-s
 import { isBuildUpload } from './modules/game-host/routes.js';
 import { createHeartbeatFastPath } from './modules/presence/heartbeat-fast-path.js';
 import { type BuildOptions, type Deps, buildDeps } from './container.js';
+import { errorBody, HttpError } from './lib/errors.js';
 import type { Config } from './config.js';
 import { type Realtime, createRealtime } from './realtime/socket-server.js';
 import { moduleLogger } from './lib/logger.js';
@@ -55,24 +62,49 @@ function explainListenError(error: unknown, setting: 'PORT' | 'GAMES_PORT', port
   return error;
 }
 
-/** Builds everything and listens. Shared by main.ts and the integration tests. */
+/** What the port answers before the app exists (database opening, migrations running). */
+function answerWhileStarting(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? '').split('?')[0];
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...(status === 503 ? { 'Retry-After': '5' } : {}),
+    });
+    res.end(JSON.stringify(body));
+  };
+  if (path === '/api/health') {
+    send(200, { ok: true });
+    return;
+  }
+  if (path === '/api/ready') {
+    send(503, { ready: false, reason: 'migrations running' });
+    return;
+  }
+  send(
+    503,
+    errorBody(
+      new HttpError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'The site is starting. Please try again in a moment.',
+      ),
+    ),
+  );
+}
+
+/** Opens the port, builds everything, then serves. Shared by main.ts and the integration tests. */
 export async function startServer(
   config: Config,
   options: BuildOptions = {},
 ): Promise<RunningServer> {
-  const deps = await buildDeps(config, options);
-  if (config.admin) {
-    const { created } = await deps.auth.ensureAdmin(config.admin.username, config.admin.password);
-    log.info(`${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`);
-  }
-  const app = createApp(deps);
-  const serveHeartbeat = createHeartbeatFastPath(deps);
-  // heartbeats (most of the traffic) skip Express; every other request goes through it
+  // the port opens first: while the database is opened and migrated (replicas take turns under
+  // an advisory lock) GET /api/ready answers 503 "migrations running" and /api/health 200, so a
+  // proxy or orchestrator sees a live process that is not ready yet
+  let handle: RequestListener = answerWhileStarting;
   // header and request timeouts are checked every second (Node's default is every 30 s)
   const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) =>
-    serveHeartbeat(req, res, () => {
-      app(req, res);
-    }),
+    handle(req, res),
   );
   server.keepAliveTimeout = 65_000;
   // a game build may take minutes to upload: cut only when it stalls
@@ -80,14 +112,6 @@ export async function startServer(
     isLongUpload: isBuildUpload,
   });
   const graceful = createGracefulClose(server);
-  const realtime = await createRealtime(server, {
-    config,
-    sessions: deps.sessions,
-    bus: deps.bus,
-    notifier: deps.notifier,
-    multiplayer: deps.multiplayer,
-    playTickets: deps.playTickets,
-  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -97,10 +121,34 @@ export async function startServer(
       });
     });
   } catch (error) {
-    await realtime.close();
-    await deps.close();
     throw explainListenError(error, 'PORT', config.port);
   }
+  let deps: Deps;
+  try {
+    deps = await buildDeps(config, options);
+    if (config.admin) {
+      const { created } = await deps.auth.ensureAdmin(config.admin.username, config.admin.password);
+      log.info(`${created ? 'created' : 'ensured'} admin user '${config.admin.username}'`);
+    }
+  } catch (error) {
+    await graceful.close(0);
+    throw error;
+  }
+  const app = createApp(deps);
+  const serveHeartbeat = createHeartbeatFastPath(deps);
+  // heartbeats (most of the traffic) skip Express; every other request goes through it
+  handle = (req, res) =>
+    serveHeartbeat(req, res, () => {
+      app(req, res);
+    });
+  const realtime = await createRealtime(server, {
+    config,
+    sessions: deps.sessions,
+    bus: deps.bus,
+    notifier: deps.notifier,
+    multiplayer: deps.multiplayer,
+    playTickets: deps.playTickets,
+  });
   const address = server.address() as AddressInfo;
   // PORT=0 (tests): the site's origins on the games origin (frame-ancestors) need the real port
   config.port = address.port;

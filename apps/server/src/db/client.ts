@@ -48,7 +48,7 @@ export interface DatabaseOptions {
 }
 
 /** Any constant shared by every process that migrates this database. */
-const MIGRATION_LOCK_KEY = 727_100_001;
+export const MIGRATION_LOCK_KEY = 727_100_001;
 
 /**
  * Applies the migrations under a session advisory lock: replicas (or test workers) that start

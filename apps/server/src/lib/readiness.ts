@@ -24,10 +24,9 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /**
- * GET /api/ready: 200 once the migrations ran (the database is opened, and migrated, before the
- * app exists, so a process that answers at all is past them; before that it does not listen)
- * and while a query and a Redis PING (when REDIS_URL is set) succeed; 503 with the reason
- * otherwise, and from shutdown on.
+ * GET /api/ready: 200 while a query and a Redis PING (when REDIS_URL is set) succeed; 503 with
+ * the reason otherwise, and from shutdown on. Before the migrations ran there is no app yet:
+ * server.ts answers 503 "migrations running" itself (answerWhileStarting).
  */
 export function createReadiness(deps: {
   database: Database;
