@@ -31,7 +31,6 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 export function createReadiness(deps: {
   database: Database;
   redis: Redis | undefined;
-  isMigrated?: () => boolean;
 }): Readiness {
   let isStopping = false;
   return {
@@ -41,9 +40,6 @@ export function createReadiness(deps: {
     async check() {
       if (isStopping) {
         return { ready: false, reason: 'shutting down' };
-      }
-      if (deps.isMigrated && !deps.isMigrated()) {
-        return { ready: false, reason: 'migrations running' };
       }
       try {
         await within(deps.database.db.execute(sql`select 1`), CHECK_TIMEOUT_MS, 'the database');
