@@ -25,7 +25,9 @@ FROM node:20-bookworm-slim
 # kernel.apparmor_restrict_unprivileged_userns=0). The sandbox mounts no /proc, so Docker's masked
 # /proc paths do not get in the way. The server checks all this at start; when the sandbox does not
 # work, POST /run-code answers 503 with the reason and no code is run.
+# postgresql-client: pg_dump and pg_restore for node apps/server/dist/cli/backup.js and restore.js
 RUN apt-get update && apt-get install -y --no-install-recommends g++ bubblewrap util-linux \
+    postgresql-client \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Production needs two settings the image cannot know: PUBLIC_ORIGIN (the site's address as
@@ -47,5 +49,6 @@ COPY --from=build /app/apps/web/dist ./apps/web/dist
 VOLUME /data
 # 3000 the site, 3001 the games origin (GAMES_PORT; give it a host of its own: GAMES_ORIGIN)
 EXPOSE 3000 3001
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# ready = migrated, PostgreSQL (or PGlite) and Redis answering, not shutting down
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "--enable-source-maps", "apps/server/dist/main.js"]

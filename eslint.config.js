@@ -42,6 +42,18 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // the server logs through lib/logger.ts (JSON lines, request ids, redaction); CLIs print
+    // their results and expected errors for a person, tests and benchmarks their findings
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/cli/**',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/**/test-support.ts',
+      'apps/server/src/test/**',
+    ],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['**/*.test.{ts,tsx}', 'e2e/**'],
     rules: {
       '@typescript-eslint/no-floating-promises': 'off',

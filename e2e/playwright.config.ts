@@ -29,7 +29,8 @@ export default defineConfig({
   webServer: {
     // the first admin comes from the CLI, as an owner would make it; then the built site starts
     command: `printf '%s\\n' "${E2E_ADMIN.password}" | npm run -s admin:create -- ${E2E_ADMIN.username} && node apps/server/dist/main.js`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
+    // ready: migrated and answering (the port opens before the migrations run)
+    url: `http://127.0.0.1:${PORT}/api/ready`,
     cwd: '..',
     reuseExistingServer: false,
     timeout: 120_000,

@@ -10,6 +10,9 @@ const entries = {
   main: 'src/main.ts',
   'cli/admin-create': 'src/cli/admin-create.ts',
   'cli/seed-demo': 'src/cli/seed-demo.ts',
+  // npm run backup / restore, in the image: node apps/server/dist/cli/backup.js --out FILE
+  'cli/backup': 'src/cli/backup.ts',
+  'cli/restore': 'src/cli/restore.ts',
   // the child that starts the C++ sandboxes (src/modules/run-code/spawner.ts)
   'run-code-spawner': 'src/modules/run-code/spawner.ts',
   // the WebAssembly backend's worker threads (src/modules/run-code/wasm-backend.ts)

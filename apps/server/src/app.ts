@@ -1,9 +1,11 @@
 import express, { type Express } from 'express';
 
 import type { Deps } from './container.js';
-import { errorHandler, notFound, unmatchedRoute } from './lib/errors.js';
+import { errorBody, errorHandler, notFound, unauthorized, unmatchedRoute } from './lib/errors.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import { apiCompression } from './lib/api-compression.js';
+import { hasMetricsToken, httpMetrics, sendMetrics } from './lib/metrics.js';
+import { requestLogging } from './lib/request-log.js';
 import { securityHeaders, sameOriginGuard } from './lib/security.js';
 import { parseTrustProxy } from './lib/proxy-trust.js';
 import { createAnalyticsRouter } from './modules/analytics/routes.js';
@@ -53,12 +55,29 @@ export function createApp(deps: Deps): Express {
   if (config.trustProxy) {
     app.set('trust proxy', parseTrustProxy(config.trustProxy));
   }
+  // every request Express serves: an id (X-Request-Id), a log line, its count and time
+  app.use(requestLogging());
+  app.use(httpMetrics);
   app.use(
     securityHeaders({
       isProduction: config.env === 'production',
       gamesOrigin: (req) => gamesOriginFor(req, config),
     }),
   );
+
+  // Prometheus on the main port only for a bearer METRICS_TOKEN (else METRICS_PORT, loopback)
+  app.get('/metrics', async (req, res, next) => {
+    const token = config.metrics.token;
+    if (!token) {
+      next(notFound());
+      return;
+    }
+    if (!hasMetricsToken(req, token)) {
+      res.set('WWW-Authenticate', 'Bearer').status(401).json(errorBody(unauthorized()));
+      return;
+    }
+    await sendMetrics(res);
+  });
 
   // Stripe posts from its servers and signs the raw bytes: ahead of the guard and the JSON parser
   app.use(
@@ -197,8 +216,19 @@ export function createApp(deps: Deps): Express {
       rateLimiter: deps.rateLimiter,
     }),
   );
+  // probes: alive, and ready for traffic (the proxy and compose healthchecks ask this one);
+  // behind the same guards as every API read (a probe sends no Origin)
   api.get('/health', (_req, res) => {
     res.json({ ok: true });
+  });
+  api.get('/ready', async (_req, res) => {
+    const answer = await deps.readiness.check();
+    res.set('Cache-Control', 'no-store');
+    if (answer.ready) {
+      res.json({ ready: true });
+      return;
+    }
+    res.status(503).json({ ready: false, reason: answer.reason });
   });
   api.use((req) => {
     throw notFound(`No API route for ${req.method} ${req.path}`);

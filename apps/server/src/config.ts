@@ -12,6 +12,31 @@ const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema);
 const optionalString = unsetIfEmpty(z.string().optional());
 
+const LogLevel = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
+const LogFormat = z.enum(['json', 'pretty']);
+
+export interface LogSettings {
+  level: z.infer<typeof LogLevel>;
+  format: z.infer<typeof LogFormat>;
+}
+
+/**
+ * LOG_LEVEL and LOG_FORMAT, read when the logger loads (before the rest of the configuration, in
+ * CLIs too). Defaults: info (warn under NODE_ENV=test or vitest, so test runs stay quiet); JSON
+ * lines, readable ones in development. An invalid value falls back here and is reported by
+ * loadConfig.
+ */
+export function readLogSettings(source: NodeJS.ProcessEnv = process.env): LogSettings {
+  const isTest = source.NODE_ENV === 'test' || Boolean(source.VITEST);
+  const isDevelopment = !isTest && (source.NODE_ENV ?? 'development') === 'development';
+  const level = LogLevel.safeParse(source.LOG_LEVEL || undefined);
+  const format = LogFormat.safeParse(source.LOG_FORMAT || undefined);
+  return {
+    level: level.success ? level.data : isTest ? 'warn' : 'info',
+    format: format.success ? format.data : isDevelopment ? 'pretty' : 'json',
+  };
+}
+
 const EnvSchema = z
   .object({
     NODE_ENV: unsetIfEmpty(z.enum(['development', 'production', 'test']).default('development')),
@@ -158,7 +183,14 @@ const EnvSchema = z
         )
         .optional(),
     ),
-    LOG_LEVEL: unsetIfEmpty(z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+    LOG_LEVEL: unsetIfEmpty(LogLevel.optional()),
+    // json (one object a line) or pretty (readable lines); default pretty in development only
+    LOG_FORMAT: unsetIfEmpty(LogFormat.optional()),
+    // Prometheus metrics (GET /metrics): on a listener of their own at METRICS_HOST:METRICS_PORT
+    // (loopback by default), and/or on the main port for a bearer METRICS_TOKEN; neither = none
+    METRICS_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
+    METRICS_HOST: unsetIfEmpty(z.string().default('127.0.0.1')),
+    METRICS_TOKEN: unsetIfEmpty(z.string().min(16, 'must be at least 16 characters').optional()),
     // connection limits (see lib/connection-limits.ts)
     SOCKETS_PER_ADDRESS: unsetIfEmpty(z.coerce.number().int().min(1).default(20)),
     CONNECTIONS_PER_ADDRESS: unsetIfEmpty(z.coerce.number().int().min(1).default(256)),
@@ -284,7 +316,10 @@ export interface Config {
   media: MediaConfig;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
-  logLevel: Env['LOG_LEVEL'];
+  /** LOG_LEVEL (the logger reads it itself at load; kept here for what the process reports). */
+  logLevel: LogSettings['level'];
+  /** Prometheus metrics: a listener of their own and/or a bearer token on the main port. */
+  metrics: MetricsConfig;
   /** Settings the web app reads at run time (footer links), injected into every page. */
   siteConfig: SiteConfig;
   /** Outgoing mail (issue 29). */
@@ -293,6 +328,15 @@ export interface Config {
   connections: ConnectionLimits;
   /** Whether the web app's source maps are served (default: not in production). */
   serveSourceMaps: boolean;
+}
+
+export interface MetricsConfig {
+  /** METRICS_PORT: a listener serving only /metrics (0 = any free port); undefined = none. */
+  port: number | undefined;
+  /** METRICS_HOST: where that listener binds (default loopback). */
+  host: string;
+  /** METRICS_TOKEN: /metrics on the main port for `Authorization: Bearer <token>`; undefined = refused there. */
+  token: string | undefined;
 }
 
 export interface MailConfig {
@@ -382,6 +426,11 @@ function loadOrCreateSessionSecret(dataDir: string): string {
   return secret;
 }
 
+/** DATA_DIR as loadConfig resolves it, without the rest (restore places a secret there first). */
+export function dataDirFrom(source: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(source.DATA_DIR || './data');
+}
+
 /** Parses and validates the environment once; throws ConfigError with every problem listed. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
@@ -453,7 +502,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       wolfscape: env.GAME_SERVER_WOLFSCAPE_URL,
       rocketGame: env.GAME_SERVER_ROCKETGAME_URL,
     },
-    logLevel: env.LOG_LEVEL,
+    logLevel: readLogSettings(source).level,
+    metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST, token: env.METRICS_TOKEN },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     connections: {
       socketsPerAddress: env.SOCKETS_PER_ADDRESS,

@@ -15,6 +15,7 @@ import {
   createRedisRateLimiter,
 } from './lib/rate-limit.js';
 import { connectRedis, waitForRedis } from './lib/redis.js';
+import { createReadiness, type Readiness } from './lib/readiness.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import type { GameHostCatalogue } from './modules/game-host/layout.js';
 import {
@@ -98,6 +99,19 @@ import type { GameGrants } from './modules/game-host/grants.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 import { createDevlogService, type DevlogService } from './modules/devlog/service.js';
+import { moduleLogger } from './lib/logger.js';
+
+const redisLog = moduleLogger('redis');
+const mailLog = moduleLogger('mail');
+const analyticsLog = moduleLogger('analytics');
+const presenceLog = moduleLogger('presence');
+const sessionsLog = moduleLogger('sessions');
+const usersLog = moduleLogger('users');
+const gameHostLog = moduleLogger('game-host');
+const runCodeLog = moduleLogger('run-code');
+const mediaLog = moduleLogger('media');
+const contentLog = moduleLogger('content');
+const devlogLog = moduleLogger('devlog');
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -119,6 +133,8 @@ export interface Deps {
   config: Config;
   database: Database;
   redis: Redis | undefined;
+  /** GET /api/ready: migrated, database and Redis answering, not shutting down. */
+  readiness: Readiness;
   events: DomainEventBus;
   bus: InvalidationBus;
   rateLimiter: RateLimiter;
@@ -230,9 +246,9 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     // memory and the bus subscribes when Redis comes up
     await Promise.all([waitForRedis(redis), waitForRedis(redisSubscriber)]).catch(
       (error: unknown) =>
-        console.warn(
-          '[redis] not ready at startup',
-          error instanceof Error ? error.message : error,
+        redisLog.warn(
+          { reason: error instanceof Error ? error.message : error },
+          'not ready at startup',
         ),
     );
   }
@@ -273,14 +289,13 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   };
   const smtp = config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : undefined;
   if (!smtp && config.env !== 'test') {
-    console.info("[mail] no SMTP_URL: mail is kept in the admin's outbox (GET /api/admin/mail)");
+    mailLog.info("no SMTP_URL: mail is kept in the admin's outbox (GET /api/admin/mail)");
   }
   const mail = createMailQueue({
     db: database.db,
     transport: smtp,
     from: () => config.mail.from ?? defaultMailFrom(siteOrigin()),
     ...(options.mailRetry ? { retry: options.mailRetry } : {}),
-    ...(config.env === 'test' ? { log: () => undefined } : {}),
   });
   mail.start();
   const emailTokens = createEmailTokens(database.db);
@@ -295,7 +310,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   events.on('user:registered', ({ userId }) => {
     emailConfirmation
       .afterRegistration(userId)
-      .catch((error: unknown) => console.error('[mail] confirmation link failed', error));
+      .catch((error: unknown) => mailLog.error({ err: error }, 'confirmation link failed'));
   });
   const profile = createProfileService({
     users,
@@ -357,7 +372,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         await siteAnalytics.applyRetention(config.analyticsRetentionDays);
         await siteAnalytics.rollUp();
       } catch (error) {
-        console.error('[analytics] maintenance failed', error);
+        analyticsLog.error({ err: error }, 'maintenance failed');
       } finally {
         maintenance = undefined;
       }
@@ -390,7 +405,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const media = createMediaService({ db: database.db, config: config.media });
   await media
     .sweepIncoming()
-    .catch((error: unknown) => console.error('[media] sweeping old uploads failed', error));
+    .catch((error: unknown) => mediaLog.error({ err: error }, 'sweeping old uploads failed'));
   // the spec's gallery and tutorials are seeded on a fresh database, then read into memory
   const content = await createContent({
     db: database.db,
@@ -398,7 +413,9 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     releaseMedia: (urls) =>
       media
         .removeUnusedMedia(urls)
-        .catch((error: unknown) => console.error('[media] removing unused uploads failed', error)),
+        .catch((error: unknown) =>
+          mediaLog.error({ err: error }, 'removing unused uploads failed'),
+        ),
   });
   media.addReferenceSource({
     name: 'a gallery project',
@@ -407,14 +424,14 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const flushAnalytics = async () => {
     await presence
       .flush()
-      .catch((error: unknown) => console.error('[presence] flush failed', error));
+      .catch((error: unknown) => presenceLog.error({ err: error }, 'flush failed'));
     await analytics
       .flush()
-      .catch((error: unknown) => console.error('[analytics] flush failed', error));
+      .catch((error: unknown) => analyticsLog.error({ err: error }, 'flush failed'));
   };
   const timers: NodeJS.Timeout[] = [];
   const flushEvents = () =>
-    collector.flush().catch((error: unknown) => console.error('[analytics] flush failed', error));
+    collector.flush().catch((error: unknown) => analyticsLog.error({ err: error }, 'flush failed'));
   timers.push(
     setInterval(
       () => void flushEvents(),
@@ -433,7 +450,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       () =>
         void sessions
           .flush()
-          .catch((error: unknown) => console.error('[sessions] flush failed', error)),
+          .catch((error: unknown) => sessionsLog.error({ err: error }, 'flush failed')),
       10_000,
     ).unref(),
   );
@@ -448,10 +465,10 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       adminUsers
         .endExpiredGrants()
         .catch((error: unknown) =>
-          console.error('[users] ending granted subscriptions failed', error),
+          usersLog.error({ err: error }, 'ending granted subscriptions failed'),
         ),
       mailGrantsEndingSoon().catch((error: unknown) =>
-        console.error('[mail] telling of granted subscriptions ending failed', error),
+        mailLog.error({ err: error }, 'telling of granted subscriptions ending failed'),
       ),
     ]);
   void endExpiredGrants();
@@ -461,14 +478,14 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       () =>
         void gameHost.catalogue
           .refresh()
-          .catch((error: unknown) => console.error('[game-host] catalogue refresh failed', error)),
+          .catch((error: unknown) => gameHostLog.error({ err: error }, 'catalogue refresh failed')),
       CATALOGUE_REFRESH_INTERVAL_MS,
     ).unref(),
     setInterval(
       () =>
         void content.store
           .refresh()
-          .catch((error: unknown) => console.error('[content] refresh failed', error)),
+          .catch((error: unknown) => contentLog.error({ err: error }, 'refresh failed')),
       CONTENT_REFRESH_INTERVAL_MS,
     ).unref(),
   );
@@ -480,12 +497,13 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   });
   await devlog
     .seedWelcomePost()
-    .catch((error: unknown) => console.error('[devlog] the welcome post failed', error));
+    .catch((error: unknown) => devlogLog.error({ err: error }, 'the welcome post failed'));
 
   const deps: Deps = {
     config,
     database,
     redis,
+    readiness: createReadiness({ database, redis }),
     events,
     bus,
     rateLimiter,
@@ -524,7 +542,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         dir: `${config.dataDir}/run-code`,
         backend: config.runCodeBackend,
         slotSecondsPerMinute: config.runCodeSlotSecondsPerMinute,
-        log: (message) => console.warn(`[run-code] ${message}`),
+        log: (message) => runCodeLog.warn(message),
       }),
     runCodeRateLimit: options.runCodeRateLimit ?? {
       limit: config.runCodeLimitPerMinute,
@@ -558,7 +576,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       await flushEvents();
       await sessions
         .flush()
-        .catch((error: unknown) => console.error('[sessions] final flush failed', error));
+        .catch((error: unknown) => sessionsLog.error({ err: error }, 'final flush failed'));
       await bus.close();
       deps.codeRunner.close();
       redis?.disconnect();

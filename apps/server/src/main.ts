@@ -1,5 +1,8 @@
 import { ConfigError, loadConfig } from './config.js';
+import { moduleLogger } from './lib/logger.js';
 import { ListenError, startServer } from './server.js';
+
+const log = moduleLogger('server');
 
 async function main() {
   let config;
@@ -7,7 +10,7 @@ async function main() {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      log.fatal(error.message);
       process.exit(1);
     }
     throw error;
@@ -17,35 +20,42 @@ async function main() {
     running = await startServer(config);
   } catch (error) {
     if (error instanceof ListenError) {
-      console.error(`[server] ${error.message}`);
+      log.fatal(error.message);
       process.exit(1);
     }
     throw error;
   }
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
-  console.info(
-    `[server] database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`,
+  log.info(
+    { database: config.databaseUrl ? 'postgres' : 'pglite', redis: Boolean(config.redisUrl) },
+    `database: ${store}; realtime: ${config.redisUrl ? 'Redis' : 'in-process'}`,
   );
-  console.info(`[server] listening on ${running.url}`);
-  console.info(
-    `[server] games origin on ${running.gamesUrl}${config.gamesHost.origin ? ` (public: ${config.gamesHost.origin})` : ''}`,
+  if (running.metricsUrl) {
+    log.info(`metrics on ${running.metricsUrl}/metrics`);
+  }
+  log.info({ url: running.url }, `listening on ${running.url}`);
+  log.info(
+    `games origin on ${running.gamesUrl}${config.gamesHost.origin ? ` (public: ${config.gamesHost.origin})` : ''}`,
   );
   // the C++ backend check and its warm-up (precompiled headers, the WebAssembly compiler) run
   // after start, off its path
+  const runCodeLog = moduleLogger('run-code');
   void running.deps.codeRunner.warmUp({ prebuild: true }).then((availability) => {
-    console.info(
-      availability.ok
-        ? `[run-code] backend ${availability.backend} (${availability.compiler}): ${availability.reason}`
-        : `[run-code] unavailable (POST /run-code answers 503): ${availability.reason}`,
-    );
+    if (availability.ok) {
+      runCodeLog.info(
+        `backend ${availability.backend} (${availability.compiler}): ${availability.reason}`,
+      );
+    } else {
+      runCodeLog.warn(`unavailable (POST /run-code answers 503): ${availability.reason}`);
+    }
   });
 
   const shutdown = (signal: string) => {
-    console.info(`[server] ${signal} received, shutting down`);
+    log.info(`${signal} received, shutting down`);
     running.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('[server] shutdown failed', error);
+        log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -55,6 +65,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error('[server] failed to start', error);
+  log.fatal({ err: error }, 'failed to start');
   process.exit(1);
 });

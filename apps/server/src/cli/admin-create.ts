@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { Password, Username } from '@portfolio/types';
 
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { moduleLogger } from '../lib/logger.js';
 import { openDatabase } from '../db/client.js';
 import { createDomainEventBus } from '../lib/events.js';
 import { invalidationChannel } from '../lib/invalidation-bus.js';
@@ -175,7 +176,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof CliError || error instanceof ConfigError) {
     console.error(error.message);
   } else {
-    console.error('admin:create failed:', error);
+    // unexpected: the stack goes through the logger (JSON or readable, as LOG_FORMAT says)
+    moduleLogger('admin:create').fatal({ err: error }, 'failed');
   }
   process.exitCode = 1;
 });

@@ -7,6 +7,8 @@
  */
 import { formatBytes } from '@portfolio/types/format';
 
+import { moduleLogger } from '../lib/logger.js';
+
 import {
   askToken,
   describeResult,
@@ -52,6 +54,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof PublishError ? error.message : error);
+  if (error instanceof PublishError) {
+    console.error(error.message);
+  } else {
+    moduleLogger('games:publish').fatal({ err: error }, 'failed');
+  }
   process.exitCode = 1;
 });

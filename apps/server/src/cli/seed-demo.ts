@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { ConfigError, loadConfig } from '../config.js';
+import { moduleLogger } from '../lib/logger.js';
 import { openDatabase } from '../db/client.js';
 import { DEMO_PREFIX, seedDemoData } from '../modules/analytics/demo-data.js';
 import { hashPassword } from '../modules/auth/passwords.js';
@@ -48,7 +49,8 @@ main().catch((error: unknown) => {
   if (error instanceof CliError || error instanceof ConfigError) {
     console.error(error.message);
   } else {
-    console.error('seed:demo failed:', error);
+    // unexpected: the stack goes through the logger (JSON or readable, as LOG_FORMAT says)
+    moduleLogger('seed:demo').fatal({ err: error }, 'failed');
   }
   process.exitCode = 1;
 });

@@ -11,6 +11,9 @@ import pg from 'pg';
 
 import { MIGRATIONS_DIR } from '../lib/paths.js';
 import { schema } from './schema.js';
+import { moduleLogger } from '../lib/logger.js';
+
+const log = moduleLogger('db');
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -23,6 +26,10 @@ export interface Database {
    * process: callers take turns in memory.
    */
   withLock<T>(key: number, work: () => Promise<T>): Promise<T>;
+  /** PGlite only: the whole data directory as one tar (a consistent copy, for backups). */
+  dumpDataDir?: () => Promise<Blob>;
+  /** The PostgreSQL pool's connections (metrics); undefined on PGlite. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,7 @@ export interface DatabaseOptions {
 }
 
 /** Any constant shared by every process that migrates this database. */
-const MIGRATION_LOCK_KEY = 727_100_001;
+export const MIGRATION_LOCK_KEY = 727_100_001;
 
 /**
  * Applies the migrations under a session advisory lock: replicas (or test workers) that start
@@ -78,7 +85,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     let idleErrorLogged = false;
     pool.on('error', (error) => {
       if (!idleErrorLogged) {
-        console.warn('[db] connection lost:', error.message);
+        log.warn({ reason: error.message }, 'connection lost');
         idleErrorLogged = true;
         setTimeout(() => (idleErrorLogged = false), 10_000).unref();
       }
@@ -103,6 +110,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           client.release();
         }
       },
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       close: () => pool.end(),
     };
   }
@@ -128,6 +140,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       queue = run;
       return run;
     },
+    // the dump runs as one query would: PGlite serves one statement at a time
+    dumpDataDir: () => client.dumpDataDir('none'),
+    poolStats: () => undefined,
     close: () => client.close(),
   };
 }

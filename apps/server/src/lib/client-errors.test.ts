@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError } from '@portfolio/types';
 
 import { type ErrorApp, startErrorApp } from '../test/error-app.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
+import { captureLogs } from './logger.js';
 
 /** Status and error body, with the rule every client error must keep: a readable sentence. */
 function expectClientError(
@@ -36,7 +37,7 @@ describe('bad input to the real app is a client error, never a 500', () => {
   });
 
   it('answers a body that claims gzip but is not with 400', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = captureLogs();
     try {
       const response = await app
         .client()
@@ -44,9 +45,9 @@ describe('bad input to the real app is a client error, never a 500', () => {
       expect(expectClientError(response, 400).message).toBe(
         'The request body could not be decompressed.',
       );
-      expect(log).not.toHaveBeenCalled();
+      expect(log.linesAtLeast('error')).toEqual([]);
     } finally {
-      log.mockRestore();
+      log.restore();
     }
   });
 
@@ -69,14 +70,14 @@ describe('bad input to the real app is a client error, never a 500', () => {
   it.each(['/%E0%A4%A', '/games/%E0%A4%A', '/%', '/api/auth/%E0%A4%A'])(
     'answers a malformed percent-encoding in %s with 400 or 404',
     async (url) => {
-      const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const log = captureLogs();
       try {
         const response = await app.client().get(url);
         expect(response.status, url).toBeGreaterThanOrEqual(400);
         expect(response.status, url).toBeLessThan(500);
-        expect(log).not.toHaveBeenCalled();
+        expect(log.linesAtLeast('error')).toEqual([]);
       } finally {
-        log.mockRestore();
+        log.restore();
       }
     },
   );
@@ -120,14 +121,14 @@ describe('errors from other middleware', () => {
   });
 
   it('does not trust a 5xx status from elsewhere: a logged, generic 500', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = captureLogs();
     try {
       const response = await get('/status-503');
       expect(response.status).toBe(500);
       expect(JSON.stringify(response.body)).not.toContain('internal detail');
-      expect(log).toHaveBeenCalled();
+      expect(log.linesAtLeast('error')).not.toEqual([]);
     } finally {
-      log.mockRestore();
+      log.restore();
     }
   });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import type { ApiError } from '@portfolio/types';
@@ -6,11 +6,14 @@ import type { ApiError } from '@portfolio/types';
 import { type ErrorApp, startErrorApp } from '../test/error-app.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
 import { conflict, tooManyRequests } from './errors.js';
+import { captureLogs } from './logger.js';
+import { requestLogging } from './request-log.js';
 
 describe('errorHandler', () => {
   let errorApp: ErrorApp;
   beforeAll(async () => {
     errorApp = await startErrorApp((app) => {
+      app.use(requestLogging());
       app.get('/zod', () => {
         z.object({ profile: z.object({ email: z.string().min(3, 'is too short') }) }).parse({
           profile: { email: 'x' },
@@ -65,14 +68,20 @@ describe('errorHandler', () => {
     expect(limited.headers.get('retry-after')).toBe('42');
   });
 
-  it('answers anything else with a generic 500 that leaks nothing, and logs it', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  it('answers anything else with a generic 500 that leaks nothing, and logs it with the request id', async () => {
+    const logs = captureLogs();
     const response = await get('/bug');
+    logs.restore();
     expect(response.status).toBe(500);
     expect(response.body.error.code).toBe('INTERNAL');
     expect(JSON.stringify(response.body)).not.toContain('secret internal detail');
-    expect(log).toHaveBeenCalled();
-    log.mockRestore();
+    const id = response.headers.get('x-request-id');
+    // the handler's error (with its stack) and the request's own line, both naming the request
+    const failure = logs.lines().find((line) => line.msg === 'GET /bug failed');
+    expect(failure).toMatchObject({ level: 50, module: 'http', reqId: id });
+    expect(failure?.err).toMatchObject({ message: 'secret internal detail' });
+    const answered = logs.lines().find((line) => line.msg === 'GET /bug 500');
+    expect(answered).toMatchObject({ level: 50, reqId: id });
   });
 });
 

@@ -4,6 +4,9 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 
 import { type ApiError, SESSION_REQUIRED_CODE, WHOLE_MESSAGES } from '@portfolio/types';
+import { moduleLogger } from './logger.js';
+
+const log = moduleLogger('http');
 
 /** An error a client can act on: HTTP status, stable code and readable message. */
 export class HttpError extends Error {
@@ -254,7 +257,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
     res.set(httpError.headers).status(httpError.status).json(errorBody(httpError));
     return;
   }
-  console.error(`[http] ${req.method} ${req.originalUrl} failed`, error);
+  // the path only: a query may carry a token
+  log.error({ err: error }, `${req.method} ${req.path} failed`);
   res
     .status(500)
     .json(

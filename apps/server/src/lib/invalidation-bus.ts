@@ -1,4 +1,7 @@
 import type { Redis } from 'ioredis';
+import { moduleLogger } from './logger.js';
+
+const log = moduleLogger('invalidate');
 
 /** Tells every server process that cached data about a user must be dropped. */
 export interface InvalidationBus {
@@ -54,7 +57,7 @@ export function createRedisInvalidationBus(
     connected = true;
     if (lost) {
       lost = false;
-      console.info('[invalidate] Redis is back: dropping cached sessions');
+      log.info('Redis is back: dropping cached sessions');
       resyncListeners.forEach((listener) => listener());
     }
   });
@@ -75,7 +78,7 @@ export function createRedisInvalidationBus(
   });
   void subscriber
     .subscribe(channel)
-    .catch((error: unknown) => console.warn('[invalidate] subscribe failed', error));
+    .catch((error: unknown) => log.warn({ err: error }, 'subscribe failed'));
   subscriber.on('message', (from: string, message: string) => {
     if (from === channel) {
       deliver(message);
@@ -91,7 +94,10 @@ export function createRedisInvalidationBus(
     onResync: (listener) => void resyncListeners.push(listener),
     isConnected: () => connected,
     close: async () => {
-      await subscriber.unsubscribe(channel).catch(() => undefined);
+      // while Redis is down a subscriber's commands wait for it: there is nothing to undo then
+      if (subscriber.status === 'ready') {
+        await subscriber.unsubscribe(channel).catch(() => undefined);
+      }
     },
   };
 }

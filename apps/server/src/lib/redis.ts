@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 
+import { moduleLogger } from './logger.js';
+
 /**
  * A Redis connection that never crashes the process: errors are logged (once per outage), and it
  * reconnects by itself.
@@ -24,16 +26,17 @@ export function connectRedis(
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
+  const log = moduleLogger(`redis:${name}`);
   let isDown = false;
   client.on('error', (error: Error) => {
     if (!isDown) {
-      console.warn(`[redis:${name}] ${error.message}`);
+      log.warn({ reason: error.message }, 'connection failed');
       isDown = true;
     }
   });
   client.on('ready', () => {
     if (isDown) {
-      console.info(`[redis:${name}] connected again`);
+      log.info('connected again');
     }
     isDown = false;
   });

@@ -22,6 +22,9 @@ import {
   type RealtimeServer,
   type RealtimeSocket,
 } from './admin-notifier.js';
+import { moduleLogger } from '../lib/logger.js';
+
+const log = moduleLogger('realtime');
 
 export interface Realtime {
   io: RealtimeServer;
@@ -61,9 +64,9 @@ function tolerateOutages(client: Redis, name: string, isClosing: () => boolean):
           result.catch((error: unknown) => {
             if (!isClosing() && Date.now() - lastWarning > 10_000) {
               lastWarning = Date.now();
-              console.warn(
-                `[realtime:${name}] ${String(property)} failed; delivering locally only`,
-                error instanceof Error ? error.message : error,
+              log.warn(
+                { connection: name, reason: error instanceof Error ? error.message : error },
+                `${String(property)} failed; delivering locally only`,
               );
             }
           });
@@ -175,9 +178,9 @@ export async function createRealtime(
     // the adapter subscribes once, at creation: a subscriber connection holds that until Redis is
     // reachable and re-subscribes after every reconnect
     await Promise.all([waitForRedis(pub), waitForRedis(sub)]).catch((error: unknown) =>
-      console.warn(
-        '[realtime] Redis not ready; delivering to this process only until it is',
-        error instanceof Error ? error.message : error,
+      log.warn(
+        { reason: error instanceof Error ? error.message : error },
+        'Redis not ready; delivering to this process only until it is',
       ),
     );
     const isClosing = () => closing;
@@ -250,7 +253,7 @@ export async function createRealtime(
       },
       (error: unknown) => {
         // cannot tell: do not keep sending admin events on an unverified session
-        console.warn('[realtime] session re-check failed', error);
+        log.warn({ err: error }, 'session re-check failed');
         socket.disconnect(true);
       },
     );

@@ -18,6 +18,9 @@ import {
   type EventsRepo,
   rowsOf,
 } from './events-repo.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('analytics');
 
 /** What the server knows of the request itself (never stored as such). */
 export interface RequestFacts {
@@ -247,7 +250,7 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
     if (pending.length >= FLUSH_AT_ROWS && !timer) {
       timer = setTimeout(() => {
         timer = undefined;
-        flush().catch((error: unknown) => console.error('[analytics] flush failed', error));
+        flush().catch((error: unknown) => log.error({ err: error }, 'flush failed'));
       }, 0);
       timer.unref();
     }
@@ -277,7 +280,7 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
         push(row);
       }
     };
-    void salts.get(day).then(make, (error: unknown) => console.error('[analytics] no salt', error));
+    void salts.get(day).then(make, (error: unknown) => log.error({ err: error }, 'no salt'));
   }
 
   const visitFields = (input: VisitInfo) => ({

@@ -31,6 +31,9 @@ import {
   segmentTotals,
   type SegmentTotals,
 } from './segments.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('analytics');
 
 /** The longest custom period, in days. */
 export const MAX_PERIOD_DAYS = 366;
@@ -737,9 +740,9 @@ export function createAnalyticsQueryService(deps: {
             attempts: (failures.get(day)?.attempts ?? 0) + 1,
           };
           failures.set(day, failure);
-          console.error(
-            `[analytics] rollup of ${day} failed (attempt ${failure.attempts}); retried in ${ROLLUP_INTERVAL_MS / 60_000} minutes, read from raw events until then`,
-            error,
+          log.error(
+            { err: error },
+            `rollup of ${day} failed (attempt ${failure.attempts}); retried in ${ROLLUP_INTERVAL_MS / 60_000} minutes, read from raw events until then`,
           );
         }
       }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AnalyticsBreakdown, AnalyticsOverview } from '@portfolio/types/analytics';
 
@@ -13,6 +13,7 @@ import {
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
 import { createEventsRepo, type Day, type EventRow, rowsOf } from './events-repo.js';
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from './rollup.js';
+import { captureLogs } from '../../lib/logger.js';
 
 /**
  * Rollups under a flood (issue 26): one account's page views are limited as a guest address's,
@@ -198,12 +199,14 @@ describe('rollups', () => {
       sql.raw(`create trigger refuse_rollup before insert on analytics_daily
         for each row execute function refuse_rollup()`),
     );
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = captureLogs();
     try {
       await app.deps.siteAnalytics.rollUp();
-      expect(logged.mock.calls.some(([line]) => String(line).includes('2026-03-05'))).toBe(true);
+      expect(
+        logged.linesAtLeast('error').some((line) => String(line.msg).includes('2026-03-05')),
+      ).toBe(true);
     } finally {
-      logged.mockRestore();
+      logged.restore();
     }
     let rolled = await rolledUpDays();
     expect(rolled.has('2026-03-05')).toBe(false);

@@ -3,6 +3,9 @@ import type { DailyStat, GameClickStats, VisitorStatsResponse } from '@portfolio
 import type { DomainEventBus } from '../../lib/events.js';
 import type { AdminNotifier } from '../../realtime/admin-notifier.js';
 import type { AnalyticsRepo, Day, VisitorRow } from './repo.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('analytics');
 
 /** The dashboard's window (spec section 9): today and the 29 days before it, in UTC. */
 export const ANALYTICS_WINDOW_DAYS = 30;
@@ -54,7 +57,7 @@ export function createAnalyticsService(deps: {
   /** Runs an event-driven write in the background; flush() waits for it. */
   function track(label: string, work: () => Promise<void>) {
     const promise = work()
-      .catch((error: unknown) => console.error(`[analytics] ${label} failed`, error))
+      .catch((error: unknown) => log.error({ err: error }, `${label} failed`))
       .finally(() => inFlight.delete(promise));
     inFlight.add(promise);
   }

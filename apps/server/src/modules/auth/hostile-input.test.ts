@@ -5,6 +5,7 @@ import type { ApiError } from '@portfolio/types';
 
 import { sessions } from '../../db/schema.js';
 import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { captureLogs } from '../../lib/logger.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -86,7 +87,7 @@ describe('characters PostgreSQL cannot store', () => {
     const recordLogin = vi
       .spyOn(app.deps.users, 'recordLogin')
       .mockRejectedValueOnce(new Error('database went away'));
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = captureLogs();
     try {
       const response = await app
         .client()
@@ -96,7 +97,7 @@ describe('characters PostgreSQL cannot store', () => {
       expect(await countSessions(id)).toBe(0);
     } finally {
       recordLogin.mockRestore();
-      log.mockRestore();
+      log.restore();
     }
   });
 });

@@ -20,6 +20,9 @@ import { EMAIL_CONFIRMED_MESSAGE, type EmailConfirmation } from '../users/email-
 import type { PasswordResetService } from './password-reset.js';
 import { requireAdmin, sessionOf } from './policies.js';
 import type { SessionCookies } from './session-middleware.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('password-reset');
 
 export interface PasswordResetLimits {
   /** Forgot-password requests per client address. */
@@ -80,7 +83,7 @@ export function createPasswordResetRouter(deps: {
     res.status(202).json({ message: FORGOT_PASSWORD_MESSAGE } satisfies MessageResponse);
     passwordReset
       .requestReset(login)
-      .catch((error: unknown) => console.error('[password-reset] request failed', error));
+      .catch((error: unknown) => log.error({ err: error }, 'request failed'));
   });
 
   router.post('/auth/reset-password', async (req, res) => {

@@ -10,6 +10,9 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { memoizeBounded, setBounded } from '../../lib/memoize.js';
 import { createTruncatedMac } from '../../lib/truncated-mac.js';
 import { type DeviceCookieSigner, createDeviceCookieSigner } from './device-cookie.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('sessions');
 
 export const SESSION_COOKIE = 'sid';
 
@@ -136,7 +139,7 @@ export function createSessionService(deps: {
       legacy = new Set(rows.map((row) => row.idHash));
     } catch (error) {
       // database down at startup: unsigned tokens are then simply refused
-      console.warn('[sessions] could not load existing sessions', error);
+      log.warn({ err: error }, 'could not load existing sessions');
       legacy = new Set();
     }
   })();

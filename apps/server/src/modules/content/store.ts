@@ -14,7 +14,10 @@ import type { AdminGalleryProject, AdminTutorial } from '@portfolio/types/conten
 import type { Db } from '../../db/client.js';
 import { galleryProjects, siteContent, tutorials } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { moduleLogger } from '../../lib/logger.js';
 import { SEED_HOME } from './seed-content.js';
+
+const log = moduleLogger('content');
 
 /*
  * The published content in memory (issue 30), like the game catalogue: read at start, after
@@ -185,7 +188,7 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
     return loading;
   };
   const refreshLogged = () => {
-    refresh().catch((error: unknown) => console.error('[content] refresh failed', error));
+    refresh().catch((error: unknown) => log.error({ err: error }, 'refresh failed'));
   };
   bus.subscribe((message) => {
     if (message === CONTENT_CHANGED) {

@@ -8,6 +8,9 @@ import { gameBuilds, games } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { GameGrants } from './grants.js';
 import type { GameHostCatalogue, HostedGame } from './layout.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('game-host');
 
 /*
  * The game catalogue in memory (issue 16): every game and build row, read once at start and
@@ -79,15 +82,11 @@ export function createGameCatalogue(deps: {
 
   bus.subscribe((message) => {
     if (message === CATALOGUE_CHANGED) {
-      refresh().catch((error: unknown) =>
-        console.error('[game-host] catalogue refresh failed', error),
-      );
+      refresh().catch((error: unknown) => log.error({ err: error }, 'catalogue refresh failed'));
     }
   });
   bus.onResync?.(() => {
-    refresh().catch((error: unknown) =>
-      console.error('[game-host] catalogue refresh failed', error),
-    );
+    refresh().catch((error: unknown) => log.error({ err: error }, 'catalogue refresh failed'));
   });
 
   return {

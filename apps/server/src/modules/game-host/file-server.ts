@@ -4,6 +4,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
+import { gamesOriginBytes } from '../../lib/metrics.js';
+
 /*
  * Sends one file over bare node:http (the games origin, issue 16): types, precompressed
  * siblings by Accept-Encoding, a build's own .br/.gz files (as their bytes, or with their
@@ -333,6 +335,7 @@ export async function sendFile(
   }
   try {
     await pipeline(createReadStream(sendPath, { start, end }), res);
+    gamesOriginBytes.inc(end - start + 1);
   } catch {
     // the client went away, or the file vanished mid-way: the connection is ended either way
     res.destroy();

@@ -15,6 +15,9 @@ import { isHtml, sendFile } from './file-server.js';
 import type { GameGrants } from './grants.js';
 import { type GameHostCatalogue, type HostedGame, versionDir } from './layout.js';
 import { siteOriginsFor, webSocketOriginOf } from './origin.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('games-origin');
 
 /*
  * The games origin (issue 16): a bare node:http server, apart from the site, that serves
@@ -291,7 +294,7 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
 
   return (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => {
-      console.error('[games-origin] request failed', error);
+      log.error({ err: error }, 'request failed');
       if (!res.headersSent) {
         answerText(res, 500, 'Internal error', baseHeaders());
       } else {

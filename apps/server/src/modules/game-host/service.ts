@@ -14,6 +14,9 @@ import { incomingDir } from './layout.js';
 import { type Publisher, createPublisher } from './publish.js';
 import { seedGameCatalogue } from './seed.js';
 import { type AdminTokens, createAdminTokens } from './tokens.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('game-host');
 
 /** Everything the game host's routes use, built once (container.ts). */
 export interface GameHost {
@@ -73,7 +76,7 @@ export async function createGameHost(deps: {
     audit: (gameId) => listGameAudit(db, gameId),
   };
   await removeAbandonedUploads(config.gamesHost.dir).catch((error: unknown) =>
-    console.warn('[game-host] could not clear old uploads', error),
+    log.warn({ err: error }, 'could not clear old uploads'),
   );
   try {
     await seedGameCatalogue({
@@ -86,7 +89,7 @@ export async function createGameHost(deps: {
     });
   } catch (error) {
     // the site still starts (the games origin serves what is there); the log says why
-    console.error('[game-host] importing the demo games failed', error);
+    log.error({ err: error }, 'importing the demo games failed');
   }
   await catalogue.refresh();
   return host;

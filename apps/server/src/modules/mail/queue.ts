@@ -5,6 +5,9 @@ import { SITE_NAME } from '@portfolio/types/site';
 
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const mailLog = moduleLogger('mail');
 
 export type MailRow = typeof mailOutbox.$inferSelect;
 
@@ -100,7 +103,7 @@ export function createMailQueue(deps: {
 }): MailQueue {
   const { db, transport } = deps;
   const retry = deps.retry ?? DEFAULT_MAIL_RETRY;
-  const log = deps.log ?? ((line: string) => console.info(line));
+  const log = deps.log ?? ((line: string) => mailLog.info(line));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -127,7 +130,8 @@ export function createMailQueue(deps: {
         .update(mailOutbox)
         .set({ status: 'kept', sentAt: new Date() })
         .where(eq(mailOutbox.id, row.id));
-      log(`[mail] kept in the outbox (no SMTP_URL): "${row.subject}" to ${row.recipient}`);
+      // the message id, not the recipient: addresses stay out of the logs
+      log(`kept in the outbox (no SMTP_URL): "${row.subject}" (message ${row.id})`);
       return;
     }
     try {
@@ -150,8 +154,8 @@ export function createMailQueue(deps: {
           nextAttemptAt: new Date(Date.now() + delay),
         })
         .where(eq(mailOutbox.id, row.id));
-      console.warn(
-        `[mail] sending "${row.subject}" failed (attempt ${attempts}${givenUp ? ', given up' : ''}): ${message}`,
+      mailLog.warn(
+        `sending "${row.subject}" failed (attempt ${attempts}${givenUp ? ', given up' : ''}): ${message}`,
       );
     }
   }
@@ -181,7 +185,7 @@ export function createMailQueue(deps: {
           await pass();
         } while (again && !closed);
       } catch (error) {
-        console.error('[mail] delivery pass failed', error);
+        mailLog.error({ err: error }, 'delivery pass failed');
       } finally {
         running = undefined;
       }

@@ -1,3 +1,4 @@
+import { moduleLogger } from '../../lib/logger.js';
 import type { PresenceStore } from './presence-store.js';
 
 /**
@@ -14,15 +15,15 @@ export function withFallback(
     try {
       const result = await run(primary);
       if (isDown) {
-        console.info(`[${label}] shared store is back`);
+        moduleLogger(label).info('shared store is back');
         isDown = false;
       }
       return result;
     } catch (error) {
       if (!isDown) {
-        console.warn(
-          `[${label}] shared store failed, serving this process's view`,
-          error instanceof Error ? error.message : error,
+        moduleLogger(label).warn(
+          { reason: error instanceof Error ? error.message : error },
+          "shared store failed, serving this process's view",
         );
         isDown = true;
       }

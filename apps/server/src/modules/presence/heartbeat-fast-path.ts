@@ -15,6 +15,7 @@ import {
   unauthorized,
 } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
+import { guestHeartbeats, userHeartbeats } from '../../lib/metrics.js';
 import { createRequestOrigin } from '../../lib/proxy-trust.js';
 import {
   createMemoryRateLimiter,
@@ -26,6 +27,9 @@ import { createSessionCookies, resolveSessionCookie } from '../auth/session-midd
 import type { SessionService } from '../auth/session-service.js';
 import { isKnownBot, type Collector } from '../analytics/collector.js';
 import type { PresenceService } from './service.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('heartbeat');
 
 const USER_PATH = '/api/auth/heartbeat';
 const GUEST_PATH = '/api/anonymous-heartbeat';
@@ -209,6 +213,8 @@ export function createHeartbeatFastPath(deps: {
       next();
       return;
     }
+    // the only metrics work on this path: one increment of a pre-bound counter
+    (isUserPath ? userHeartbeats : guestHeartbeats).inc();
     serve(req, res, isUserPath).catch((error: unknown) => {
       if (isClientGone(error, req)) {
         req.socket.destroy();
@@ -219,7 +225,7 @@ export function createHeartbeatFastPath(deps: {
         send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
         return;
       }
-      console.error(`[heartbeat] ${path} failed`, error);
+      log.error({ err: error }, `${path} failed`);
       send(
         res,
         500,

@@ -16,6 +16,9 @@ import {
   type PresenceStore,
   userPresenceKey,
 } from './presence-store.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('presence');
 
 /** Admins get at most one presence push per this interval, however many heartbeats arrive. */
 export const PRESENCE_PUSH_INTERVAL_MS = 1000;
@@ -140,7 +143,7 @@ export function createPresenceService(deps: {
       notifier.toAdmins('presence:update', toActiveUsersResponse(entries));
       scheduleExpiryPush(entries, at);
     } catch (error) {
-      console.error('[presence] push failed', error);
+      log.error({ err: error }, 'push failed');
     }
   }
 
@@ -165,7 +168,7 @@ export function createPresenceService(deps: {
   function removeEntry(key: string) {
     store
       .remove(key)
-      .then(schedulePush, (error: unknown) => console.error('[presence] remove failed', error));
+      .then(schedulePush, (error: unknown) => log.error({ err: error }, 'remove failed'));
   }
 
   deps.events.on('user:deleted', ({ userId }) => {

@@ -14,6 +14,7 @@ import { HttpError } from '../../lib/errors.js';
 import { setBounded } from '../../lib/memoize.js';
 import { BackendFailure, type RunBackend } from './backend.js';
 import { parseDiagnostics } from './diagnostics.js';
+import { runCodeQueueWait } from '../../lib/metrics.js';
 import { FairQueue, type RunClient } from './fair-queue.js';
 import { refuseUnsafeIncludes } from './includes.js';
 import { RUN_CODE_LIMITS } from './limits.js';
@@ -43,6 +44,8 @@ export interface CodeRunner {
   /** Resolves once the background warm-up started so far has finished (bench, tests). */
   headersSettled(): Promise<void>;
   readonly stats: { active: number; waiting: number; cached: number };
+  /** The backend chosen at warm-up (null before, or when none works): the metrics' label. */
+  selectedBackend(): RunCodeBackend | null;
   /** Stops the backend (running programs are killed with it). */
   close(): void;
 }
@@ -216,7 +219,9 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
         backend: backend.name,
       };
     }
+    const waitStarted = performance.now();
     const slot = await queue.acquire(client);
+    runCodeQueueWait.labels(backend.name).observe((performance.now() - waitStarted) / 1000);
     try {
       const outcome = await backend.run({
         source: job.code,
@@ -320,6 +325,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 
     get stats() {
       return { active: queue.active, waiting: queue.queued, cached: cache.size };
+    },
+
+    selectedBackend() {
+      return selected?.name ?? null;
     },
   };
 }

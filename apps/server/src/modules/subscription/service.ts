@@ -23,6 +23,9 @@ import {
   signatureTimestamp,
   WEBHOOK_TOLERANCE_SECONDS,
 } from './webhook-event.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('stripe');
 
 export interface SubscriptionService {
   getPaymentsConfig(): PaymentsConfig;
@@ -142,7 +145,7 @@ export function createSubscriptionService(deps: {
       }
     } catch (error) {
       // it may have expired meanwhile; the new checkout goes on either way
-      console.warn('[stripe] could not cancel an incomplete subscription', error);
+      log.warn({ err: error }, 'could not cancel an incomplete subscription');
     }
   }
 
@@ -153,7 +156,7 @@ export function createSubscriptionService(deps: {
     const key = createHash('sha256').update(rawBody).digest('base64url');
     if (!loggedMalformed.has(key)) {
       setBounded(loggedMalformed, key, true, 256);
-      console.warn(`[stripe] refused a malformed webhook event: ${problem}`);
+      log.warn(`refused a malformed webhook event: ${problem}`);
     }
     return badRequest(`Malformed webhook event: ${problem}`);
   }
@@ -209,7 +212,7 @@ export function createSubscriptionService(deps: {
           ? (invoice.confirmation_secret?.client_secret ?? null)
           : null;
       if (clientSecret === null && subscription.status === 'incomplete') {
-        console.error('[stripe] an incomplete subscription came without a confirmation secret');
+        log.error('an incomplete subscription came without a confirmation secret');
         throw new HttpError(
           502,
           'PAYMENT_PROVIDER_ERROR',
@@ -285,7 +288,7 @@ export function createSubscriptionService(deps: {
         : undefined;
       const { isDuplicate, result } = await repo.handleEventOnce(event, incoming);
       if (incoming && result && !result.userId) {
-        console.warn(`[stripe] ${event.type} ${event.id}: no user for ${incoming.subscriptionId}`);
+        log.warn(`${event.type} ${event.id}: no user for ${incoming.subscriptionId}`);
       }
       announce(result?.userId, result?.roleChangedTo);
       const { notify } = deps;
@@ -293,7 +296,7 @@ export function createSubscriptionService(deps: {
         // queued mail (a row, never SMTP); a failure is logged, Stripe's event stays handled
         for (const notice of noticesOf(event, incoming, result)) {
           await notify(notice).catch((error: unknown) =>
-            console.error(`[stripe] ${event.type} ${event.id}: queuing mail failed`, error),
+            log.error({ err: error }, `${event.type} ${event.id}: queuing mail failed`),
           );
         }
       }

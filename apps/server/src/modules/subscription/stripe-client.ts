@@ -2,6 +2,9 @@ import Stripe from 'stripe';
 
 import type { StripeConfig } from '../../config.js';
 import { HttpError } from '../../lib/errors.js';
+import { moduleLogger } from '../../lib/logger.js';
+
+const log = moduleLogger('stripe');
 
 /**
  * The Stripe SDK for the configured account. `STRIPE_API_URL` points it elsewhere (stripe-mock,
@@ -48,7 +51,7 @@ export function toPaymentError(error: unknown, step: string): unknown {
   if (error instanceof Stripe.errors.StripeInvalidRequestError && step === 'attach') {
     return new HttpError(400, 'PAYMENT_METHOD_REFUSED', error.message);
   }
-  console.error(`[stripe] ${step} failed`, error.type, error.message);
+  log.error({ type: error.type, reason: error.message }, `${step} failed`);
   if (
     error instanceof Stripe.errors.StripeConnectionError ||
     error instanceof Stripe.errors.StripeRateLimitError ||

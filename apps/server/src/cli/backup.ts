@@ -1,0 +1,81 @@
+/**
+ * Writes one backup archive (tar.gz): the database and the game builds at one consistent point.
+ *   npm run backup [-- --out FILE]
+ * Reads DATA_DIR or DATABASE_URL, and GAMES_DIR, as the server does. PostgreSQL is dumped with
+ * pg_dump while the site runs. The embedded database (PGlite) allows one process at a time:
+ * stop the server first.
+ */
+import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { moduleLogger } from '../lib/logger.js';
+import { BackupError, createBackup } from '../modules/backup/archive.js';
+
+const USAGE = 'Usage: npm run backup [-- --out FILE]   (default: backup-<date>.tar.gz here)';
+
+function outFile(args: string[], cwd: string): string {
+  const at = args.indexOf('--out');
+  if (at !== -1) {
+    const value = args[at + 1];
+    if (!value) {
+      throw new BackupError(USAGE);
+    }
+    return path.resolve(cwd, value);
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return path.resolve(cwd, `backup-${stamp}.tar.gz`);
+}
+
+async function main(args: string[]): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.info(USAGE);
+    return;
+  }
+  // npm runs the script in apps/server: --out is relative to where npm was started
+  const out = outFile(args, process.env.INIT_CWD ?? process.cwd());
+  const config = loadConfig();
+  const gamesDir = config.gamesHost.dir;
+  let manifest;
+  if (config.databaseUrl) {
+    manifest = await createBackup({ databaseUrl: config.databaseUrl, gamesDir }, out);
+  } else {
+    const pgliteDir = path.join(config.dataDir, 'pglite');
+    if (!existsSync(pgliteDir)) {
+      throw new BackupError(`no database in DATA_DIR ${config.dataDir} (${pgliteDir} is missing)`);
+    }
+    if (existsSync(path.join(pgliteDir, 'postmaster.pid'))) {
+      throw new BackupError(
+        `The embedded database in ${pgliteDir} is in use: stop the server and retry (PGlite allows one process at a time).`,
+      );
+    }
+    const database = await openDatabase({ dataDir: pgliteDir });
+    try {
+      manifest = await createBackup({ database, gamesDir }, out);
+    } finally {
+      await database.close();
+    }
+  }
+  // the development secret made in DATA_DIR also keys two-factor secrets: keep it beside
+  const secretFile = path.join(config.dataDir, 'session-secret');
+  if (!process.env.SESSION_SECRET && existsSync(secretFile)) {
+    await copyFile(secretFile, `${out}.session-secret`);
+    console.info(
+      `SESSION_SECRET came from ${secretFile}: copied to ${out}.session-secret (keep it with the backup, secret).`,
+    );
+  }
+  console.info(
+    `Backup written to ${out}: ${manifest.database} database at migration ${manifest.migration}, ${manifest.gameFiles} game files.`,
+  );
+}
+
+main(process.argv.slice(2).filter((arg) => arg !== '--')).catch((error: unknown) => {
+  if (error instanceof BackupError || error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    moduleLogger('backup').fatal({ err: error }, 'failed');
+  }
+  process.exitCode = 1;
+});

@@ -1,0 +1,303 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+import { type Database, MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../../db/client.js';
+
+/**
+ * One backup is one tar.gz: `manifest.json`, the database (`database/pglite.tar`, PGlite's own
+ * dump of its data directory, or `database/postgres.dump`, pg_dump's custom format) and the game
+ * builds (`games/<game>/<version>/…`, GAMES_DIR as it is served).
+ *
+ * A consistent point: builds are immutable per version folder (a publish renames a finished
+ * folder in inside its transaction; a delete removes the folder after its transaction). So the
+ * builds are linked into the archive's staging folder first, then the database is dumped (one
+ * snapshot: pg_dump's transaction, or PGlite's single connection), then any version folder that
+ * appeared meanwhile is added: every build the dump names has its files, whatever ran meanwhile.
+ */
+
+const run = promisify(execFile);
+
+export const BACKUP_FORMAT = 1;
+
+export interface BackupManifest {
+  format: number;
+  createdAt: string;
+  database: 'pglite' | 'postgres';
+  /** The last migration applied (drizzle's journal tag), e.g. 0015_mail. */
+  migration: string;
+  /** Files of game builds in the archive. */
+  gameFiles: number;
+}
+
+export class BackupError extends Error {}
+
+/** The tag of the newest migration this code has (drizzle/meta/_journal.json). */
+export async function latestMigration(): Promise<{ index: number; tag: string }> {
+  const journal = JSON.parse(
+    await readFile(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'),
+  ) as { entries: { idx: number; tag: string }[] };
+  const last = journal.entries.at(-1);
+  if (!last) {
+    throw new BackupError('no migrations found');
+  }
+  return { index: last.idx, tag: last.tag };
+}
+
+/** Hard links where possible (same file system, no bytes copied), copies otherwise. */
+async function linkTree(from: string, to: string, skip: (name: string) => boolean) {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    if (skip(entry.name)) {
+      continue;
+    }
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      await linkTree(source, target, () => false);
+    } else if (entry.isFile() && !existsSync(target)) {
+      await link(source, target).catch(() => cp(source, target));
+    }
+  }
+}
+
+async function countFiles(dir: string): Promise<number> {
+  if (!existsSync(dir)) {
+    return 0;
+  }
+  let count = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) {
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Uploads in progress and other dot folders are not builds. */
+const isNotBuild = (name: string) => name.startsWith('.');
+
+export interface BackupSource {
+  /** An open database: PGlite is dumped through it (the process that owns it). */
+  database?: Database;
+  /** PostgreSQL: dumped with pg_dump (one snapshot). */
+  databaseUrl?: string | undefined;
+  gamesDir: string;
+}
+
+/** Writes one archive to `out`; returns its manifest. */
+export async function createBackup(source: BackupSource, out: string): Promise<BackupManifest> {
+  const target = path.resolve(out);
+  await mkdir(path.dirname(target), { recursive: true });
+  // staged beside the archive: the games are hard-linked, which needs the same file system
+  const stage = await mkdtemp(path.join(path.dirname(target), '.backup-'));
+  try {
+    const gamesStage = path.join(stage, 'games');
+    const hasGames = existsSync(source.gamesDir);
+    if (hasGames) {
+      await linkTree(source.gamesDir, gamesStage, isNotBuild);
+    }
+    await mkdir(path.join(stage, 'database'));
+    let kind: BackupManifest['database'];
+    if (source.databaseUrl) {
+      kind = 'postgres';
+      await dumpPostgres(source.databaseUrl, path.join(stage, 'database', 'postgres.dump'));
+    } else if (source.database?.dumpDataDir) {
+      kind = 'pglite';
+      const dump = await source.database.dumpDataDir();
+      await writeFile(
+        path.join(stage, 'database', 'pglite.tar'),
+        Buffer.from(await dump.arrayBuffer()),
+      );
+    } else {
+      throw new BackupError('no database to back up');
+    }
+    // builds published while the database was dumped
+    if (hasGames) {
+      await linkTree(source.gamesDir, gamesStage, isNotBuild);
+    }
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      createdAt: new Date().toISOString(),
+      database: kind,
+      migration: (await latestMigration()).tag,
+      gameFiles: await countFiles(gamesStage),
+    };
+    await writeFile(path.join(stage, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const partial = `${target}.partial`;
+    await run('tar', ['-czf', partial, '-C', stage, '.'], { maxBuffer: 16 * 1024 * 1024 });
+    await rm(target, { force: true });
+    await cp(partial, target);
+    await rm(partial, { force: true });
+    return manifest;
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+async function dumpPostgres(databaseUrl: string, file: string) {
+  try {
+    // one transaction snapshot for the whole dump (pg_dump's own REPEATABLE READ)
+    await run(
+      'pg_dump',
+      ['--format=custom', '--no-owner', '--no-privileges', '-f', file, databaseUrl],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new BackupError(
+        "pg_dump was not found: install the PostgreSQL client tools (Debian: postgresql-client) of the server's version or newer",
+      );
+    }
+    throw new BackupError(
+      `pg_dump failed: ${String((error as { stderr?: string }).stderr ?? error)}`,
+    );
+  }
+}
+
+export interface RestoreTarget {
+  /** PostgreSQL: an existing, empty database. */
+  databaseUrl?: string | undefined;
+  /** PGlite: DATA_DIR (the database goes to DATA_DIR/pglite, which must not hold one). */
+  dataDir: string;
+  /** Must be missing or empty. */
+  gamesDir: string;
+}
+
+async function isEmptyDir(dir: string): Promise<boolean> {
+  if (!existsSync(dir)) {
+    return true;
+  }
+  if (!(await stat(dir)).isDirectory()) {
+    return false;
+  }
+  return (await readdir(dir)).length === 0;
+}
+
+async function postgresIsEmpty(databaseUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: number }>(
+      `select count(*)::int as count from pg_tables
+       where schemaname not in ('pg_catalog', 'information_schema')`,
+    );
+    return Number(rows[0]?.count ?? 0) === 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Brings an archive back into an empty data folder or database; returns its manifest. */
+export async function restoreBackup(file: string, target: RestoreTarget): Promise<BackupManifest> {
+  const archive = path.resolve(file);
+  if (!existsSync(archive)) {
+    throw new BackupError(`${archive}: no such file`);
+  }
+  // staged beside GAMES_DIR: the builds are then moved in on the same file system
+  const parent = path.dirname(path.resolve(target.gamesDir));
+  await mkdir(parent, { recursive: true });
+  const stage = await mkdtemp(path.join(parent, '.restore-'));
+  try {
+    await run('tar', ['-xzf', archive, '-C', stage]);
+    let manifest: BackupManifest;
+    try {
+      manifest = JSON.parse(
+        await readFile(path.join(stage, 'manifest.json'), 'utf8'),
+      ) as BackupManifest;
+    } catch {
+      throw new BackupError(`${archive} is not a backup of this site (no manifest.json)`);
+    }
+    if (manifest.format !== BACKUP_FORMAT) {
+      throw new BackupError(
+        `${archive} has backup format ${manifest.format}; this version reads format ${BACKUP_FORMAT}`,
+      );
+    }
+    const latest = await latestMigration();
+    const archiveIndex = Number.parseInt(manifest.migration, 10);
+    if (Number.isFinite(archiveIndex) && archiveIndex > latest.index) {
+      throw new BackupError(
+        `${archive} was made by a newer version (migration ${manifest.migration}; this one knows up to ${latest.tag}): restore it with that version`,
+      );
+    }
+    if (!(await isEmptyDir(target.gamesDir))) {
+      throw new BackupError(
+        `GAMES_DIR ${target.gamesDir} is not empty: restore into an empty folder (move it aside first)`,
+      );
+    }
+    const toPostgres = Boolean(target.databaseUrl);
+    if (toPostgres !== (manifest.database === 'postgres')) {
+      // the archive's database moves between the two only through a PostgreSQL dump
+      throw new BackupError(
+        `${archive} holds a ${manifest.database === 'postgres' ? 'PostgreSQL' : 'PGlite'} database; ` +
+          (toPostgres
+            ? 'unset DATABASE_URL to restore it into DATA_DIR'
+            : 'set DATABASE_URL to an empty PostgreSQL database to restore it'),
+      );
+    }
+    if (target.databaseUrl) {
+      if (!(await postgresIsEmpty(target.databaseUrl))) {
+        throw new BackupError(
+          'the database DATABASE_URL names is not empty: restore into a new, empty database',
+        );
+      }
+      await restorePostgres(target.databaseUrl, path.join(stage, 'database', 'postgres.dump'));
+    } else {
+      const pgliteDir = path.join(target.dataDir, 'pglite');
+      if (!(await isEmptyDir(pgliteDir))) {
+        throw new BackupError(
+          `DATA_DIR ${target.dataDir} already holds a database (${pgliteDir}): restore into an empty DATA_DIR`,
+        );
+      }
+      const dump = await readFile(path.join(stage, 'database', 'pglite.tar'));
+      await mkdir(pgliteDir, { recursive: true });
+      const client = await PGlite.create(pgliteDir, {
+        extensions: PGLITE_EXTENSIONS,
+        loadDataDir: new Blob([dump]),
+      });
+      await client.close();
+    }
+    const games = path.join(stage, 'games');
+    await mkdir(target.gamesDir, { recursive: true });
+    if (existsSync(games)) {
+      await cp(games, target.gamesDir, { recursive: true });
+    }
+    return manifest;
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+async function restorePostgres(databaseUrl: string, file: string) {
+  try {
+    await run(
+      'pg_restore',
+      [
+        '--no-owner',
+        '--no-privileges',
+        '--exit-on-error',
+        '--single-transaction',
+        '-d',
+        databaseUrl,
+        file,
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new BackupError(
+        'pg_restore was not found: install the PostgreSQL client tools (Debian: postgresql-client)',
+      );
+    }
+    throw new BackupError(
+      `pg_restore failed: ${String((error as { stderr?: string }).stderr ?? error)}`,
+    );
+  }
+}

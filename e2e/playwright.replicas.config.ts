@@ -1,0 +1,30 @@
+import { defineConfig, devices } from '@playwright/test';
+
+import { CHROMIUM_FLAGS } from './fixtures/constants';
+
+/**
+ * The two-replica test (replicas/): it starts nginx, PostgreSQL's database, two built servers
+ * and Redis's keys of its own in the spec, so there is no webServer here. `npm run test:replicas`
+ * (after `npm run build`); it skips, saying why, where nginx or PostgreSQL is missing.
+ */
+export default defineConfig({
+  testDir: './replicas',
+  outputDir: './test-results/replicas',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  // the whole run is bounded: start-up, five tests, and stopping everything
+  globalTimeout: 6 * 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [...CHROMIUM_FLAGS, '--disable-quic'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+});
