@@ -21,10 +21,11 @@ import {
   enforceRateLimit,
   type RateLimitRule,
 } from '../../lib/rate-limit.js';
+import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
 import { createSessionCookies, resolveSessionCookie } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
-import { isKnownBot, type Collector } from '../analytics/collector.js';
+import type { Collector } from '../analytics/collector.js';
 import type { PresenceService } from './service.js';
 
 const USER_PATH = '/api/auth/heartbeat';
@@ -32,6 +33,7 @@ const GUEST_PATH = '/api/anonymous-heartbeat';
 /** A heartbeat is a page path and a visitor id: far below this. */
 const MAX_BODY_BYTES = 4096;
 const OK_BODY = JSON.stringify({ ok: true });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * Serves the two heartbeat calls on bare node:http, in front of Express.
@@ -154,16 +156,13 @@ export function createHeartbeatFastPath(deps: {
       throw refused;
     }
     const text = await readBody(req);
-    const { session, ...resolved } = await resolveSessionCookie(
-      sessions,
-      cookies.names,
-      req.headers.cookie,
-    );
+    const resolved = await resolveSessionCookie(sessions, cookies.names, req.headers.cookie);
+    const { session } = resolved;
     // a stale cookie: forget it so the browser stops sending it
     const headers: Record<string, string> =
-      'isStale' in resolved && resolved.isStale
+      resolved.session === null && resolved.isStale
         ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
-        : {};
+        : NO_HEADERS;
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();

@@ -248,16 +248,20 @@ export function createPresenceService(deps: {
           await store.remove(guest);
         }
       }
-      const previous = await store.touch({
+      const entry: PresenceEntry = {
         key,
         kind: 'user',
         userId: user.id,
         username: user.username,
         role: user.role,
         currentPage,
-        ...(game ? { game } : {}),
         lastSeen: at,
-      });
+      };
+      // set only when present (no spread: this runs on every heartbeat)
+      if (game) {
+        entry.game = game;
+      }
+      const previous = await store.touch(entry);
       // the entry is per user, so several tabs share one clock: their heartbeats never double-count
       if (previous !== null) {
         addTime(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
@@ -275,13 +279,16 @@ export function createPresenceService(deps: {
           // user agent can be 16 KB); the agent's first 256 characters tell browsers apart
           `anon:ip:${keyedHash(`ip:${input.ip ?? ''}\n${(input.userAgent ?? '').slice(0, 256)}`)}`;
       replacedGuests.delete(key);
-      await store.touch({
+      const entry: PresenceEntry = {
         key,
         kind: 'anonymous',
         currentPage: input.currentPage,
-        ...(input.game ? { game: input.game } : {}),
         lastSeen: at,
-      });
+      };
+      if (input.game) {
+        entry.game = input.game;
+      }
+      await store.touch(entry);
       analytics.noteVisitor(key, false, at);
       schedulePush();
     },
