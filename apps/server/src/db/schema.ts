@@ -490,7 +490,7 @@ export const schema = {
 /**
  * Site analytics (issue 20). The events themselves are in `analytics_events`, a table partitioned
  * by day that drizzle cannot describe: it is created by hand in the migration (0005) and read
- * and written with SQL in modules/analytics/events-repo.ts.
+ * and written with SQL in modules/analytics/site/events-repo.ts.
  */
 
 /** The day's salt of the cookieless visitor hash; older days' salts are deleted. */
@@ -536,7 +536,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 });
 
 /**
- * One rolled-up day's page views and leaves as columns (modules/analytics/segments.ts), written
+ * One rolled-up day's page views and leaves as columns (modules/analytics/site/segments.ts), written
  * with the day's rollups (again if the day is rolled up again): views under two or more filters
  * scan these.
  */

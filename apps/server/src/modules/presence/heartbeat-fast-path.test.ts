@@ -10,7 +10,7 @@ import {
   type TestApp,
   uniqueName,
 } from '../../test/harness.js';
-import { rowsOf } from '../analytics/events-repo.js';
+import { rowsOf } from '../analytics/site/events-repo.js';
 
 let app: TestApp;
 beforeAll(async () => {

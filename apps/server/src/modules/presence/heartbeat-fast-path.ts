@@ -25,7 +25,7 @@ import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
 import { createSessionCookies, resolveSessionCookie } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
-import type { Collector } from '../analytics/collector.js';
+import type { Collector } from '../analytics/site/collector.js';
 import type { PresenceService } from './service.js';
 
 const USER_PATH = '/api/auth/heartbeat';

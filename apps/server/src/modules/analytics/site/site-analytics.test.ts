@@ -15,10 +15,10 @@ import {
   type TestApp,
   type TestClient,
   uniqueName,
-} from '../../test/harness.js';
+} from '../../../test/harness.js';
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
-import { makeZip } from '../game-host/test-zips.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
+import { makeZip } from '../../game-host/test-zips.js';
 import { createEventsRepo, rowsOf } from './events-repo.js';
 import { createAnalyticsQueryService } from './query-service.js';
 

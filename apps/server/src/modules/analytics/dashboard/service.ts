@@ -1,8 +1,9 @@
 import type { DailyStat, GameClickStats, VisitorStatsResponse } from '@portfolio/types';
 
-import type { DomainEventBus } from '../../lib/events.js';
-import type { AdminNotifier } from '../../realtime/admin-notifier.js';
-import type { AnalyticsRepo, Day, VisitorRow } from './repo.js';
+import type { DomainEventBus } from '../../../lib/events.js';
+import type { AdminNotifier } from '../../../realtime/admin-notifier.js';
+import { addDays, type Day, dayOf } from '../days.js';
+import type { AnalyticsRepo, VisitorRow } from './repo.js';
 
 /** The dashboard's window (spec section 9): today and the 29 days before it, in UTC. */
 export const ANALYTICS_WINDOW_DAYS = 30;
@@ -14,11 +15,6 @@ export const ANALYTICS_WINDOW_DAYS = 30;
  */
 const MAX_REMEMBERED_VISITORS = 1_000_000;
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const dayOf = (time: number): Day => new Date(time).toISOString().slice(0, 10);
-export const addDays = (day: Day, days: number): Day =>
-  dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 export interface AnalyticsService {
