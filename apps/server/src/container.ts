@@ -22,20 +22,23 @@ import {
   createGameHost,
   type GameHost,
 } from './modules/game-host/service.js';
-import { createAnalyticsRepo } from './modules/analytics/repo.js';
+import { createAnalyticsRepo } from './modules/analytics/dashboard/repo.js';
 import {
   type Collector,
   createCollector,
   EVENT_FLUSH_INTERVAL_MS,
-} from './modules/analytics/collector.js';
-import { createEventsRepo } from './modules/analytics/events-repo.js';
+} from './modules/analytics/site/collector.js';
+import { createEventsRepo } from './modules/analytics/site/events-repo.js';
 import {
   type AnalyticsQueryService,
   createAnalyticsQueryService,
   ROLLUP_INTERVAL_MS,
-} from './modules/analytics/query-service.js';
+} from './modules/analytics/site/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
-import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
+import {
+  type AnalyticsService,
+  createAnalyticsService,
+} from './modules/analytics/dashboard/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { createEmailTokens, type EmailTokens } from './modules/auth/email-tokens.js';
@@ -93,7 +96,6 @@ import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifi
 import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js';
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
-import type { GameGrants } from './modules/game-host/grants.js';
 
 /** Time on site and visitor rollups are written in batches this often (and at shutdown). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 5000;
@@ -155,12 +157,12 @@ export interface Deps {
   snippets: SnippetsService;
   /** Snippet shares per client address. */
   snippetShareLimit: RateLimitRule;
-  /** The game host (issue 16): database catalogue, builds, admin API, tokens, grants. */
+  /**
+   * The game host (issue 16): the database catalogue (what the games origin's file server asks
+   * about a game, cached and refreshed on change), builds, admin API, tokens, and the grants that
+   * open subscriber games on the games origin.
+   */
   gameHost: GameHost;
-  /** Signs and checks the games origin's access grants for subscriber games (issue 16). */
-  gameGrants: GameGrants;
-  /** What the games origin's file server asks about a game (cached, refreshed on change). */
-  gameHostCatalogue: GameHostCatalogue;
   /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
   mail: MailQueue;
   /** Tells holders of admin-granted subscriptions ending soon (run with the grant check). */
@@ -203,7 +205,8 @@ export interface BuildOptions {
   passwordResetLimits?: PasswordResetLimits;
 }
 
-export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
+/** The database, Redis (when configured) and the buses every module is built on. */
+async function buildInfrastructure(config: Config, options: BuildOptions) {
   const database =
     options.database ??
     (await openDatabase({
@@ -234,6 +237,14 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const rateLimiter = redis
     ? createRedisRateLimiter(redis, { prefix: config.redisPrefix })
     : createMemoryRateLimiter();
+  return { database, redis, redisSubscriber, events, bus, rateLimiter };
+}
+
+type Infrastructure = Awaited<ReturnType<typeof buildInfrastructure>>;
+
+/** Accounts, sessions and two-factor sign-in. */
+function buildAuth(config: Config, infra: Infrastructure, options: BuildOptions) {
+  const { database, events, bus } = infra;
   const users = createUsersRepo(database.db);
   const auth = createAuthService({ users, events });
   const sessions = createSessionService({ db: database.db, secret: config.sessionSecret, bus });
@@ -248,32 +259,61 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     onChange: (userId) => sessions.invalidateUser(userId),
     ...(options.now ? { now: options.now } : {}),
   });
-  /** A game's title in the database catalogue (read when asked: the host is made below). */
-  const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
-  const gameRecords = createGameRecordsReader(database.db, gameTitle);
-  const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
-  // links in mail name the public origin; without one (development, tests) this process's address
-  // as it listens (config.port is the real port once listening)
-  const siteOrigin = () => {
+  return { users, auth, sessions, twoFactor };
+}
+
+/**
+ * The site's public origin, for links in mail; without one (development, tests) this process's
+ * address as it listens (config.port is the real port once listening).
+ */
+function siteOriginOf(config: Config): () => string {
+  return () => {
     if (config.publicOrigin) {
       return config.publicOrigin;
     }
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   };
+}
+
+/** The mail queue (started) and the single-use tokens mail carries. */
+function buildMail(
+  config: Config,
+  infra: Infrastructure,
+  options: BuildOptions,
+  siteOrigin: () => string,
+) {
   const smtp = config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : undefined;
   if (!smtp && config.env !== 'test') {
     console.info("[mail] no SMTP_URL: mail is kept in the admin's outbox (GET /api/admin/mail)");
   }
   const mail = createMailQueue({
-    db: database.db,
+    db: infra.database.db,
     transport: smtp,
     from: () => config.mail.from ?? defaultMailFrom(siteOrigin()),
     ...(options.mailRetry ? { retry: options.mailRetry } : {}),
     ...(config.env === 'test' ? { log: () => undefined } : {}),
   });
   mail.start();
-  const emailTokens = createEmailTokens(database.db);
+  const emailTokens = createEmailTokens(infra.database.db);
+  return { smtp, mail, emailTokens };
+}
+
+/** The admin's user management, the profile, email confirmation and password resets. */
+function buildUsers(
+  infra: Infrastructure,
+  authModule: ReturnType<typeof buildAuth>,
+  mailModule: ReturnType<typeof buildMail>,
+  gameHost: GameHost,
+  siteOrigin: () => string,
+) {
+  const { database, events, rateLimiter } = infra;
+  const { users, sessions } = authModule;
+  const { mail, emailTokens } = mailModule;
+  /** A game's title in the database catalogue. */
+  const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
+  const gameRecords = createGameRecordsReader(database.db, gameTitle);
+  const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
   const emailConfirmation = createEmailConfirmation({
     db: database.db,
     users,
@@ -302,8 +342,18 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     rateLimiter,
     siteOrigin,
   });
-  const notifier = createAdminNotifier();
-  const now = options.now ?? Date.now;
+  return { gameTitle, adminUsers, emailConfirmation, profile, passwordReset };
+}
+
+/** Presence, the dashboard's analytics and site analytics (with its maintenance runs). */
+function buildPresenceAndAnalytics(
+  config: Config,
+  infra: Infrastructure,
+  notifier: AdminNotifier,
+  gameHost: GameHost,
+  now: () => number,
+) {
+  const { database, redis, events } = infra;
   const analytics = createAnalyticsService({
     repo: createAnalyticsRepo(database.db),
     events,
@@ -331,7 +381,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     db: database.db,
     repo: eventsRepo,
     playingNow: () => presence.countPlaying(),
-    // every game of the database's catalogue, published or not (the host is made below)
+    // every game of the database's catalogue, published or not
     games: () => gameHost.catalogue.list().map(({ game }) => ({ id: game.id, title: game.title })),
     now,
     segmentCacheBytes: config.analyticsSegmentCacheBytes,
@@ -355,6 +405,31 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     return maintenance;
   };
   void maintainAnalytics();
+  const flushAnalytics = async () => {
+    await presence
+      .flush()
+      .catch((error: unknown) => console.error('[presence] flush failed', error));
+    await analytics
+      .flush()
+      .catch((error: unknown) => console.error('[analytics] flush failed', error));
+  };
+  const flushEvents = () =>
+    collector.flush().catch((error: unknown) => console.error('[analytics] flush failed', error));
+  return {
+    analytics,
+    presence,
+    collector,
+    siteAnalytics,
+    maintainAnalytics,
+    /** The maintenance run under way, if any. */
+    maintenance: () => maintenance,
+    flushAnalytics,
+    flushEvents,
+  };
+}
+
+/** The in-process multiplayer servers, their play tickets and the game servers' health. */
+function buildMultiplayer(config: Config, notifier: AdminNotifier) {
   const multiplayer = createMultiplayerHub();
   const playTickets = createPlayTickets(config.sessionSecret);
   const gameStatus = createGameServerMonitor({
@@ -363,6 +438,17 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     localHealth: (serverType) => multiplayer.health(serverType),
   });
   gameStatus.start();
+  return { multiplayer, playTickets, gameStatus };
+}
+
+/** Stripe subscriptions and the mail they send. */
+function buildSubscriptions(
+  config: Config,
+  infra: Infrastructure,
+  mail: MailQueue,
+  siteOrigin: () => string,
+) {
+  const { database, events } = infra;
   const subscriptions = createSubscriptionService({
     stripe: config.stripe ? createStripeClient(config.stripe) : undefined,
     config: config.stripe,
@@ -375,47 +461,37 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       secret: config.sessionSecret,
     }),
   });
-  // the built-in catalogue and demo builds are seeded here, before the app takes requests
-  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
-  const flushAnalytics = async () => {
-    await presence
-      .flush()
-      .catch((error: unknown) => console.error('[presence] flush failed', error));
-    await analytics
-      .flush()
-      .catch((error: unknown) => console.error('[analytics] flush failed', error));
-  };
-  const timers: NodeJS.Timeout[] = [];
-  const flushEvents = () =>
-    collector.flush().catch((error: unknown) => console.error('[analytics] flush failed', error));
-  timers.push(
-    setInterval(
-      () => void flushEvents(),
-      options.eventFlushIntervalMs ?? EVENT_FLUSH_INTERVAL_MS,
-    ).unref(),
-    setInterval(() => void maintainAnalytics(), ROLLUP_INTERVAL_MS).unref(),
-  );
-  timers.push(
-    setInterval(
-      () => void flushAnalytics(),
-      options.analyticsFlushIntervalMs ?? ANALYTICS_FLUSH_INTERVAL_MS,
-    ).unref(),
-  );
-  timers.push(
-    setInterval(
-      () =>
-        void sessions
-          .flush()
-          .catch((error: unknown) => console.error('[sessions] flush failed', error)),
-      10_000,
-    ).unref(),
-  );
   const mailGrantsEndingSoon = createGrantEndingMail({
     db: database.db,
     mail,
     siteOrigin,
     secret: config.sessionSecret,
   });
+  return { subscriptions, mailGrantsEndingSoon };
+}
+
+/** Everything the app needs, built once from the configuration, module by module. */
+export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
+  const infra = await buildInfrastructure(config, options);
+  const { database, redis, redisSubscriber, events, bus, rateLimiter } = infra;
+  const now = options.now ?? Date.now;
+  // the built-in catalogue and demo builds are seeded here, before the app takes requests
+  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  const authModule = buildAuth(config, infra, options);
+  const { sessions } = authModule;
+  const siteOrigin = siteOriginOf(config);
+  const mailModule = buildMail(config, infra, options, siteOrigin);
+  const { smtp, mail } = mailModule;
+  const usersModule = buildUsers(infra, authModule, mailModule, gameHost, siteOrigin);
+  const { adminUsers } = usersModule;
+  const notifier = createAdminNotifier();
+  const analyticsModule = buildPresenceAndAnalytics(config, infra, notifier, gameHost, now);
+  const { presence, collector, flushAnalytics, flushEvents, maintainAnalytics } = analyticsModule;
+  const multiplayerModule = buildMultiplayer(config, notifier);
+  const { gameStatus } = multiplayerModule;
+  const subscriptionModule = buildSubscriptions(config, infra, mail, siteOrigin);
+  const { mailGrantsEndingSoon } = subscriptionModule;
+
   const endExpiredGrants = () =>
     Promise.all([
       adminUsers
@@ -428,8 +504,24 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       ),
     ]);
   void endExpiredGrants();
-  timers.push(setInterval(() => void endExpiredGrants(), GRANT_CHECK_INTERVAL_MS).unref());
-  timers.push(
+  const timers: NodeJS.Timeout[] = [
+    setInterval(
+      () => void flushEvents(),
+      options.eventFlushIntervalMs ?? EVENT_FLUSH_INTERVAL_MS,
+    ).unref(),
+    setInterval(() => void maintainAnalytics(), ROLLUP_INTERVAL_MS).unref(),
+    setInterval(
+      () => void flushAnalytics(),
+      options.analyticsFlushIntervalMs ?? ANALYTICS_FLUSH_INTERVAL_MS,
+    ).unref(),
+    setInterval(
+      () =>
+        void sessions
+          .flush()
+          .catch((error: unknown) => console.error('[sessions] flush failed', error)),
+      10_000,
+    ).unref(),
+    setInterval(() => void endExpiredGrants(), GRANT_CHECK_INTERVAL_MS).unref(),
     setInterval(
       () =>
         void gameHost.catalogue
@@ -437,7 +529,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
           .catch((error: unknown) => console.error('[game-host] catalogue refresh failed', error)),
       CATALOGUE_REFRESH_INTERVAL_MS,
     ).unref(),
-  );
+  ];
 
   const deps: Deps = {
     config,
@@ -456,22 +548,22 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     },
     guestHeartbeatLimit: options.guestHeartbeatLimit ?? GUEST_HEARTBEAT_LIMIT,
     userHeartbeatLimit: options.userHeartbeatLimit ?? USER_HEARTBEAT_LIMIT,
-    users,
-    auth,
+    users: authModule.users,
+    auth: authModule.auth,
     sessions,
-    twoFactor,
+    twoFactor: authModule.twoFactor,
     adminUsers,
-    profile,
+    profile: usersModule.profile,
     notifier,
     presence,
-    analytics,
+    analytics: analyticsModule.analytics,
     collector,
-    siteAnalytics,
+    siteAnalytics: analyticsModule.siteAnalytics,
     gameStatus,
-    multiplayer,
-    playTickets,
-    games: createGamesService({ db: database.db, gameTitle }),
-    subscriptions,
+    multiplayer: multiplayerModule.multiplayer,
+    playTickets: multiplayerModule.playTickets,
+    games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
+    subscriptions: subscriptionModule.subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
     // the sandbox is checked on first use, or in the background after start (main.ts)
@@ -490,13 +582,10 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     snippets: createSnippetsService({ db: database.db }),
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
-    gameGrants: gameHost.grants,
-    // tests may serve fixture builds from a catalogue of their own
-    gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
     mail,
-    emailTokens,
-    passwordReset,
-    emailConfirmation,
+    emailTokens: mailModule.emailTokens,
+    passwordReset: usersModule.passwordReset,
+    emailConfirmation: usersModule.emailConfirmation,
     passwordResetLimits: options.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,
     siteOrigin,
     timers,
@@ -508,7 +597,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       gameStatus.stop();
       // time on site and rollups gathered since the last flush are written before the database closes
       await flushAnalytics();
-      await maintenance;
+      await analyticsModule.maintenance();
       await flushEvents();
       await sessions
         .flush()

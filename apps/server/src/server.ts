@@ -102,8 +102,9 @@ export async function startServer(
   // the games origin (issue 16) beside the site, with the same limits
   const games = createGamesServer({
     config,
-    catalogue: deps.gameHostCatalogue,
-    grants: deps.gameGrants,
+    // tests may serve fixture builds from a catalogue of their own
+    catalogue: options.gameHostCatalogue ?? deps.gameHost.catalogue,
+    grants: deps.gameHost.grants,
     sdkPath: path.join(DEFAULT_GAMES_DIR, 'sdk.js'),
   });
   try {

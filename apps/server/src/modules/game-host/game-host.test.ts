@@ -366,7 +366,7 @@ describe('GET /api/games per role', () => {
     await admin.request('PATCH', `/api/admin/games/${id}`, { published: false });
     expect((await listGames(app.client())).some((game) => game.id === id)).toBe(false);
     // the games origin no longer serves it either
-    expect(app.deps.gameHostCatalogue.find(id)).toMatchObject({ liveVersion: null, versions: [] });
+    expect(app.deps.gameHost.catalogue.find(id)).toMatchObject({ liveVersion: null, versions: [] });
   });
 });
 
@@ -389,7 +389,7 @@ describe('engine detection', () => {
       expect(build.compressedBytes).toBeLessThan(build.bytes);
       expect(game.needsIsolation).toBe(fixture.needsThreads);
       expect(game.playUrl).toBe(`${GAMES_ORIGIN}/${id}/1/${fixture.entry}`);
-      expect(app.deps.gameHostCatalogue.find(id)).toBeDefined();
+      expect(app.deps.gameHost.catalogue.find(id)).toBeDefined();
     });
   }
 
@@ -442,7 +442,10 @@ describe('versions', () => {
       expect(existsSync(path.join(gamesDir, id, String(version), 'index.html'))).toBe(true);
     }
     // the games origin serves the live version and the one a player may still be in
-    expect(app.deps.gameHostCatalogue.find(id)).toMatchObject({ liveVersion: 1, versions: [1, 2] });
+    expect(app.deps.gameHost.catalogue.find(id)).toMatchObject({
+      liveVersion: 1,
+      versions: [1, 2],
+    });
 
     // a version never live goes live on request
     const activate = await admin.post<GameBuildResponse>(
