@@ -2,7 +2,7 @@ import type { AdminGame } from '@portfolio/types/game-host';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';

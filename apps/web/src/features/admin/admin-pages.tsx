@@ -1,6 +1,6 @@
 import { useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { AdminGamesSection } from '../admin-games/admin-games-page';
 import { AnalyticsPage } from '../analytics/analytics-page';
 import { AdminPage } from './admin-page';

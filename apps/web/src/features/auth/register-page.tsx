@@ -2,8 +2,8 @@ import { RegisterRequest, WHOLE_MESSAGES } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
-import { FormField } from '../../app/form-field';
-import type { LoginState } from '../../app/route-access';
+import { FormField } from '../../ui/form-field';
+import type { LoginState } from '../../lib/route-access';
 import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 
 import { AuthError } from './auth-error';

@@ -2,7 +2,7 @@ import { Password } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { resetPassword } from './password-reset-api';
 

@@ -3,7 +3,7 @@ import type { GameEntry, GameSection as Section } from '@portfolio/types/game-ho
 import { type MouseEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 
-import { ErrorAlert } from '../../app/error-alert';
+import { ErrorAlert } from '../../ui/error-alert';
 import { useAuthStore } from '../auth/auth-store';
 import { sendBeacon } from '../presence/page-view';
 import { useGameServerStatus } from './game-status';

@@ -6,7 +6,7 @@ import {
 } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
 import { MailPreference } from './mail-preference';

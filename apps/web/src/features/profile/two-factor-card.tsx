@@ -1,7 +1,7 @@
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '@portfolio/types/two-factor';
 import { useEffect, useState, type FormEvent } from 'react';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { useAuthStore } from '../auth/auth-store';
 import {
