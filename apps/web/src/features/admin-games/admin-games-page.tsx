@@ -27,6 +27,7 @@ import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
 import { ThumbnailUpload } from './thumbnail-upload';
 
 import './admin-games.css';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const GAME_DELETED = 'Game deleted';
 export const DELETE_GAME_ERROR = 'Failed to delete the game';
@@ -133,11 +134,7 @@ export function AdminGamesPage() {
             />
           </div>
         ) : null}
-        {error ? (
-          <p className="alert alert--error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        {error ? <ErrorAlert message={error} /> : null}
         {games === null && !error ? <p className="admin-muted">Loading...</p> : null}
         {games !== null && games.length === 0 ? <p className="admin-muted">No games yet.</p> : null}
         {games !== null && games.length > 0 ? <GameList games={games} /> : null}
@@ -227,11 +224,7 @@ export function AdminGamePage() {
       ) : (
         <>
           <PageHeader title="Game" />
-          {error ? (
-            <p className="alert alert--error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          {error ? <ErrorAlert message={error} /> : null}
           {games === null && !error ? <p className="admin-muted">Loading...</p> : null}
           {games !== null ? (
             <p className="alert alert--error" role="alert">

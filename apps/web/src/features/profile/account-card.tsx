@@ -11,6 +11,7 @@ import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
 import { MailPreference } from './mail-preference';
 import { changePassword, updateEmail } from './profile-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 const FIELD_LABELS: Record<string, string> = {
   email: 'Email',
@@ -42,11 +43,7 @@ function ErrorBox({ message }: { message: string | null }) {
   if (!message) {
     return null;
   }
-  return (
-    <div className="alert alert--error" role="alert">
-      <p className="alert__message">{message}</p>
-    </div>
-  );
+  return <ErrorAlert message={message} />;
 }
 
 interface EmailFormProps {

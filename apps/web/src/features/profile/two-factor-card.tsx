@@ -10,6 +10,7 @@ import {
   enableTwoFactor,
   getTwoFactorStatus,
 } from './two-factor-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 type CardState =
   | { kind: 'loading' }
@@ -25,11 +26,7 @@ function ErrorBox({ message }: { message: string | null }) {
   if (!message) {
     return null;
   }
-  return (
-    <div className="alert alert--error" role="alert">
-      <p className="alert__message">{message}</p>
-    </div>
-  );
+  return <ErrorAlert message={message} />;
 }
 
 /**
