@@ -1,5 +1,5 @@
 /**
- * Site analytics benchmark (issue 20). Run: npm run bench:analytics -w @portfolio/server
+ * Site analytics benchmark. Run: npm run bench:analytics -w @portfolio/server
  * Needs PostgreSQL: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); every run
  * works in a scratch database of its own, dropped at the end (BENCH_KEEP=1 keeps it).
  *

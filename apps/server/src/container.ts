@@ -108,7 +108,7 @@ export const GUEST_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_0
 /**
  * A signed-in user's heartbeats (all their tabs and sessions), limited as a guest address's: each
  * may carry a page view, and one account sending tens of thousands is inflating the counts
- * (issue 26: 40,000 in 7 s were all accepted).
+ * (40,000 in 7 s were all accepted).
  */
 export const USER_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
 
@@ -128,7 +128,7 @@ export interface Deps {
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
-  /** Two-factor sign-in: TOTP, recovery codes, login challenges (issue 29). */
+  /** Two-factor sign-in: TOTP, recovery codes, login challenges. */
   twoFactor: TwoFactorService;
   adminUsers: AdminUsersService;
   profile: ProfileService;
@@ -136,13 +136,13 @@ export interface Deps {
   notifier: AdminNotifier;
   presence: PresenceService;
   analytics: AnalyticsService;
-  /** Site analytics (issue 20): page views in batches, and the admin's queries over them. */
+  /** Site analytics: page views in batches, and the admin's queries over them. */
   collector: Collector;
   siteAnalytics: AnalyticsQueryService;
   gameStatus: GameServerMonitor;
   /** The in-process WolfScape and Rocket Game servers (attached with Socket.IO). */
   multiplayer: MultiplayerHub;
-  /** Tickets that let a game on the games origin join a multiplayer namespace (issue 16). */
+  /** Tickets that let a game on the games origin join a multiplayer namespace. */
   playTickets: PlayTickets;
   /** The game SDK's records: play sessions, saves, achievements. */
   games: GamesService;
@@ -158,12 +158,12 @@ export interface Deps {
   /** Snippet shares per client address. */
   snippetShareLimit: RateLimitRule;
   /**
-   * The game host (issue 16): the database catalogue (what the games origin's file server asks
+   * The game host: the database catalogue (what the games origin's file server asks
    * about a game, cached and refreshed on change), builds, admin API, tokens, and the grants that
    * open subscriber games on the games origin.
    */
   gameHost: GameHost;
-  /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
+  /** The mail queue: SMTP_URL, or the admin's outbox. */
   mail: MailQueue;
   /** Tells holders of admin-granted subscriptions ending soon (run with the grant check). */
   mailGrantsEndingSoon: (now?: Date) => Promise<number>;

@@ -747,7 +747,7 @@ describe('who may publish', () => {
   });
 });
 
-describe("a demoted admin's tokens (issue 26)", () => {
+describe("a demoted admin's tokens", () => {
   it('are revoked for good: promoting the user again brings none back', async () => {
     const other = await signedInClient(app, 'admin');
     const created = await other.client.post<CreateAdminTokenResponse>('/api/admin/tokens', {
@@ -933,7 +933,7 @@ describe('the admin catalogue', () => {
     ]);
     expect(audit.body.entries.every((entry) => entry.actorUsername === adminName)).toBe(true);
     const update = audit.body.entries.find((entry) => entry.action === 'game-update');
-    // sentences, not raw values (issue 28)
+    // sentences, not raw values
     expect(update?.detail).toMatch(/^Renamed from '.+' to 'Audited'; Published$/);
     const uploads = audit.body.entries.filter((entry) => entry.action === 'build-upload');
     expect(uploads.map((entry) => entry.detail).sort()).toEqual([
@@ -1001,7 +1001,7 @@ describe('npm run games:publish', () => {
       expect(published.stdout).toContain(`Published ${id} version 1 (live)`);
       expect(published.stdout).toContain('engine:     godot4, needs threads');
       expect(published.stdout).toContain('start page: index.html');
-      // the sizes read as the admin page shows them (one formatBytes: issue 28)
+      // the sizes read as the admin page shows them (one formatBytes)
       const live = (await adminGame(id))?.builds[0];
       expect(published.stdout).toContain(
         `files:      ${live?.files}, ${formatBytes(live?.bytes ?? 0)} (${formatBytes(live?.compressedBytes ?? 0)} compressed)`,

@@ -18,7 +18,7 @@ import { GRANT_FILES_SECONDS, GRANT_PAGE_SECONDS } from './grants.js';
 import type { GameHostCatalogue, HostedGame } from './layout.js';
 
 /*
- * The games origin over HTTP (issue 16): the real app on both ports, fixture exports laid out on
+ * The games origin over HTTP: the real app on both ports, fixture exports laid out on
  * disk as the publisher leaves them, a catalogue saying what is live.
  */
 
@@ -424,7 +424,7 @@ describe('subscriber games need a valid grant on the games origin', () => {
     expect(script.headers['cache-control']).toBe('private, max-age=31536000, immutable');
   });
 
-  it("opens a page only while the grant is fresh; a running game's files a while longer (issue 26)", async () => {
+  it("opens a page only while the grant is fresh; a running game's files a while longer", async () => {
     const grants = app.deps.gameHost.grants;
     const minutesAgo = (minutes: number) => grants.sign('SubGame', Date.now() - minutes * 60_000);
     // a play URL kept (or copied) past what a page load needs opens nothing

@@ -17,7 +17,7 @@ import { type GameHostCatalogue, type HostedGame, versionDir } from './layout.js
 import { siteOriginsFor, webSocketOriginOf } from './origin.js';
 
 /*
- * The games origin (issue 16): a bare node:http server, apart from the site, that serves
+ * The games origin: a bare node:http server, apart from the site, that serves
  * uploaded builds and nothing else. No cookie is read or set here, and there is no API.
  *
  *   /<gameId>/<version>/<path>             a public game's files

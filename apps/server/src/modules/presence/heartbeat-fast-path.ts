@@ -188,7 +188,7 @@ export function createHeartbeatFastPath(deps: {
         );
         const userAgent = req.headers['user-agent'];
         // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
-        // while analytics counts its page view as a bot's (issue 28)
+        // while analytics counts its page view as a bot's
         if (!isKnownBot(userAgent)) {
           await presence.heartbeatGuest({ ...input, ip, userAgent });
         }

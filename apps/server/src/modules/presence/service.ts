@@ -47,7 +47,7 @@ export interface PresenceService {
   ): Promise<void>;
   heartbeatGuest(input: GuestHeartbeat): Promise<void>;
   /**
-   * The browser's last tab closed (issue 19.7): its entry (the user's, else the guest's) leaves
+   * The browser's last tab closed: its entry (the user's, else the guest's) leaves
    * Live Activity now and admins are told at once.
    */
   leave(userId: string | undefined, visitorId: string | undefined): Promise<void>;

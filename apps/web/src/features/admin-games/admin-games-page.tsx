@@ -241,7 +241,7 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
   const navigate = useNavigate();
   const replaceGame = useAdminGamesStore((state) => state.replaceGame);
   // a refusal belongs to the version it was given for: "Upload a build before publishing" goes
-  // once a build is uploaded (issue 28)
+  // once a build is uploaded
   const [publishError, setPublishError] = useState<{
     message: string;
     version: number | null;

@@ -9,7 +9,7 @@ const MARGIN = { top: 16, right: 16, bottom: 56, left: 48 };
 const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 /** The dashboard's window (spec: analytics window 30 days): the axis spans it however few days have data. */
 export const WINDOW_DAYS = 30;
-/** A bar never grows wider than this, so one day of data is not one huge bar (issue 28). */
+/** A bar never grows wider than this, so one day of data is not one huge bar. */
 export const MAX_BAR_WIDTH = 32;
 
 const DAY_MS = 86_400_000;

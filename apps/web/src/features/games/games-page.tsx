@@ -28,7 +28,7 @@ export const GAMES_LOAD_ERROR = 'Failed to load the games';
 
 /**
  * The spec's three sections, always shown, and "Other HTML5 Games" when it has games. A note for
- * keyboards only (F10) is not shown on touch screens (issue 25).
+ * keyboards only (F10) is not shown on touch screens.
  */
 const SECTIONS: {
   section: Section;

@@ -282,7 +282,7 @@ export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
       ) : null}
       {openForm === null ? (
         <div className="profile-card__actions">
-          {/* the spec's form for a user without an email; issue 29 lets one with an email change it */}
+          {/* the spec's form for a user without an email; one with an email may change it too */}
           <button type="button" className="button button--secondary" onClick={() => open('email')}>
             {profile.email === null ? 'Update Email' : 'Change Email'}
           </button>

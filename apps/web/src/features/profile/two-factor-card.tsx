@@ -30,7 +30,7 @@ function ErrorBox({ message }: { message: string | null }) {
 }
 
 /**
- * /profile's Two-factor sign-in card (issue 29): set up TOTP with any authenticator app (the
+ * /profile's Two-factor sign-in card: set up TOTP with any authenticator app (the
  * otpauth:// link, or the key typed in), confirm with a code, keep the recovery codes shown once;
  * turn it off with the password. Loaded on its own, after the rest of the profile.
  */

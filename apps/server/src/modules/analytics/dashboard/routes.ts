@@ -21,7 +21,7 @@ export const GAME_CLICK_LIMIT: RateLimitRule = { limit: 60, windowMs: 60_000 };
 export function createAnalyticsRouter(deps: {
   analytics: AnalyticsService;
   rateLimiter: RateLimiter;
-  /** A published game of the catalogue (the database's, issue 16). */
+  /** A published game of the catalogue (the database's). */
   findGame: (
     gameId: string,
   ) => Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMultiplayer'> | undefined;
