@@ -83,7 +83,7 @@ async function dropZip(page: Page, name: string, zip: Buffer) {
 
 /**
  * Uploads the chosen zip and waits for the server's answer: live, or for a game not yet
- * published, live once it is (issue 28).
+ * published, live once it is.
  */
 async function uploadChosen(page: Page, version: number) {
   const upload = page.getByRole('region', { name: 'Upload a Build' });
@@ -389,7 +389,7 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
     'Authorization: Bearer $GAMES_PUBLISH_TOKEN',
   );
   // on a phone the command is wider than its box: its lines stay whole (no flag broken) and
-  // it scrolls sideways with a scrollbar that takes room, and a Copy button (issue 28)
+  // it scrolls sideways with a scrollbar that takes room, and a Copy button
   const curl = tokens.getByLabel('curl command', { exact: true });
   const layout = await curl.evaluate((pre) => {
     const code = pre.querySelector('code');
@@ -447,7 +447,7 @@ test('the Games section works by keyboard, on a phone, with a thumbnail and API 
   }
 });
 
-test('at 1280×800 an upload brings its progress bar into view; a stale publish refusal goes with the upload (issue 28)', async ({
+test('at 1280×800 an upload brings its progress bar into view; a stale publish refusal goes with the upload', async ({
   page,
   admin,
 }) => {

@@ -3,7 +3,7 @@ import { type APIRequestContext, type Page, request as playwrightRequest } from 
 import { expect, registerAccount, signIn, test } from '../fixtures';
 
 /*
- * Issue 26: a game can plant cookies for the site. Browsers do not separate cookies by port (the
+ * A game can plant cookies for the site. Browsers do not separate cookies by port (the
  * embedded games origin is the site's host on the next port) and a page on games.example.com may
  * set a cookie for Domain=example.com, so a published build may run `document.cookie = …` with
  * the site's cookie names. The site's cookies are __Host- cookies (Secure, Path=/, no Domain,

@@ -2,7 +2,7 @@ import { expect, registerAccount, signIn, test } from '../fixtures';
 import { E2E_ADMIN } from '../fixtures/constants';
 
 /*
- * Issue 26: a subscriber game's play URL is a bearer URL, so its grant opens pages for two
+ * A subscriber game's play URL is a bearer URL, so its grant opens pages for two
  * minutes only. While the viewer is open it fetches a fresh grant every minute and the game SDK
  * puts it into the frame's address without reloading the game.
  */

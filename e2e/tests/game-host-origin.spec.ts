@@ -10,7 +10,7 @@ import { E2E_ADMIN } from '../fixtures/constants';
 import { expect, registerAccount, test } from '../fixtures';
 
 /*
- * Engine exports on the games origin, in Chromium (issue 16): each fixture export is published
+ * Engine exports on the games origin, in Chromium: each fixture export is published
  * through the admin API as a zip (as `npm run games:publish` does), then opened from its playUrl
  * in an iframe of a site page (the site's own CSP must let it in: frame-src), and must start as
  * it would on itch.io: inline start-up script, WebAssembly, cross-origin isolation for the

@@ -7,7 +7,7 @@ import type { Frame, Page } from '@playwright/test';
 import { expect, registerAccount, signIn, test } from '../fixtures';
 
 /*
- * Issue 16: games run on an origin of their own and talk to the site's viewer over postMessage.
+ * Games run on an origin of their own and talk to the site's viewer over postMessage.
  * The site (E2E_PORT) embeds a game from the games origin the same process serves (E2E_PORT + 1),
  * with that origin's headers (frame-ancestors the site, scripts from itself and the site,
  * sockets to the site).

@@ -11,7 +11,7 @@ import { E2E_ADMIN } from '../fixtures/constants';
 import { expect, expectNoSeriousA11yViolations, signIn, test, uniqueName } from '../fixtures';
 
 /*
- * The game viewer as a player meets it (issue 25, issue 26.5): opened and played by keyboard
+ * The game viewer as a player meets it: opened and played by keyboard
  * alone, the first click reaching a game that checks its window has focus (as GameMaker's
  * runtime does), Escape, a fixed-size game fitted whole into a laptop's and a phone's window,
  * what a touch screen is told, and a frame that cannot take the site's tab elsewhere.

@@ -16,10 +16,10 @@ import {
 
 const SECTIONS = ['Multiplayer Browser Games', 'Made With GameMaker', 'Made With Godot'];
 
-/** The games origin of the site under test: the same host on the next port (issue 16). */
+/** The games origin of the site under test: the same host on the next port. */
 const GAMES_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4300) + 1}`;
 
-/** Console messages that say the frame's permissions were given twice (issue 19.3). */
+/** Console messages that say the frame's permissions were given twice. */
 function collectFullscreenWarnings(page: Page): string[] {
   const warnings: string[] = [];
   page.on('console', (message) => {
@@ -107,7 +107,7 @@ test('the sections toggle by mouse and keyboard; the page passes axe and fits a 
   await expect(page.getByRole('link', { name: 'TopDown RogueLike' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/games\?play=TopDownRogueLike$/);
-  // the game has focus, so its first key and click reach it (issue 25)
+  // the game has focus, so its first key and click reach it
   await expect(page.getByRole('heading', { name: 'TopDown RogueLike', level: 1 })).toBeVisible();
   await expect(page.locator('iframe[title="TopDown RogueLike (game)"]')).toBeFocused();
   await expectNoSeriousA11yViolations(page);
@@ -168,8 +168,8 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
 }) => {
   test.slow();
   const fullscreenWarnings = collectFullscreenWarnings(page);
-  // a window with room for the spec's 800 px frame under the viewer's bar (issue 25 fits it to
-  // smaller windows: game-viewer.spec.ts)
+  // a window with room for the spec's 800 px frame under the viewer's bar (smaller windows fit
+  // it to them: game-viewer.spec.ts)
   await page.setViewportSize({ width: 1600, height: 1200 });
   await page.goto('/games');
   const click = page.waitForRequest(
@@ -356,7 +356,7 @@ for (const viewport of [
     expect(Math.abs((canvasBox?.y ?? 0) - (frameBox?.y ?? 0))).toBeLessThanOrEqual(2);
 
     // the touch controls show from the start, before any touch, each 44 px or more and inside
-    // the frame (issue 28: 33×29 px, and only after the first touch)
+    // the frame (33×29 px, and only after the first touch)
     const game = page.frameLocator(`iframe[title="${title}"]`);
     for (const name of ['Move left', 'Move right', 'Jump']) {
       const button = game.getByRole('button', { name });

@@ -13,7 +13,7 @@ import { E2E_ADMIN } from '../fixtures/constants';
 import { expect, signIn, test } from '../fixtures';
 
 /*
- * Real engine exports run as uploaded (issue 25), in Chromium: each fixture shaped like a real
+ * Real engine exports run as uploaded, in Chromium: each fixture shaped like a real
  * public export (apps/server/src/test/real-exports.ts) is published through the admin API as a
  * zip, then framed by a site page from its playUrl on the games origin, and must start as it
  * does on itch.io: its CDN scripts load (answered here: Chromium looks nothing up), a Godot 3

@@ -68,7 +68,7 @@ test('the page shows both sections; Monaco loads from this site only, in its own
   });
 
   const response = await page.goto('/Tutorials');
-  // the games origin (issue 16) sits among the frame sources too
+  // the games origin sits among the frame sources too
   expect(response?.headers()['content-security-policy']).toMatch(
     /frame-src 'self' (\S+ )?https:\/\/www\.youtube\.com/,
   );

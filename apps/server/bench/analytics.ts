@@ -1,5 +1,5 @@
 /**
- * Site analytics benchmark (issue 20). Run: npm run bench:analytics -w @portfolio/server
+ * Site analytics benchmark. Run: npm run bench:analytics -w @portfolio/server
  * Needs PostgreSQL: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); every run
  * works in a scratch database of its own, dropped at the end (BENCH_KEEP=1 keeps it).
  *
@@ -28,7 +28,7 @@ import { ANALYTICS_DIMENSIONS } from '@portfolio/types/analytics';
 
 import { int, ms, printTable, startBenchServer, summarize } from './lib.js';
 import { createScratchDatabase } from '../src/test/scratch-database.js';
-import { rowsOf } from '../src/modules/analytics/events-repo.js';
+import { rowsOf } from '../src/modules/analytics/site/events-repo.js';
 import type { Db } from '../src/db/client.js';
 
 const PAGEVIEWS = Number(process.env.BENCH_PAGEVIEWS ?? 10_000_000);
@@ -67,7 +67,8 @@ async function fill(db: Db, url: string, today: string) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { createEventsRepo, addDays } = await import('../src/modules/analytics/events-repo.js');
+  const { createEventsRepo } = await import('../src/modules/analytics/site/events-repo.js');
+  const { addDays } = await import('../src/modules/analytics/days.js');
   const repo = createEventsRepo(db);
   const first = addDays(today, -(DAYS - 1));
   for (let index = 0; index < DAYS; index++) {
@@ -139,9 +140,9 @@ async function queries() {
   const { openDatabase } = await import('../src/db/client.js');
   const database = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
   try {
-    const { dayOf } = await import('../src/modules/analytics/events-repo.js');
+    const { dayOf } = await import('../src/modules/analytics/days.js');
     const { createAnalyticsQueryService } =
-      await import('../src/modules/analytics/query-service.js');
+      await import('../src/modules/analytics/site/query-service.js');
     const today = dayOf(Date.now());
     console.log(`Filling ${int(PAGEVIEWS)} page views over ${DAYS} days…`);
     const { repo, seconds, counts } = await fill(database.db, scratch.url, today);

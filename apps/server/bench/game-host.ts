@@ -1,5 +1,5 @@
 /**
- * Game host benchmark (issue 16). Run: npm run bench:game-host -w @portfolio/server
+ * Game host benchmark. Run: npm run bench:game-host -w @portfolio/server
  *
  * Serving: a 40 MB .wasm with its brotli sibling (as the publisher leaves a build), downloaded
  * by 50 concurrent clients sending `Accept-Encoding: br`, from the games origin of the real

@@ -1,5 +1,5 @@
 /**
- * Heartbeat benchmark (issue: presence). Run: npm run bench:heartbeat -w @portfolio/server
+ * Heartbeat benchmark. Run: npm run bench:heartbeat -w @portfolio/server
  *
  * 1. Throughput of POST /api/auth/heartbeat + /api/anonymous-heartbeat on the real server vs a
  *    bare node:http handler that only parses the JSON body, same load, same run: the servers

@@ -1,5 +1,5 @@
 /**
- * C++ runner benchmark, both backends in one run (issue 17).
+ * C++ runner benchmark, both backends in one run.
  * Run: npm run bench:run-code -w @portfolio/server
  *
  * Native sandbox (skipped, with the reason, where it cannot run):

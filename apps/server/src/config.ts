@@ -64,7 +64,7 @@ const EnvSchema = z
     // the same rules as registration: an admin created from here must be able to log in
     ADMIN_USERNAME: unsetIfEmpty(Username.optional()),
     ADMIN_PASSWORD: unsetIfEmpty(Password.optional()),
-    // admins must sign in with two-factor (issue 29); default on in production only
+    // admins must sign in with two-factor; default on in production only
     ADMIN_REQUIRE_2FA: unsetIfEmpty(z.enum(['true', 'false']).optional()),
     STRIPE_SECRET_KEY: unsetIfEmpty(
       z
@@ -103,7 +103,7 @@ const EnvSchema = z
     // else Clang in WebAssembly
     RUN_CODE_BACKEND: unsetIfEmpty(z.enum(['auto', 'native', 'wasm']).default('auto')),
     // seconds of runner slot time one address (or user) may hold per minute
-    // site analytics (issue 20): days of events kept; older days' partitions are dropped whole
+    // site analytics: days of events kept; older days' partitions are dropped whole
     ANALYTICS_RETENTION_DAYS: unsetIfEmpty(z.coerce.number().int().min(1).max(3650).default(400)),
     // memory for the day segments that views under two or more filters read, per process
     ANALYTICS_SEGMENT_CACHE_MB: unsetIfEmpty(
@@ -112,7 +112,7 @@ const EnvSchema = z
     RUN_CODE_SLOT_SECONDS_PER_MINUTE: unsetIfEmpty(
       z.coerce.number().int().min(5).max(600).default(30),
     ),
-    // the games origin (issue 16): where uploaded builds are served, apart from the site. Set it in
+    // the games origin: where uploaded builds are served, apart from the site. Set it in
     // production to a host of its own (https://games.example.com) and route it to GAMES_PORT;
     // unset, the same process serves it on http://<HOST>:<GAMES_PORT>
     GAMES_ORIGIN: unsetIfEmpty(
@@ -168,7 +168,7 @@ const EnvSchema = z
     ),
     GAME_SERVER_WOLFSCAPE_URL: unsetIfEmpty(z.url().optional()),
     GAME_SERVER_ROCKETGAME_URL: unsetIfEmpty(z.url().optional()),
-    // mail (issue 29): an SMTP server as a URL (smtp://user:pass@host:587, smtps://…:465); unset,
+    // mail: an SMTP server as a URL (smtp://user:pass@host:587, smtps://…:465); unset,
     // every message is kept in the admin's outbox (GET /api/admin/mail) and a line is logged
     SMTP_URL: unsetIfEmpty(
       z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -310,7 +310,7 @@ export interface Config {
   analyticsRetentionDays: number;
   /** Bytes of analytics segments kept in memory (ANALYTICS_SEGMENT_CACHE_MB). */
   analyticsSegmentCacheBytes: number;
-  /** The games origin (issue 16) and where builds live. */
+  /** The games origin and where builds live. */
   gamesHost: GamesHostConfig;
   /** Uploaded media: the folder and the largest upload of each kind. */
   media: MediaConfig;
@@ -322,7 +322,7 @@ export interface Config {
   metrics: MetricsConfig;
   /** Settings the web app reads at run time (footer links), injected into every page. */
   siteConfig: SiteConfig;
-  /** Outgoing mail (issue 29). */
+  /** Outgoing mail. */
   mail: MailConfig;
   /** What one client may hold open, and how long a request may take to arrive. */
   connections: ConnectionLimits;

@@ -15,7 +15,6 @@ import {
   createRedisRateLimiter,
 } from './lib/rate-limit.js';
 import { connectRedis, waitForRedis } from './lib/redis.js';
-import { createReadiness, type Readiness } from './lib/readiness.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import type { GameHostCatalogue } from './modules/game-host/layout.js';
 import {
@@ -23,21 +22,23 @@ import {
   createGameHost,
   type GameHost,
 } from './modules/game-host/service.js';
-import { createAnalyticsRepo } from './modules/analytics/repo.js';
+import { createAnalyticsRepo } from './modules/analytics/dashboard/repo.js';
 import {
   type Collector,
   createCollector,
   EVENT_FLUSH_INTERVAL_MS,
-} from './modules/analytics/collector.js';
-import { createEventsRepo } from './modules/analytics/events-repo.js';
+} from './modules/analytics/site/collector.js';
+import { createEventsRepo } from './modules/analytics/site/events-repo.js';
 import {
   type AnalyticsQueryService,
   createAnalyticsQueryService,
   ROLLUP_INTERVAL_MS,
-} from './modules/analytics/query-service.js';
+} from './modules/analytics/site/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
-import { createMediaService, type MediaService } from './modules/media/service.js';
-import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
+import {
+  type AnalyticsService,
+  createAnalyticsService,
+} from './modules/analytics/dashboard/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { createEmailTokens, type EmailTokens } from './modules/auth/email-tokens.js';
@@ -95,10 +96,11 @@ import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifi
 import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js';
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
-import type { GameGrants } from './modules/game-host/grants.js';
+import { createMediaService, type MediaService } from './modules/media/service.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 import { createDevlogService, type DevlogService } from './modules/devlog/service.js';
+import { createReadiness, type Readiness } from './lib/readiness.js';
 import { moduleLogger } from './lib/logger.js';
 
 const redisLog = moduleLogger('redis');
@@ -124,7 +126,7 @@ export const GUEST_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_0
 /**
  * A signed-in user's heartbeats (all their tabs and sessions), limited as a guest address's: each
  * may carry a page view, and one account sending tens of thousands is inflating the counts
- * (issue 26: 40,000 in 7 s were all accepted).
+ * (40,000 in 7 s were all accepted).
  */
 export const USER_HEARTBEAT_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
 
@@ -133,8 +135,6 @@ export interface Deps {
   config: Config;
   database: Database;
   redis: Redis | undefined;
-  /** GET /api/ready: migrated, database and Redis answering, not shutting down. */
-  readiness: Readiness;
   events: DomainEventBus;
   bus: InvalidationBus;
   rateLimiter: RateLimiter;
@@ -146,7 +146,7 @@ export interface Deps {
   users: UsersRepo;
   auth: AuthService;
   sessions: SessionService;
-  /** Two-factor sign-in: TOTP, recovery codes, login challenges (issue 29). */
+  /** Two-factor sign-in: TOTP, recovery codes, login challenges. */
   twoFactor: TwoFactorService;
   adminUsers: AdminUsersService;
   profile: ProfileService;
@@ -154,13 +154,13 @@ export interface Deps {
   notifier: AdminNotifier;
   presence: PresenceService;
   analytics: AnalyticsService;
-  /** Site analytics (issue 20): page views in batches, and the admin's queries over them. */
+  /** Site analytics: page views in batches, and the admin's queries over them. */
   collector: Collector;
   siteAnalytics: AnalyticsQueryService;
   gameStatus: GameServerMonitor;
   /** The in-process WolfScape and Rocket Game servers (attached with Socket.IO). */
   multiplayer: MultiplayerHub;
-  /** Tickets that let a game on the games origin join a multiplayer namespace (issue 16). */
+  /** Tickets that let a game on the games origin join a multiplayer namespace. */
   playTickets: PlayTickets;
   /** The game SDK's records: play sessions, saves, achievements. */
   games: GamesService;
@@ -175,18 +175,22 @@ export interface Deps {
   snippets: SnippetsService;
   /** Snippet shares per client address. */
   snippetShareLimit: RateLimitRule;
-  /** The game host (issue 16): database catalogue, builds, admin API, tokens, grants. */
+  /**
+   * The game host: the database catalogue (what the games origin's file server asks
+   * about a game, cached and refreshed on change), builds, admin API, tokens, and the grants that
+   * open subscriber games on the games origin.
+   */
   gameHost: GameHost;
-  /** Signs and checks the games origin's access grants for subscriber games (issue 16). */
-  gameGrants: GameGrants;
-  /** What the games origin's file server asks about a game (cached, refreshed on change). */
-  gameHostCatalogue: GameHostCatalogue;
-  /** The owner's gallery, tutorials and site texts in the database (issue 30). */
+  /** The owner's gallery, tutorials and site texts in the database. */
   content: Content;
-  /** The mail queue (issue 29): SMTP_URL, or the admin's outbox. */
-  mail: MailQueue;
   /** Uploaded media: receive, process, store under MEDIA_DIR, remove when unused. */
   media: MediaService;
+  /** The devlog's posts, their feed and cards. */
+  devlog: DevlogService;
+  /** GET /api/ready: migrated, database and Redis answering, not shutting down. */
+  readiness: Readiness;
+  /** The mail queue: SMTP_URL, or the admin's outbox. */
+  mail: MailQueue;
   /** Tells holders of admin-granted subscriptions ending soon (run with the grant check). */
   mailGrantsEndingSoon: (now?: Date) => Promise<number>;
   /** Single-use tokens sent by mail (password resets, email confirmations). */
@@ -194,8 +198,6 @@ export interface Deps {
   passwordReset: PasswordResetService;
   emailConfirmation: EmailConfirmation;
   passwordResetLimits: PasswordResetLimits;
-  /** The devlog's posts (public reads cached, admin changes audited). */
-  devlog: DevlogService;
   /** The site's public origin, for links in mail (PUBLIC_ORIGIN, else this process's address). */
   siteOrigin: () => string;
   /** Periodic work (flushes); stopped and run one last time at shutdown. */
@@ -229,7 +231,8 @@ export interface BuildOptions {
   passwordResetLimits?: PasswordResetLimits;
 }
 
-export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
+/** The database, Redis (when configured) and the buses every module is built on. */
+async function buildInfrastructure(config: Config, options: BuildOptions) {
   const database =
     options.database ??
     (await openDatabase({
@@ -260,6 +263,14 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const rateLimiter = redis
     ? createRedisRateLimiter(redis, { prefix: config.redisPrefix })
     : createMemoryRateLimiter();
+  return { database, redis, redisSubscriber, events, bus, rateLimiter };
+}
+
+type Infrastructure = Awaited<ReturnType<typeof buildInfrastructure>>;
+
+/** Accounts, sessions and two-factor sign-in. */
+function buildAuth(config: Config, infra: Infrastructure, options: BuildOptions) {
+  const { database, events, bus } = infra;
   const users = createUsersRepo(database.db);
   const auth = createAuthService({ users, events });
   const sessions = createSessionService({ db: database.db, secret: config.sessionSecret, bus });
@@ -274,31 +285,60 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     onChange: (userId) => sessions.invalidateUser(userId),
     ...(options.now ? { now: options.now } : {}),
   });
-  /** A game's title in the database catalogue (read when asked: the host is made below). */
-  const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
-  const gameRecords = createGameRecordsReader(database.db, gameTitle);
-  const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
-  // links in mail name the public origin; without one (development, tests) this process's address
-  // as it listens (config.port is the real port once listening)
-  const siteOrigin = () => {
+  return { users, auth, sessions, twoFactor };
+}
+
+/**
+ * The site's public origin, for links in mail; without one (development, tests) this process's
+ * address as it listens (config.port is the real port once listening).
+ */
+function siteOriginOf(config: Config): () => string {
+  return () => {
     if (config.publicOrigin) {
       return config.publicOrigin;
     }
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   };
+}
+
+/** The mail queue (started) and the single-use tokens mail carries. */
+function buildMail(
+  config: Config,
+  infra: Infrastructure,
+  options: BuildOptions,
+  siteOrigin: () => string,
+) {
   const smtp = config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : undefined;
   if (!smtp && config.env !== 'test') {
     mailLog.info("no SMTP_URL: mail is kept in the admin's outbox (GET /api/admin/mail)");
   }
   const mail = createMailQueue({
-    db: database.db,
+    db: infra.database.db,
     transport: smtp,
     from: () => config.mail.from ?? defaultMailFrom(siteOrigin()),
     ...(options.mailRetry ? { retry: options.mailRetry } : {}),
   });
   mail.start();
-  const emailTokens = createEmailTokens(database.db);
+  const emailTokens = createEmailTokens(infra.database.db);
+  return { smtp, mail, emailTokens };
+}
+
+/** The admin's user management, the profile, email confirmation and password resets. */
+function buildUsers(
+  infra: Infrastructure,
+  authModule: ReturnType<typeof buildAuth>,
+  mailModule: ReturnType<typeof buildMail>,
+  gameHost: GameHost,
+  siteOrigin: () => string,
+) {
+  const { database, events, rateLimiter } = infra;
+  const { users, sessions } = authModule;
+  const { mail, emailTokens } = mailModule;
+  /** A game's title in the database catalogue. */
+  const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
+  const gameRecords = createGameRecordsReader(database.db, gameTitle);
+  const adminUsers = createAdminUsersService({ db: database.db, users, gameRecords, events });
   const emailConfirmation = createEmailConfirmation({
     db: database.db,
     users,
@@ -327,8 +367,18 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     rateLimiter,
     siteOrigin,
   });
-  const notifier = createAdminNotifier();
-  const now = options.now ?? Date.now;
+  return { gameTitle, adminUsers, emailConfirmation, profile, passwordReset };
+}
+
+/** Presence, the dashboard's analytics and site analytics (with its maintenance runs). */
+function buildPresenceAndAnalytics(
+  config: Config,
+  infra: Infrastructure,
+  notifier: AdminNotifier,
+  gameHost: GameHost,
+  now: () => number,
+) {
+  const { database, redis, events } = infra;
   const analytics = createAnalyticsService({
     repo: createAnalyticsRepo(database.db),
     events,
@@ -356,7 +406,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     db: database.db,
     repo: eventsRepo,
     playingNow: () => presence.countPlaying(),
-    // every game of the database's catalogue, published or not (the host is made below)
+    // every game of the database's catalogue, published or not
     games: () => gameHost.catalogue.list().map(({ game }) => ({ id: game.id, title: game.title })),
     now,
     segmentCacheBytes: config.analyticsSegmentCacheBytes,
@@ -380,6 +430,31 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     return maintenance;
   };
   void maintainAnalytics();
+  const flushAnalytics = async () => {
+    await presence
+      .flush()
+      .catch((error: unknown) => presenceLog.error({ err: error }, 'flush failed'));
+    await analytics
+      .flush()
+      .catch((error: unknown) => analyticsLog.error({ err: error }, 'flush failed'));
+  };
+  const flushEvents = () =>
+    collector.flush().catch((error: unknown) => analyticsLog.error({ err: error }, 'flush failed'));
+  return {
+    analytics,
+    presence,
+    collector,
+    siteAnalytics,
+    maintainAnalytics,
+    /** The maintenance run under way, if any. */
+    maintenance: () => maintenance,
+    flushAnalytics,
+    flushEvents,
+  };
+}
+
+/** The in-process multiplayer servers, their play tickets and the game servers' health. */
+function buildMultiplayer(config: Config, notifier: AdminNotifier) {
   const multiplayer = createMultiplayerHub();
   const playTickets = createPlayTickets(config.sessionSecret);
   const gameStatus = createGameServerMonitor({
@@ -388,6 +463,17 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     localHealth: (serverType) => multiplayer.health(serverType),
   });
   gameStatus.start();
+  return { multiplayer, playTickets, gameStatus };
+}
+
+/** Stripe subscriptions and the mail they send. */
+function buildSubscriptions(
+  config: Config,
+  infra: Infrastructure,
+  mail: MailQueue,
+  siteOrigin: () => string,
+) {
+  const { database, events } = infra;
   const subscriptions = createSubscriptionService({
     stripe: config.stripe ? createStripeClient(config.stripe) : undefined,
     config: config.stripe,
@@ -400,13 +486,31 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       secret: config.sessionSecret,
     }),
   });
-  // the built-in catalogue and demo builds are seeded here, before the app takes requests
-  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  const mailGrantsEndingSoon = createGrantEndingMail({
+    db: database.db,
+    mail,
+    siteOrigin,
+    secret: config.sessionSecret,
+  });
+  return { subscriptions, mailGrantsEndingSoon };
+}
+
+/**
+ * The owner's portfolio: uploaded media, the gallery, tutorials and site texts (the spec's content
+ * seeded on a fresh database, then read into memory) and the devlog (a welcome post on a new site).
+ * The media library asks the gallery and the posts what they still show.
+ */
+async function buildContent(
+  config: Config,
+  infra: Infrastructure,
+  gameHost: GameHost,
+  now: () => number,
+) {
+  const { database, bus } = infra;
   const media = createMediaService({ db: database.db, config: config.media });
   await media
     .sweepIncoming()
     .catch((error: unknown) => mediaLog.error({ err: error }, 'sweeping old uploads failed'));
-  // the spec's gallery and tutorials are seeded on a fresh database, then read into memory
   const content = await createContent({
     db: database.db,
     bus,
@@ -421,45 +525,41 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     name: 'a gallery project',
     isReferenced: (urls) => content.gallery.usesAnyMedia(urls),
   });
-  const flushAnalytics = async () => {
-    await presence
-      .flush()
-      .catch((error: unknown) => presenceLog.error({ err: error }, 'flush failed'));
-    await analytics
-      .flush()
-      .catch((error: unknown) => analyticsLog.error({ err: error }, 'flush failed'));
-  };
-  const timers: NodeJS.Timeout[] = [];
-  const flushEvents = () =>
-    collector.flush().catch((error: unknown) => analyticsLog.error({ err: error }, 'flush failed'));
-  timers.push(
-    setInterval(
-      () => void flushEvents(),
-      options.eventFlushIntervalMs ?? EVENT_FLUSH_INTERVAL_MS,
-    ).unref(),
-    setInterval(() => void maintainAnalytics(), ROLLUP_INTERVAL_MS).unref(),
-  );
-  timers.push(
-    setInterval(
-      () => void flushAnalytics(),
-      options.analyticsFlushIntervalMs ?? ANALYTICS_FLUSH_INTERVAL_MS,
-    ).unref(),
-  );
-  timers.push(
-    setInterval(
-      () =>
-        void sessions
-          .flush()
-          .catch((error: unknown) => sessionsLog.error({ err: error }, 'flush failed')),
-      10_000,
-    ).unref(),
-  );
-  const mailGrantsEndingSoon = createGrantEndingMail({
-    db: database.db,
-    mail,
-    siteOrigin,
-    secret: config.sessionSecret,
+  const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
+  const devlog = createDevlogService({ db: database.db, bus, gameTitle, now });
+  media.addReferenceSource({
+    name: 'a devlog post',
+    isReferenced: (urls) => devlog.usesAnyMedia(urls),
   });
+  await devlog
+    .seedWelcomePost()
+    .catch((error: unknown) => devlogLog.error({ err: error }, 'the welcome post failed'));
+  return { media, content, devlog };
+}
+
+/** Everything the app needs, built once from the configuration, module by module. */
+export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
+  const infra = await buildInfrastructure(config, options);
+  const { database, redis, redisSubscriber, events, bus, rateLimiter } = infra;
+  const now = options.now ?? Date.now;
+  // the built-in catalogue and demo builds are seeded here, before the app takes requests
+  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  const { media, content, devlog } = await buildContent(config, infra, gameHost, now);
+  const authModule = buildAuth(config, infra, options);
+  const { sessions } = authModule;
+  const siteOrigin = siteOriginOf(config);
+  const mailModule = buildMail(config, infra, options, siteOrigin);
+  const { smtp, mail } = mailModule;
+  const usersModule = buildUsers(infra, authModule, mailModule, gameHost, siteOrigin);
+  const { adminUsers } = usersModule;
+  const notifier = createAdminNotifier();
+  const analyticsModule = buildPresenceAndAnalytics(config, infra, notifier, gameHost, now);
+  const { presence, collector, flushAnalytics, flushEvents, maintainAnalytics } = analyticsModule;
+  const multiplayerModule = buildMultiplayer(config, notifier);
+  const { gameStatus } = multiplayerModule;
+  const subscriptionModule = buildSubscriptions(config, infra, mail, siteOrigin);
+  const { mailGrantsEndingSoon } = subscriptionModule;
+
   const endExpiredGrants = () =>
     Promise.all([
       adminUsers
@@ -472,15 +572,24 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       ),
     ]);
   void endExpiredGrants();
-  timers.push(setInterval(() => void endExpiredGrants(), GRANT_CHECK_INTERVAL_MS).unref());
-  timers.push(
+  const timers: NodeJS.Timeout[] = [
+    setInterval(
+      () => void flushEvents(),
+      options.eventFlushIntervalMs ?? EVENT_FLUSH_INTERVAL_MS,
+    ).unref(),
+    setInterval(() => void maintainAnalytics(), ROLLUP_INTERVAL_MS).unref(),
+    setInterval(
+      () => void flushAnalytics(),
+      options.analyticsFlushIntervalMs ?? ANALYTICS_FLUSH_INTERVAL_MS,
+    ).unref(),
     setInterval(
       () =>
-        void gameHost.catalogue
-          .refresh()
-          .catch((error: unknown) => gameHostLog.error({ err: error }, 'catalogue refresh failed')),
-      CATALOGUE_REFRESH_INTERVAL_MS,
+        void sessions
+          .flush()
+          .catch((error: unknown) => sessionsLog.error({ err: error }, 'flush failed')),
+      10_000,
     ).unref(),
+    setInterval(() => void endExpiredGrants(), GRANT_CHECK_INTERVAL_MS).unref(),
     setInterval(
       () =>
         void content.store
@@ -488,22 +597,19 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
           .catch((error: unknown) => contentLog.error({ err: error }, 'refresh failed')),
       CONTENT_REFRESH_INTERVAL_MS,
     ).unref(),
-  );
-
-  const devlog = createDevlogService({ db: database.db, bus, gameTitle, now });
-  media.addReferenceSource({
-    name: 'a devlog post',
-    isReferenced: (urls) => devlog.usesAnyMedia(urls),
-  });
-  await devlog
-    .seedWelcomePost()
-    .catch((error: unknown) => devlogLog.error({ err: error }, 'the welcome post failed'));
+    setInterval(
+      () =>
+        void gameHost.catalogue
+          .refresh()
+          .catch((error: unknown) => gameHostLog.error({ err: error }, 'catalogue refresh failed')),
+      CATALOGUE_REFRESH_INTERVAL_MS,
+    ).unref(),
+  ];
 
   const deps: Deps = {
     config,
     database,
     redis,
-    readiness: createReadiness({ database, redis }),
     events,
     bus,
     rateLimiter,
@@ -517,22 +623,22 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     },
     guestHeartbeatLimit: options.guestHeartbeatLimit ?? GUEST_HEARTBEAT_LIMIT,
     userHeartbeatLimit: options.userHeartbeatLimit ?? USER_HEARTBEAT_LIMIT,
-    users,
-    auth,
+    users: authModule.users,
+    auth: authModule.auth,
     sessions,
-    twoFactor,
+    twoFactor: authModule.twoFactor,
     adminUsers,
-    profile,
+    profile: usersModule.profile,
     notifier,
     presence,
-    analytics,
+    analytics: analyticsModule.analytics,
     collector,
-    siteAnalytics,
+    siteAnalytics: analyticsModule.siteAnalytics,
     gameStatus,
-    multiplayer,
-    playTickets,
-    games: createGamesService({ db: database.db, gameTitle }),
-    subscriptions,
+    multiplayer: multiplayerModule.multiplayer,
+    playTickets: multiplayerModule.playTickets,
+    games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
+    subscriptions: subscriptionModule.subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,
     // the sandbox is checked on first use, or in the background after start (main.ts)
@@ -549,18 +655,16 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       windowMs: 60_000,
     },
     snippets: createSnippetsService({ db: database.db }),
-    devlog,
     snippetShareLimit: options.snippetShareLimit ?? SNIPPET_SHARE_LIMIT,
     gameHost,
     content,
-    gameGrants: gameHost.grants,
-    // tests may serve fixture builds from a catalogue of their own
-    gameHostCatalogue: options.gameHostCatalogue ?? gameHost.catalogue,
-    mail,
     media,
-    emailTokens,
-    passwordReset,
-    emailConfirmation,
+    devlog,
+    readiness: createReadiness({ database, redis }),
+    mail,
+    emailTokens: mailModule.emailTokens,
+    passwordReset: usersModule.passwordReset,
+    emailConfirmation: usersModule.emailConfirmation,
     passwordResetLimits: options.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,
     siteOrigin,
     timers,
@@ -572,7 +676,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       gameStatus.stop();
       // time on site and rollups gathered since the last flush are written before the database closes
       await flushAnalytics();
-      await maintenance;
+      await analyticsModule.maintenance();
       await flushEvents();
       await sessions
         .flush()

@@ -31,7 +31,7 @@ export interface RunningServer {
   server: Server;
   realtime: Realtime;
   url: string;
-  /** The games origin's server (issue 16), on config.gamesHost.port. */
+  /** The games origin's server, on config.gamesHost.port. */
   games: GamesServer;
   /** Where this process serves the games origin (http://<host>:<games port>). */
   gamesUrl: string;
@@ -153,11 +153,12 @@ export async function startServer(
   const address = server.address() as AddressInfo;
   // PORT=0 (tests): the site's origins on the games origin (frame-ancestors) need the real port
   config.port = address.port;
-  // the games origin (issue 16) beside the site, with the same limits
+  // the games origin beside the site, with the same limits
   const games = createGamesServer({
     config,
-    catalogue: deps.gameHostCatalogue,
-    grants: deps.gameGrants,
+    // tests may serve fixture builds from a catalogue of their own
+    catalogue: options.gameHostCatalogue ?? deps.gameHost.catalogue,
+    grants: deps.gameHost.grants,
     sdkPath: path.join(DEFAULT_GAMES_DIR, 'sdk.js'),
   });
   try {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AnonymousVisitorId, CurrentPage, VisitInfo } from './presence.js';
 
 /*
- * Site analytics (issue 20): the admin's period view, breakdowns, realtime, games and funnel.
+ * Site analytics: the admin's period view, breakdowns, realtime, games and funnel.
  * Imported as '@portfolio/types/analytics' (kept out of the home page's entry).
  *
  * Every query endpoint takes the same query string, which is also the admin page's URL:
@@ -97,7 +97,7 @@ export const AnalyticsPoint = z.object({
 export type AnalyticsPoint = z.infer<typeof AnalyticsPoint>;
 
 /**
- * A day whose rollup failed (issue 26): it and the days after it are read from raw events (slower,
+ * A day whose rollup failed: it and the days after it are read from raw events (slower,
  * same figures) until a retry succeeds; later days are rolled up all the same.
  */
 export const AnalyticsRollupFailure = z.object({
@@ -194,7 +194,7 @@ export const AnalyticsBeacon = z.discriminatedUnion('type', [
     seconds: z.number().min(0).max(86_400),
     /** The visit saw one page view only. */
     bounce: z.boolean().optional(),
-    /** No other tab of this browser is open: leave Live Activity now (issue 19.7). */
+    /** No other tab of this browser is open: leave Live Activity now. */
     last: z.boolean().optional(),
     visitorId: AnonymousVisitorId.optional(),
   }),

@@ -8,7 +8,7 @@ describe('formatBytes', () => {
     expect(formatBytes(1)).toBe('1 byte');
     expect(formatBytes(999)).toBe('999 bytes');
     expect(formatBytes(1500)).toBe('1.5 KB');
-    // the build of issue 28: 3.1 MB in the UI, 3.0 MB (binary) from the terminal
+    // a build once shown as 3.1 MB in the UI and 3.0 MB (binary) from the terminal
     expect(formatBytes(3_100_000)).toBe('3.1 MB');
     expect(formatBytes(250_000_000)).toBe('250 MB');
     expect(formatBytes(2_000_000_000)).toBe('2.0 GB');

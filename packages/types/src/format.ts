@@ -1,6 +1,6 @@
 /**
  * Formatting shared by the web app and the server's command-line tools, so one build reads the
- * same size everywhere (issue 28). No zod, no Node: safe for the web app's entry.
+ * same size everywhere. No zod, no Node: safe for the web app's entry.
  */
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'] as const;

@@ -54,7 +54,7 @@ describe('describeGameChanges', () => {
 });
 
 describe('readableAuditDetail', () => {
-  it('rewrites the raw entries written before issue 28 as the same sentences', () => {
+  it('rewrites the raw entries written before the log held sentences as the same sentences', () => {
     expect(readableAuditDetail('published: false → true')).toBe('Published');
     expect(readableAuditDetail('published: true → false')).toBe('Unpublished');
     expect(

@@ -1,5 +1,5 @@
 /**
- * The game audit log's sentences (issue 28): every audited field of a game reads as a sentence an
+ * The game audit log's sentences: every audited field of a game reads as a sentence an
  * admin understands ("Published", "Renamed from X to Y", "Access changed from Public to
  * Subscribers"), never as a raw `published: false → true`. The server writes them; the admin page
  * rewrites entries written before in the old raw form (readableAuditDetail). No zod.
@@ -137,7 +137,7 @@ const AUDITED_KEYS: ReadonlySet<string> = new Set<keyof AuditedGameFields>([
 ]);
 
 /**
- * An entry's detail as a sentence: entries written before issue 28 held the raw change
+ * An entry's detail as a sentence: entries written before the log held sentences had the raw change
  * (`published: false → true; access: "public" → "subscriber"`), rewritten here with the same
  * sentences the server writes now. Anything else is returned as it is.
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GameAccess } from './games.js';
 
 /*
- * The game host's contracts (issue 16): the catalogue the web app reads from the server, the
+ * The game host's contracts: the catalogue the web app reads from the server, the
  * admin's games section, builds and their versions. Games are served from an origin of their
  * own (GAMES_ORIGIN, or a second port of the same process on the embedded default).
  */
@@ -25,7 +25,7 @@ export const BuildEngine = z.enum(BUILD_ENGINES);
 export type BuildEngine = z.infer<typeof BuildEngine>;
 
 /*
- * How a game wants to be shown (issue 25), set per game by the admin.
+ * How a game wants to be shown, set per game by the admin.
  */
 
 /** A game's own size in CSS pixels (a side of a fixed canvas, or of an aspect ratio). */

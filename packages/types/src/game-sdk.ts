@@ -71,7 +71,7 @@ export const PLAY_TICKET_TTL_SECONDS = 60;
 
 /**
  * POST /api/play-tickets: a signed-in player asks for a ticket to join a multiplayer game from a
- * page on the games origin, which has no session cookie (issue 16).
+ * page on the games origin, which has no session cookie.
  */
 export const PlayTicketRequest = z.object({
   gameId: z
@@ -118,7 +118,7 @@ export const GameSdkRequestMessage = z.discriminatedUnion('type', [
 export type GameSdkRequestMessage = z.infer<typeof GameSdkRequestMessage>;
 
 /**
- * A fresh grant for the open subscriber game (issue 26), sent by the viewer to its frame every
+ * A fresh grant for the open subscriber game, sent by the viewer to its frame every
  * minute: the SDK swaps it into the frame's address (`/g/<grant>/…`, history.replaceState), so
  * the game's later requests and its own reloads carry a grant that is still good.
  */

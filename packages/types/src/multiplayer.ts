@@ -2,8 +2,15 @@ import { z } from 'zod';
 
 /**
  * Wire contracts of the live multiplayer games (Socket.IO namespaces `/play/WolfScape` and
- * `/play/RocketGame`). Clients send input only; the server owns the state. State travels as
- * quantised integers in flat arrays, and only what changed since the last broadcast.
+ * `/play/RocketGame`). Clients send input only (`move` in WolfScape, `input` in Rocket Game); the
+ * server owns the state and sends `welcome` (WolfWelcome, RocketWelcome) to a newcomer and `u`
+ * (WolfUpdate, RocketUpdate) to a room. State travels as quantised integers in flat arrays, and
+ * only what changed since the last broadcast.
+ *
+ * There are no Socket.IO event maps for these namespaces: both are served by one generic game
+ * server (modules/multiplayer/game-server.ts), where Socket.IO's typed emit cannot check a
+ * generic payload without casts, and the games' clients are plain scripts. The payload types are
+ * what each simulation returns, so a changed payload is a compile error there.
  */
 
 /**
@@ -67,15 +74,6 @@ export interface WolfUpdate {
   l?: number[];
 }
 
-export interface WolfServerEvents {
-  welcome: (payload: WolfWelcome) => void;
-  u: (payload: WolfUpdate) => void;
-}
-
-export interface WolfClientEvents {
-  move: (payload: unknown) => void;
-}
-
 // ---- Rocket Game --------------------------------------------------------------------------------
 
 export const ROCKET_WORLD = { width: 2400, height: 1600 } as const;
@@ -110,13 +108,4 @@ export interface RocketUpdate {
   h?: number[];
   j?: RocketEntry[];
   l?: number[];
-}
-
-export interface RocketServerEvents {
-  welcome: (payload: RocketWelcome) => void;
-  u: (payload: RocketUpdate) => void;
-}
-
-export interface RocketClientEvents {
-  input: (payload: unknown) => void;
 }

@@ -24,7 +24,7 @@ export const AnonymousVisitorId = z
  * guest entry this browser had before signing in, so one person is not counted twice.
  */
 /**
- * Site analytics (issue 20): the visit a page view belongs to, as the browser keeps it (a visit
+ * Site analytics: the visit a page view belongs to, as the browser keeps it (a visit
  * starts after 30 minutes without activity in this browser). Sent with every page view and leave.
  */
 const UtmValue = z.string().max(128, 'is too long');

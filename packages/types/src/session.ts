@@ -20,7 +20,7 @@ export type CurrentUser = z.infer<typeof CurrentUser>;
 export const CurrentUserResponse = z.object({
   user: z.nullable(CurrentUser),
   /**
-   * ADMIN_REQUIRE_2FA (issue 29): this admin has no two-factor sign-in yet, and the session may
+   * ADMIN_REQUIRE_2FA: this admin has no two-factor sign-in yet, and the session may
    * only set it up (on /profile) until it is on. Absent otherwise.
    */
   twoFactorSetupRequired: z.optional(z.boolean()),

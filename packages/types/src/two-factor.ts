@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 29): TOTP from any authenticator app, with one-use recovery codes.
+ * Two-factor sign-in: TOTP from any authenticator app, with one-use recovery codes.
  * Its own entry ('@portfolio/types/two-factor') so the profile's 2FA card and the login page's
  * code step load it only when they are shown.
  */

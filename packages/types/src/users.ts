@@ -69,7 +69,7 @@ export const AUDIT_ACTIONS = [
   'role-change',
   'delete',
   'grant-end',
-  // two-factor sign-in (issue 29): the user acts on their own account
+  // two-factor sign-in: the user acts on their own account
   '2fa-enable',
   '2fa-disable',
   '2fa-recovery-code',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.js';
 import { moduleLogger } from '../lib/logger.js';
 import { openDatabase } from '../db/client.js';
-import { DEMO_PREFIX, seedDemoData } from '../modules/analytics/demo-data.js';
+import { DEMO_PREFIX, seedDemoData } from '../modules/analytics/dashboard/demo-data.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
 class CliError extends Error {}

@@ -152,7 +152,7 @@ export const sessions = pgTable(
 );
 
 /**
- * A user's TOTP secret (issue 29), encrypted with a key derived from SESSION_SECRET. A row with
+ * A user's TOTP secret, encrypted with a key derived from SESSION_SECRET. A row with
  * no `enabledAt` is a setup begun but not confirmed with a code: it does not guard sign-in.
  */
 export const userTwoFactor = pgTable('user_two_factor', {
@@ -295,7 +295,7 @@ export const codeSnippets = pgTable('code_snippets', {
 });
 
 /**
- * The game catalogue (issue 16): the spec's built-in games and the ones the admin adds. Which
+ * The game catalogue: the spec's built-in games and the ones the admin adds. Which
  * build is live is `live_version`; swapping it is one update.
  */
 export const games = pgTable(
@@ -315,7 +315,7 @@ export const games = pgTable(
     /** A site path (`/assets/games/x.svg`, built-in cards) or `thumbnail.<ext>` on the games origin. */
     thumbnail: text('thumbnail'),
     liveVersion: integer('live_version'),
-    /** The viewer's frame (issue 25): 'default' (the spec's), 'fixed' or 'aspect' size. */
+    /** The viewer's frame: 'default' (the spec's), 'fixed' or 'aspect' size. */
     frameMode: text('frame_mode').$type<GameFrameMode>().notNull().default('default'),
     /** The game's width and height in CSS pixels; set for 'fixed' and 'aspect' only. */
     frameWidth: integer('frame_width'),
@@ -547,9 +547,9 @@ export const schema = {
 };
 
 /**
- * Site analytics (issue 20). The events themselves are in `analytics_events`, a table partitioned
+ * Site analytics. The events themselves are in `analytics_events`, a table partitioned
  * by day that drizzle cannot describe: it is created by hand in the migration (0005) and read
- * and written with SQL in modules/analytics/events-repo.ts.
+ * and written with SQL in modules/analytics/site/events-repo.ts.
  */
 
 /** The day's salt of the cookieless visitor hash; older days' salts are deleted. */
@@ -595,7 +595,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 });
 
 /**
- * One rolled-up day's page views and leaves as columns (modules/analytics/segments.ts), written
+ * One rolled-up day's page views and leaves as columns (modules/analytics/site/segments.ts), written
  * with the day's rollups (again if the day is rolled up again): views under two or more filters
  * scan these.
  */

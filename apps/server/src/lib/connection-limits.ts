@@ -34,9 +34,10 @@ export function applyConnectionLimits(
   // the body deadlines are kept here on every server (the games origin too), not by Node's
   // request timeout, which can neither exempt an upload nor bound a body after an early answer
   server.requestTimeout = 0;
+  const watchLater = createDeferredWatch(limits.requestTimeoutMs);
   // ahead of the app, which rewrites req.url as it routes
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    watchBody(req, res, limits.requestTimeoutMs, isLongUpload?.(req) ? 'idle' : 'total');
+    watchLater(req, res, isLongUpload?.(req) ? 'idle' : 'total');
   });
   server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
@@ -64,6 +65,49 @@ const MAX_DRAIN_BYTES = 1024 * 1024;
 /** How often a drain is checked: only while one lasts, so often enough to keep it near its bound. */
 const DRAIN_CHECK_MS = 100;
 
+type WatchMode = 'total' | 'idle';
+
+interface PendingWatch {
+  req: IncomingMessage;
+  res: ServerResponse;
+  startedAt: number;
+  /** The socket's byte count at the 'request' event ('idle' measures progress from there). */
+  bytesAtStart: number;
+  mode: WatchMode;
+}
+
+/**
+ * `watchBody`, armed only for requests whose body is still on its way once the bytes at hand are
+ * parsed. Node emits 'request' as soon as the headers are read, before the body that came in the
+ * same packet; by the next check phase (setImmediate) that body has been read. Nearly every
+ * request (a heartbeat, a GET) is complete by then and needs no timer and no listener, which on
+ * the heartbeat path were a tenth of its cost. The deadlines still count from the 'request' event.
+ */
+function createDeferredWatch(limitMs: number) {
+  let pending: PendingWatch[] = [];
+  const armPending = () => {
+    const batch = pending;
+    pending = [];
+    for (const watch of batch) {
+      if (!watch.req.complete && !watch.req.socket.destroyed) {
+        watchBody(watch, limitMs);
+      }
+    }
+  };
+  return (req: IncomingMessage, res: ServerResponse, mode: WatchMode) => {
+    if (pending.length === 0) {
+      setImmediate(armPending);
+    }
+    pending.push({
+      req,
+      res,
+      startedAt: Date.now(),
+      bytesAtStart: mode === 'idle' ? req.socket.bytesRead : 0,
+      mode,
+    });
+  };
+}
+
 /**
  * Cuts a request whose body has not arrived `limitMs` after its headers ('total'), or that sent
  * no byte for `limitMs` ('idle'), with the 408 Node would send. A request answered before its
@@ -72,13 +116,8 @@ const DRAIN_CHECK_MS = 100;
  * MAX_DRAIN_BYTES. Only timers and the socket's byte count are used: the body stream itself is
  * left to the handler.
  */
-function watchBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limitMs: number,
-  mode: 'total' | 'idle',
-): void {
-  const startedAt = Date.now();
+function watchBody(watch: PendingWatch, limitMs: number): void {
+  const { req, res, startedAt, mode } = watch;
   const isDone = () => req.complete || req.socket.destroyed;
   const expire = () => {
     if (isDone()) {
@@ -102,7 +141,7 @@ function watchBody(
   const every = Math.min(1000, Math.max(50, limitMs / 4));
   // answered (or failed) while the body is still on its way: a bounded drain, then closed
   let stopWaiting = () => {};
-  res.once('close', () => {
+  const onAnswered = () => {
     stopWaiting();
     if (isDone()) {
       return;
@@ -118,13 +157,19 @@ function watchBody(
         req.socket.destroy();
       }
     }, DRAIN_CHECK_MS).unref();
-  });
+  };
+  // answered before this watch was armed: drain from now
+  if (res.closed) {
+    onAnswered();
+    return;
+  }
+  res.once('close', onAnswered);
   if (mode === 'total') {
-    const timeout = setTimeout(expire, limitMs).unref();
+    const timeout = setTimeout(expire, Math.max(0, startedAt + limitMs - Date.now())).unref();
     stopWaiting = () => clearTimeout(timeout);
     return;
   }
-  let lastBytes = req.socket.bytesRead;
+  let lastBytes = watch.bytesAtStart;
   let lastProgress = startedAt;
   const timer = setInterval(() => {
     if (isDone()) {

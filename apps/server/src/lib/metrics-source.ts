@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 
 import type { Deps } from '../container.js';
-import { rowsOf } from '../modules/analytics/events-repo.js';
+import { rowsOf } from '../modules/analytics/site/events-repo.js';
 import type { Realtime } from '../realtime/socket-server.js';
 import type { MetricsSource } from './metrics.js';
 

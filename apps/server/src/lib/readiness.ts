@@ -28,10 +28,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
  * the reason otherwise, and from shutdown on. Before the migrations ran there is no app yet:
  * server.ts answers 503 "migrations running" itself (answerWhileStarting).
  */
-export function createReadiness(deps: {
-  database: Database;
-  redis: Redis | undefined;
-}): Readiness {
+export function createReadiness(deps: { database: Database; redis: Redis | undefined }): Readiness {
   let isStopping = false;
   return {
     markStopping() {

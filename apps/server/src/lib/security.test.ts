@@ -160,7 +160,7 @@ describe('same-origin guard on state-changing API calls', () => {
     }
   });
 
-  it('refuses API reads from other origins too, and answers plain ones (issue 16)', async () => {
+  it('refuses API reads from other origins too, and answers plain ones', async () => {
     expect(
       (
         await app

@@ -116,7 +116,7 @@ export async function createRealtime(
   },
 ): Promise<Realtime> {
   const { config, sessions, notifier } = deps;
-  /** A handshake from a game's page on the games origin (issue 16): only /play namespaces. */
+  /** A handshake from a game's page on the games origin: only /play namespaces. */
   const isFromGamesOrigin = (request: IncomingMessage): boolean => {
     const origin = request.headers.origin;
     return origin !== undefined && origin === gamesOriginFor(request, config);

@@ -5,7 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ZipFile } from 'yazl';
 
 /*
- * Small fixture exports shaped like each engine's web export (issue 16), shared by the server's
+ * Small fixture exports shaped like each engine's web export, shared by the server's
  * and the browser's tests. Each start page reports what happened in `#status` (JSON) and in
  * document.title (`key=value …`), so a browser test can read, from the frame:
  *

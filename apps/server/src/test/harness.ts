@@ -103,7 +103,7 @@ export interface TestResponse<T = unknown> {
 
 /**
  * A browser's user agent, sent by every test request unless a test gives its own: fetch's own
- * ('node') is a known bot, which Live Activity and analytics leave out (issue 28).
+ * ('node') is a known bot, which Live Activity and analytics leave out.
  */
 export const TEST_BROWSER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { ANSWER_WASM } from './engine-exports.js';
 
 /*
- * Fixture exports shaped like real public exports that failed on the games origin (issue 25),
+ * Fixture exports shaped like real public exports that failed on the games origin,
  * shared by the server's and the browser's tests. Each keeps the shape that mattered (file
  * names, script tags, how the page loads its files), checked against real exports:
  *

@@ -3,9 +3,9 @@ import { Outlet, useLocation } from 'react-router';
 
 import { useHeartbeat } from '../features/presence/use-heartbeat';
 import { ErrorBoundary } from '../ui/error-boundary';
-import { pageErrorFallback } from './error-page';
+import { pageErrorFallback } from '../ui/error-page';
 import { Footer } from './footer';
-import { LoadingScreen } from './loading-screen';
+import { LoadingScreen } from '../ui/loading-screen';
 import { usePageMeta } from './page-meta';
 import { TopBar } from './top-bar';
 

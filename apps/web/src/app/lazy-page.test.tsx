@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
 import { ErrorBoundary } from '../ui/error-boundary';
-import { pageErrorFallback } from './error-page';
+import { pageErrorFallback } from '../ui/error-page';
 import { lazyPage } from './lazy-page';
 
 function Hello() {

@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { useAuthStore } from '../features/auth/auth-store';
 import { safeRedirect } from '../lib/safe-redirect';
-import { decideRouteAccess, type LoginState, type RouteRequirement } from './route-access';
+import { decideRouteAccess, type LoginState, type RouteRequirement } from '../lib/route-access';
 
 /**
  * Guards the pages below it, on arrival and while they are open (for example after logging

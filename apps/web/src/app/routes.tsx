@@ -4,10 +4,10 @@ import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-rou
 import { ensureAuthLoaded } from '../features/auth/auth-store';
 import { HomePage } from '../features/home/home-page';
 import { ErrorBoundary } from '../ui/error-boundary';
-import { ErrorPage, NOT_FOUND, pageErrorFallback } from './error-page';
+import { ErrorPage, NOT_FOUND, pageErrorFallback } from '../ui/error-page';
 import { Layout } from './layout';
 import { lazyPage, type LazyPage } from './lazy-page';
-import { LoadingScreen } from './loading-screen';
+import { LoadingScreen } from '../ui/loading-screen';
 import { GuestOnly, RouteGuard } from './route-guard';
 
 // Every page but the home page is its own chunk; the admin pages share one (admin-pages.tsx).

@@ -44,7 +44,7 @@ export function requireRole(...roles: Role[]): RequestHandler {
 export const requireAdmin = requireRole('admin');
 
 /**
- * ADMIN_REQUIRE_2FA (issue 29): an admin whose account has no two-factor sign-in yet. Such a
+ * ADMIN_REQUIRE_2FA: an admin whose account has no two-factor sign-in yet. Such a
  * session exists (the admin is never locked out) but may only set 2FA up.
  */
 export function isTwoFactorSetupPending(

@@ -86,7 +86,7 @@ describe("the site's cookies", () => {
   });
 });
 
-describe('a cookie planted beside the session (issue 26)', () => {
+describe('a cookie planted beside the session', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();

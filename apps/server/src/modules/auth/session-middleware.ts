@@ -91,15 +91,32 @@ export type CookieSession =
  * real one is never cleared because of it. Two cookies naming two different live sessions are
  * answered as a guest: one of them was planted, and which cannot be told (session fixation).
  */
-export async function resolveSessionCookie(
+export function resolveSessionCookie(
   sessions: SessionService,
   names: SiteCookieNames,
   cookieHeader: string | undefined,
 ): Promise<CookieSession> {
   const tokens = readCookieValues(cookieHeader, names.session);
-  if (tokens.length === 0) {
-    return { session: null, isStale: false };
+  const [only] = tokens;
+  if (only === undefined) {
+    return NO_SESSION_COOKIE;
   }
+  // the usual case, on every heartbeat: no loop and no extra async step
+  if (tokens.length === 1) {
+    return sessions
+      .resolve(only)
+      .then((session) => (session ? { session, token: only } : STALE_SESSION_COOKIE));
+  }
+  return resolveAmong(sessions, tokens);
+}
+
+const NO_SESSION_COOKIE: Promise<CookieSession> = Promise.resolve(
+  Object.freeze({ session: null, isStale: false }),
+);
+const STALE_SESSION_COOKIE: CookieSession = Object.freeze({ session: null, isStale: true });
+
+/** Two or more values of the session cookie: see resolveSessionCookie. */
+async function resolveAmong(sessions: SessionService, tokens: string[]): Promise<CookieSession> {
   let found: { session: ResolvedSession; token: string } | undefined;
   for (const token of tokens) {
     const session = await sessions.resolve(token);

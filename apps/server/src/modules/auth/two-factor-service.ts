@@ -83,7 +83,7 @@ function deriveKey(secret: string, purpose: string): Buffer {
 }
 
 /**
- * TOTP setup and checks, recovery codes and login challenges (issue 29). The TOTP secret is kept
+ * TOTP setup and checks, recovery codes and login challenges. The TOTP secret is kept
  * encrypted (AES-256-GCM) and never returned after setup; recovery codes and challenges are kept
  * as HMACs only.
  */

@@ -26,7 +26,7 @@ import { recordGameAudit } from './audit.js';
 import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
 
 /*
- * The admin's changes to the catalogue (issue 16): add, edit, publish/unpublish, delete (not the
+ * The admin's changes to the catalogue: add, edit, publish/unpublish, delete (not the
  * built-in games) and the card's thumbnail. Each change is one transaction with its audit entry,
  * then the catalogue is read again in every process.
  */
@@ -76,7 +76,7 @@ export interface GameAdminService {
 }
 
 /** `title: "a" → "b"; published: false → true` for the fields that changed. */
-/** The frame's columns for a size (issue 25): no width or height for the default frame. */
+/** The frame's columns for a size: no width or height for the default frame. */
 function frameColumns(frame: GameFrameSize) {
   return frame.mode === 'default'
     ? { frameMode: frame.mode, frameWidth: null, frameHeight: null }

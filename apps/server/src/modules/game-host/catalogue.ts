@@ -13,7 +13,7 @@ import { moduleLogger } from '../../lib/logger.js';
 const log = moduleLogger('game-host');
 
 /*
- * The game catalogue in memory (issue 16): every game and build row, read once at start and
+ * The game catalogue in memory: every game and build row, read once at start and
  * again after every change, in this process at once and in the others through the invalidation
  * bus (a message no user id can equal). The catalogue is small (tens of games), so a change
  * simply reads it all again; requests (GET /api/games, every file of the games origin) never

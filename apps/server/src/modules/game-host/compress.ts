@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 
 /*
- * Precompressed siblings made at publish (issue 16): `<file>.br` and `<file>.gz` beside each
+ * Precompressed siblings made at publish: `<file>.br` and `<file>.gz` beside each
  * compressible file of 1 KB or more, which the games origin serves by Accept-Encoding. Brotli
  * at quality 9 (11 costs several times the time for a few percent on a 40 MB .wasm), gzip at 9;
  * a sibling that is not smaller than its file is dropped. A build's own `X.br`/`X.gz` files

@@ -6,7 +6,7 @@ import type { BuildEngine } from '@portfolio/types/game-host';
 import { refuseBuild } from './zip.js';
 
 /*
- * What an uploaded build is (issue 16, issue 25): its start page, its engine, whether it needs
+ * What an uploaded build is: its start page, its engine, whether it needs
  * threads (SharedArrayBuffer, so cross-origin isolation), and which files it carries that a
  * browser never asks for. The rules, in order:
  *

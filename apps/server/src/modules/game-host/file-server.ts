@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { gamesOriginBytes } from '../../lib/metrics.js';
 
 /*
- * Sends one file over bare node:http (the games origin, issue 16): types, precompressed
+ * Sends one file over bare node:http (the games origin): types, precompressed
  * siblings by Accept-Encoding, a build's own .br/.gz files (as their bytes, or with their
  * Content-Encoding where the engine's loader expects the browser to unpack them), single byte
  * ranges, ETag/Last-Modified and 304. Paths are the caller's business: this module trusts the

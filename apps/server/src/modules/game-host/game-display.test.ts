@@ -16,7 +16,7 @@ import { signedInClient, startTestApp, type TestApp, type TestClient } from '../
 import { makeZip, someScript } from './test-zips.js';
 
 /*
- * How a game is shown (issue 25): the frame's size, touch support and orientation, set by the
+ * How a game is shown: the frame's size, touch support and orientation, set by the
  * admin (session or API token) and read by every visitor from GET /api/games.
  */
 
@@ -144,7 +144,7 @@ describe('a game’s frame, touch support and orientation', () => {
 
     const audit = await admin.get<GameAuditResponse>(`/api/admin/games/audit?gameId=${id}`);
     const details = audit.body.entries.map((entry) => entry.detail).join('\n');
-    // sentences, not raw values (issue 28)
+    // sentences, not raw values
     expect(details).toContain(
       'Frame changed from the standard frame to a fixed 1200 × 800 px frame',
     );

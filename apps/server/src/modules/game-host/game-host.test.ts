@@ -366,7 +366,7 @@ describe('GET /api/games per role', () => {
     await admin.request('PATCH', `/api/admin/games/${id}`, { published: false });
     expect((await listGames(app.client())).some((game) => game.id === id)).toBe(false);
     // the games origin no longer serves it either
-    expect(app.deps.gameHostCatalogue.find(id)).toMatchObject({ liveVersion: null, versions: [] });
+    expect(app.deps.gameHost.catalogue.find(id)).toMatchObject({ liveVersion: null, versions: [] });
   });
 });
 
@@ -389,7 +389,7 @@ describe('engine detection', () => {
       expect(build.compressedBytes).toBeLessThan(build.bytes);
       expect(game.needsIsolation).toBe(fixture.needsThreads);
       expect(game.playUrl).toBe(`${GAMES_ORIGIN}/${id}/1/${fixture.entry}`);
-      expect(app.deps.gameHostCatalogue.find(id)).toBeDefined();
+      expect(app.deps.gameHost.catalogue.find(id)).toBeDefined();
     });
   }
 
@@ -442,7 +442,10 @@ describe('versions', () => {
       expect(existsSync(path.join(gamesDir, id, String(version), 'index.html'))).toBe(true);
     }
     // the games origin serves the live version and the one a player may still be in
-    expect(app.deps.gameHostCatalogue.find(id)).toMatchObject({ liveVersion: 1, versions: [1, 2] });
+    expect(app.deps.gameHost.catalogue.find(id)).toMatchObject({
+      liveVersion: 1,
+      versions: [1, 2],
+    });
 
     // a version never live goes live on request
     const activate = await admin.post<GameBuildResponse>(
@@ -744,7 +747,7 @@ describe('who may publish', () => {
   });
 });
 
-describe("a demoted admin's tokens (issue 26)", () => {
+describe("a demoted admin's tokens", () => {
   it('are revoked for good: promoting the user again brings none back', async () => {
     const other = await signedInClient(app, 'admin');
     const created = await other.client.post<CreateAdminTokenResponse>('/api/admin/tokens', {
@@ -930,7 +933,7 @@ describe('the admin catalogue', () => {
     ]);
     expect(audit.body.entries.every((entry) => entry.actorUsername === adminName)).toBe(true);
     const update = audit.body.entries.find((entry) => entry.action === 'game-update');
-    // sentences, not raw values (issue 28)
+    // sentences, not raw values
     expect(update?.detail).toMatch(/^Renamed from '.+' to 'Audited'; Published$/);
     const uploads = audit.body.entries.filter((entry) => entry.action === 'build-upload');
     expect(uploads.map((entry) => entry.detail).sort()).toEqual([
@@ -998,7 +1001,7 @@ describe('npm run games:publish', () => {
       expect(published.stdout).toContain(`Published ${id} version 1 (live)`);
       expect(published.stdout).toContain('engine:     godot4, needs threads');
       expect(published.stdout).toContain('start page: index.html');
-      // the sizes read as the admin page shows them (one formatBytes: issue 28)
+      // the sizes read as the admin page shows them (one formatBytes)
       const live = (await adminGame(id))?.builds[0];
       expect(published.stdout).toContain(
         `files:      ${live?.files}, ${formatBytes(live?.bytes ?? 0)} (${formatBytes(live?.compressedBytes ?? 0)} compressed)`,

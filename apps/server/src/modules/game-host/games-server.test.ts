@@ -18,7 +18,7 @@ import { GRANT_FILES_SECONDS, GRANT_PAGE_SECONDS } from './grants.js';
 import type { GameHostCatalogue, HostedGame } from './layout.js';
 
 /*
- * The games origin over HTTP (issue 16): the real app on both ports, fixture exports laid out on
+ * The games origin over HTTP: the real app on both ports, fixture exports laid out on
  * disk as the publisher leaves them, a catalogue saying what is live.
  */
 
@@ -396,7 +396,7 @@ describe('the games origin serves builds with headers that fit engine exports', 
 
 describe('subscriber games need a valid grant on the games origin', () => {
   it('refuses a subscriber game without a grant, with a bad, expired or foreign one', async () => {
-    const grants = app.deps.gameGrants;
+    const grants = app.deps.gameHost.grants;
     const expired = grants.sign('SubGame', Date.now() - (GRANT_PAGE_SECONDS + 60) * 1000);
     for (const url of [
       '/SubGame/1/index.html',
@@ -413,7 +413,7 @@ describe('subscriber games need a valid grant on the games origin', () => {
   });
 
   it("serves a subscriber game's files with a valid grant, privately cached", async () => {
-    const grant = app.deps.gameGrants.sign('SubGame');
+    const grant = app.deps.gameHost.grants.sign('SubGame');
     const page = await raw(games0, `/g/${grant}/SubGame/1/index.html`);
     expect(page.status).toBe(200);
     // a page is checked again on every load (its grant may have expired since)
@@ -424,8 +424,8 @@ describe('subscriber games need a valid grant on the games origin', () => {
     expect(script.headers['cache-control']).toBe('private, max-age=31536000, immutable');
   });
 
-  it("opens a page only while the grant is fresh; a running game's files a while longer (issue 26)", async () => {
-    const grants = app.deps.gameGrants;
+  it("opens a page only while the grant is fresh; a running game's files a while longer", async () => {
+    const grants = app.deps.gameHost.grants;
     const minutesAgo = (minutes: number) => grants.sign('SubGame', Date.now() - minutes * 60_000);
     // a play URL kept (or copied) past what a page load needs opens nothing
     const stale = minutesAgo(GRANT_PAGE_SECONDS / 60 + 1);

@@ -20,7 +20,7 @@ import { moduleLogger } from '../../lib/logger.js';
 const log = moduleLogger('games-origin');
 
 /*
- * The games origin (issue 16): a bare node:http server, apart from the site, that serves
+ * The games origin: a bare node:http server, apart from the site, that serves
  * uploaded builds and nothing else. No cookie is read or set here, and there is no API.
  *
  *   /<gameId>/<version>/<path>             a public game's files

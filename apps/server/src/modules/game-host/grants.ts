@@ -1,7 +1,7 @@
 import { createTruncatedMac } from '../../lib/truncated-mac.js';
 
 /*
- * Access grants for subscriber-only games on the games origin (issue 16). The games origin has no
+ * Access grants for subscriber-only games on the games origin. The games origin has no
  * cookie and no session: the site signs a short-lived grant for one game and puts it in the
  * play URL's first path segment, so every relative URL the game's files use keeps it:
  *
@@ -9,7 +9,7 @@ import { createTruncatedMac } from '../../lib/truncated-mac.js';
  *   <games origin>/<gameId>/<version>/<file>                public games
  *
  * A grant is `<expires, base36 seconds>.<MAC of "gameId:expires">`. A play URL is a bearer URL,
- * so it is good for a page load only (issue 26): a page (an .html file) is served while the
+ * so it is good for a page load only: a page (an .html file) is served while the
  * grant is unexpired, GRANT_PAGE_SECONDS after it was signed, so a copied URL, or one kept
  * after the subscriber was demoted, opens nothing a few minutes later. The game's other files
  * are served GRANT_FILES_SECONDS longer, for what a running game loads later (levels, music).

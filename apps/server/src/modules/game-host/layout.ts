@@ -4,7 +4,7 @@ import type { BuildEngine } from '@portfolio/types/game-host';
 
 /*
  * Where builds live on disk, shared by the publisher (upload, versions) and the games origin's
- * file server (issue 16):
+ * file server:
  *
  *   <GAMES_DIR>/<gameId>/<version>/…        one folder per uploaded version, never changed once
  *                                           live (a player keeps the files they started with);

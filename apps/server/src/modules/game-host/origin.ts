@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../../config.js';
 
 /*
- * The two origins of issue 16 and how each names the other:
+ * The two origins (the site and the games origin) and how each names the other:
  *
  * - the games origin's public address, for play URLs (catalogue) and the site's CSP frame-src:
  *   GAMES_ORIGIN when set; unset (the embedded default), http://<host name>:<gamesHost.port>,

@@ -22,7 +22,7 @@ import { incomingDir, versionDir } from './layout.js';
 import { receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
 
 /*
- * Publishing a build (issue 16), the one path for an admin's upload and for the demo games
+ * Publishing a build, the one path for an admin's upload and for the demo games
  * imported at first start:
  *
  *   zip → GAMES_DIR/.incoming/<id>.zip (streamed) → checked and unpacked into .incoming/<id>/

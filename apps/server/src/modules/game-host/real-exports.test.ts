@@ -16,7 +16,7 @@ import { gamesContentSecurityPolicy } from './games-server.js';
 import { isLeftOut, listLeftOut } from './detect.js';
 
 /*
- * Real engine exports as uploaded (issue 25): each fixture shaped like a real public export is
+ * Real engine exports as uploaded: each fixture shaped like a real public export is
  * published through the admin API of the real app, then read back from the games origin as a
  * browser would read it. The browser half (the games run in Chromium) is
  * e2e/tests/real-exports.spec.ts.

@@ -27,7 +27,7 @@ import { gamesOriginFor } from './origin.js';
 import type { GameHost } from './service.js';
 
 /*
- * The game host's API (issue 16):
+ * The game host's API:
  *
  *   GET    /api/games                                   the published cards (GamesResponse)
  *   GET    /api/admin/games                             every game with its builds

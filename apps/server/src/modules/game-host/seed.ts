@@ -15,7 +15,7 @@ import { versionDir } from './layout.js';
 import type { Publisher } from './publish.js';
 
 /*
- * The first start (issue 16): the spec's built-in games become rows (published, in the spec's
+ * The first start: the spec's built-in games become rows (published, in the spec's
  * order, with its titles, sections and locks), and each demo game folder of packages/games is
  * published as version 1 through the same path as an upload. Safe on every start and with
  * several processes starting together: rows are inserted with ON CONFLICT DO NOTHING (an
@@ -35,7 +35,7 @@ const SECTION_OF_ENGINE: Record<GameCatalogueEntry['engine'], GameSection> = {
 };
 
 /**
- * The built-in games that need a keyboard (issue 25): Rocket Game and Pong, the same-keyboard
+ * The built-in games that need a keyboard: Rocket Game and Pong, the same-keyboard
  * two-player games and the roguelike (WASD). WolfScape (tap to walk) and the Android game (its
  * own touch controls) play on a touch screen. All of them are landscape. Migration 0013 set the
  * same on databases seeded before it.

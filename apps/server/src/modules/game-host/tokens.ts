@@ -11,7 +11,7 @@ import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
 
 /*
- * Admin API tokens for build scripts (`Authorization: Bearer <token>`, issue 16). A token is 32
+ * Admin API tokens for build scripts (`Authorization: Bearer <token>`). A token is 32
  * random bytes shown once; only its SHA-256 is stored (it has full entropy: no slow hash needed).
  * It acts as the admin who made it. Demoting that admin deletes their tokens in the same
  * transaction (revokeTokensOf), so promoting them again later does not bring any back.

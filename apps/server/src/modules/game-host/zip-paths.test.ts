@@ -10,7 +10,7 @@ import { signedInClient, startTestApp, type TestApp, type TestClient } from '../
 import { makeZip, someScript } from './test-zips.js';
 
 /*
- * Zips whose paths the file system cannot hold as they are (issue 26): each is refused with a
+ * Zips whose paths the file system cannot hold as they are: each is refused with a
  * 400 that says what to change, never a 500 from unpacking or compressing.
  */
 

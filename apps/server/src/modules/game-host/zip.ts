@@ -13,7 +13,7 @@ import type { BuildRefusalCode } from '@portfolio/types/game-host';
 import { HttpError } from '../../lib/errors.js';
 
 /*
- * Receiving and unpacking a build upload (issue 16). The zip streams to a file (a 500 MB build
+ * Receiving and unpacking a build upload. The zip streams to a file (a 500 MB build
  * never sits in memory), then every entry of its central directory is checked before a single
  * byte is unpacked: a refused upload leaves nothing behind and changes nothing live.
  */

@@ -27,7 +27,7 @@ export type SdkGame = Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMu
 export function createGamesRouter(deps: {
   games: GamesService;
   rateLimiter: RateLimiter;
-  /** A published game of the catalogue (the database's, issue 16). */
+  /** A published game of the catalogue (the database's). */
   findGame: (gameId: string) => SdkGame | undefined;
 }): Router {
   const { games, rateLimiter, findGame } = deps;

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { PLAY_TICKET_TTL_SECONDS } from '@portfolio/types';
 
 /*
- * Play tickets (issue 16): how a game on the games origin, which has no session cookie, joins a
+ * Play tickets: how a game on the games origin, which has no session cookie, joins a
  * multiplayer namespace on the site. The viewer asks the site for a ticket for the open game
  * (POST /api/play-tickets, with the player's session) and hands it to the game's frame through
  * the SDK; the game passes it in Socket.IO's `auth`, and the hub takes the player from it.

@@ -10,7 +10,7 @@ import {
   type TestApp,
   uniqueName,
 } from '../../test/harness.js';
-import { rowsOf } from '../analytics/events-repo.js';
+import { rowsOf } from '../analytics/site/events-repo.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -108,7 +108,7 @@ describe('heartbeats served in front of Express keep the rules of every other ca
     expect(response.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
-  it("leaves known bots' guest heartbeats out of Live Activity (issue 28)", async () => {
+  it("leaves known bots' guest heartbeats out of Live Activity", async () => {
     const admin = await signedInClient(app, 'admin');
     const anonymousNow = async () =>
       (await admin.client.get<ActiveUsersResponse>('/api/active-users')).body.anonymous.count;

@@ -22,10 +22,11 @@ import {
   enforceRateLimit,
   type RateLimitRule,
 } from '../../lib/rate-limit.js';
+import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
 import { createSessionCookies, resolveSessionCookie } from '../auth/session-middleware.js';
 import type { SessionService } from '../auth/session-service.js';
-import { isKnownBot, type Collector } from '../analytics/collector.js';
+import type { Collector } from '../analytics/site/collector.js';
 import type { PresenceService } from './service.js';
 import { moduleLogger } from '../../lib/logger.js';
 
@@ -36,6 +37,7 @@ const GUEST_PATH = '/api/anonymous-heartbeat';
 /** A heartbeat is a page path and a visitor id: far below this. */
 const MAX_BODY_BYTES = 4096;
 const OK_BODY = JSON.stringify({ ok: true });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * Serves the two heartbeat calls on bare node:http, in front of Express.
@@ -158,16 +160,13 @@ export function createHeartbeatFastPath(deps: {
       throw refused;
     }
     const text = await readBody(req);
-    const { session, ...resolved } = await resolveSessionCookie(
-      sessions,
-      cookies.names,
-      req.headers.cookie,
-    );
+    const resolved = await resolveSessionCookie(sessions, cookies.names, req.headers.cookie);
+    const { session } = resolved;
     // a stale cookie: forget it so the browser stops sending it
     const headers: Record<string, string> =
-      'isStale' in resolved && resolved.isStale
+      resolved.session === null && resolved.isStale
         ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
-        : {};
+        : NO_HEADERS;
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
@@ -193,7 +192,7 @@ export function createHeartbeatFastPath(deps: {
         );
         const userAgent = req.headers['user-agent'];
         // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
-        // while analytics counts its page view as a bot's (issue 28)
+        // while analytics counts its page view as a bot's
         if (!isKnownBot(userAgent)) {
           await presence.heartbeatGuest({ ...input, ip, userAgent });
         }

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import { memoizeBounded } from '../../lib/memoize.js';
 import type { AdminNotifier } from '../../realtime/admin-notifier.js';
-import type { AnalyticsService } from '../analytics/service.js';
+import type { AnalyticsService } from '../analytics/dashboard/service.js';
 import {
   ACTIVE_WINDOW_MS,
   MAX_HEARTBEAT_GAP_MS,
@@ -50,7 +50,7 @@ export interface PresenceService {
   ): Promise<void>;
   heartbeatGuest(input: GuestHeartbeat): Promise<void>;
   /**
-   * The browser's last tab closed (issue 19.7): its entry (the user's, else the guest's) leaves
+   * The browser's last tab closed: its entry (the user's, else the guest's) leaves
    * Live Activity now and admins are told at once.
    */
   leave(userId: string | undefined, visitorId: string | undefined): Promise<void>;
@@ -251,16 +251,20 @@ export function createPresenceService(deps: {
           await store.remove(guest);
         }
       }
-      const previous = await store.touch({
+      const entry: PresenceEntry = {
         key,
         kind: 'user',
         userId: user.id,
         username: user.username,
         role: user.role,
         currentPage,
-        ...(game ? { game } : {}),
         lastSeen: at,
-      });
+      };
+      // set only when present (no spread: this runs on every heartbeat)
+      if (game) {
+        entry.game = game;
+      }
+      const previous = await store.touch(entry);
       // the entry is per user, so several tabs share one clock: their heartbeats never double-count
       if (previous !== null) {
         addTime(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
@@ -278,13 +282,16 @@ export function createPresenceService(deps: {
           // user agent can be 16 KB); the agent's first 256 characters tell browsers apart
           `anon:ip:${keyedHash(`ip:${input.ip ?? ''}\n${(input.userAgent ?? '').slice(0, 256)}`)}`;
       replacedGuests.delete(key);
-      await store.touch({
+      const entry: PresenceEntry = {
         key,
         kind: 'anonymous',
         currentPage: input.currentPage,
-        ...(input.game ? { game: input.game } : {}),
         lastSeen: at,
-      });
+      };
+      if (input.game) {
+        entry.game = input.game;
+      }
+      await store.touch(entry);
       analytics.noteVisitor(key, false, at);
       schedulePush();
     },

@@ -4,7 +4,7 @@ import type { TestApp } from '../../test/harness.js';
 import { FairQueue } from './fair-queue.js';
 import { fresh, HELLO, newAddress, postCode, startRunnerApp } from './test-support.js';
 
-/** Issue 18.1: one address cannot lock everyone else out of the runner. */
+/** One address cannot lock everyone else out of the runner. */
 
 const SLEEPER = `#include <cstdio>
 #include <unistd.h>

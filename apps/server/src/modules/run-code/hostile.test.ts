@@ -451,7 +451,7 @@ int main() {
 });
 
 /**
- * Kernel interfaces the seccomp filter denies (issue 18.2): each call must fail inside the
+ * Kernel interfaces the seccomp filter denies: each call must fail inside the
  * sandbox with the filter's errno. Some of them failed before for other reasons (no privileges,
  * the host's settings); io_uring, perf_event_open, the key calls, ptrace, personality and
  * AF_VSOCK / AF_NETLINK sockets did not.

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createNativeBackend, seccompFilterPath } from './native-backend.js';
 import { HAS_NATIVE } from './test-support.js';
 
-/** Issue 17: the native sandbox's files must be reachable whatever DATA_DIR's mode is. */
+/** The native sandbox's files must be reachable whatever DATA_DIR's mode is. */
 describe.runIf(HAS_NATIVE)('the native sandbox and its data folder', () => {
   const owner = mkdtempSync(path.join(tmpdir(), 'run-code-private-'));
   afterAll(() => {

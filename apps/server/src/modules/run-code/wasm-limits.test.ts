@@ -7,7 +7,7 @@ import { capModuleMemory } from './wasm-memory-cap.js';
 
 /**
  * The WebAssembly backend keeps the native backend's compile limits and says so in the same
- * words (issue 26): a compile's memory is capped at 1 GB ("out of memory"), and compiler
+ * words: a compile's memory is capped at 1 GB ("out of memory"), and compiler
  * messages past 64 KB are cut with the notice and `truncated`.
  */
 

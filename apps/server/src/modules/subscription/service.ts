@@ -65,7 +65,7 @@ export function createSubscriptionService(deps: {
   config: StripeConfig | undefined;
   repo: SubscriptionRepo;
   events: DomainEventBus;
-  /** Mail that matters to a subscriber (issue 29); called once per new event. */
+  /** Mail that matters to a subscriber; called once per new event. */
   notify?: (notice: SubscriptionNotice) => Promise<void>;
 }): SubscriptionService {
   const { repo, events } = deps;

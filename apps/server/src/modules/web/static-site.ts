@@ -143,7 +143,7 @@ export function isFilePath(pathname: string): boolean {
 }
 
 /**
- * Whether a page request asks for the cross-origin isolated viewer (issue 16): /games with
+ * Whether a page request asks for the cross-origin isolated viewer: /games with
  * `isolated=1`, the one document a game whose build uses threads is played in. Only that
  * document gets COOP and COEP: everywhere else the site keeps embedding other sites' images and
  * video frames, which COEP would block.

@@ -2,7 +2,7 @@ import type { AdminGalleryProject, AdminTutorial } from '@portfolio/types/conten
 import { galleryItemOf } from '@portfolio/types/media';
 import { Navigate, NavLink, useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminNav } from '../admin/admin-nav';
 import { MediaUpload } from '../admin-media/media-upload';

@@ -2,7 +2,7 @@ import type { AdminPost, PostAuditEntry } from '@portfolio/types/devlog';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { formatDateTime } from '../../lib/format';
 import { isHttpError } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';

@@ -252,7 +252,7 @@ describe('/admin/games/:gameId', () => {
     });
   });
 
-  it('sets how the game is shown: a fixed size, keyboard only, landscape (issue 25)', async () => {
+  it('sets how the game is shown: a fixed size, keyboard only, landscape', async () => {
     const { calls } = stubAdmin([game()], {
       'PATCH /api/admin/games/SkyIsland': () => jsonResponse(game()),
     });
@@ -301,7 +301,7 @@ describe('/admin/games/:gameId', () => {
           action: 'game-update',
           actorUsername: 'owner',
           gameId: 'SkyIsland',
-          // an entry written before issue 28, in the raw form: read as a sentence
+          // an entry written before the log held sentences, in the raw form: read as a sentence
           detail: 'published: false → true',
         });
         return jsonResponse({ game: current });
@@ -317,7 +317,7 @@ describe('/admin/games/:gameId', () => {
     );
   });
 
-  it('shows the terminal commands unbroken, each with a Copy button (issue 28)', async () => {
+  it('shows the terminal commands unbroken, each with a Copy button', async () => {
     stubAdmin([game()]);
     const user = userEvent.setup();
     vi.stubGlobal('isSecureContext', true);
@@ -544,7 +544,7 @@ describe('uploading a build', () => {
     expect(versions.getByRole('button', { name: 'Make version 2 live' })).toBeVisible();
   });
 
-  it('brings the progress into view, says an unpublished game is not shown yet, and drops the stale publish refusal (issue 28)', async () => {
+  it('brings the progress into view, says an unpublished game is not shown yet, and drops the stale publish refusal', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const scrolled = vi.fn();
     Element.prototype.scrollIntoView = scrolled;

@@ -2,7 +2,7 @@ import type { AdminGame } from '@portfolio/types/game-host';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -27,6 +27,7 @@ import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
 import { ThumbnailUpload } from './thumbnail-upload';
 
 import './admin-games.css';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const GAME_DELETED = 'Game deleted';
 export const DELETE_GAME_ERROR = 'Failed to delete the game';
@@ -133,11 +134,7 @@ export function AdminGamesPage() {
             />
           </div>
         ) : null}
-        {error ? (
-          <p className="alert alert--error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        {error ? <ErrorAlert message={error} /> : null}
         {games === null && !error ? <p className="admin-muted">Loading...</p> : null}
         {games !== null && games.length === 0 ? <p className="admin-muted">No games yet.</p> : null}
         {games !== null && games.length > 0 ? <GameList games={games} /> : null}
@@ -227,11 +224,7 @@ export function AdminGamePage() {
       ) : (
         <>
           <PageHeader title="Game" />
-          {error ? (
-            <p className="alert alert--error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          {error ? <ErrorAlert message={error} /> : null}
           {games === null && !error ? <p className="admin-muted">Loading...</p> : null}
           {games !== null ? (
             <p className="alert alert--error" role="alert">
@@ -248,7 +241,7 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
   const navigate = useNavigate();
   const replaceGame = useAdminGamesStore((state) => state.replaceGame);
   // a refusal belongs to the version it was given for: "Upload a build before publishing" goes
-  // once a build is uploaded (issue 28)
+  // once a build is uploaded
   const [publishError, setPublishError] = useState<{
     message: string;
     version: number | null;

@@ -7,6 +7,7 @@ import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { createToken, listTokens, revokeToken } from './admin-games-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const TOKENS_LOAD_ERROR = 'Failed to fetch API tokens';
 export const TOKEN_CREATE_ERROR = 'Failed to create the token';
@@ -206,11 +207,7 @@ export function AdminTokensSection() {
         <div className="admin-panel">
           <h3>Your tokens</h3>
           {state.kind === 'loading' ? <p className="admin-muted">Loading...</p> : null}
-          {state.kind === 'failed' ? (
-            <p className="alert alert--error" role="alert">
-              {state.message}
-            </p>
-          ) : null}
+          {state.kind === 'failed' ? <ErrorAlert message={state.message} /> : null}
           {state.kind === 'loaded' && state.tokens.length === 0 ? (
             <p className="admin-muted">No tokens yet.</p>
           ) : null}

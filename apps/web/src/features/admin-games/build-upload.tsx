@@ -49,7 +49,7 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
   useEffect(() => () => abortRef.current?.abort(), []);
 
   // the progress bar sits under the drop zone, below the fold of a 1280×800 window: an upload
-  // that starts brings it into view (issue 28)
+  // that starts brings it into view
   useEffect(() => {
     if (isUploading) {
       progressRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
@@ -211,8 +211,8 @@ function uploadErrorText(error: unknown): string {
 }
 
 /**
- * What the upload did, truthfully: a live version of an unpublished game is not on /games yet
- * (issue 28).
+ * What the upload did, truthfully: a live version of an unpublished game is not on /games
+ * yet.
  */
 export function uploadHeadline({ game, build }: GameBuildResponse): string {
   if (!build.isLive) {

@@ -31,7 +31,7 @@ export interface GameFormValues {
   section: GameSection;
   access: GameAccess;
   order: string;
-  /** How it is shown (issue 25); width and height as typed, used unless the mode is default. */
+  /** How it is shown; width and height as typed, used unless the mode is default. */
   frameMode: GameFrameMode;
   frameWidth: string;
   frameHeight: string;

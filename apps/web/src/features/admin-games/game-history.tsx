@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { serverMessageOr } from '../../lib/server-message';
 import { listGameAudit } from './admin-games-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const HISTORY_LOAD_ERROR = 'Failed to fetch the history';
 
@@ -39,11 +40,7 @@ export function GameHistory({ gameId, revision }: { gameId: string; revision: st
     return <p className="admin-muted">Loading...</p>;
   }
   if (state.kind === 'failed') {
-    return (
-      <p className="alert alert--error" role="alert">
-        {state.message}
-      </p>
-    );
+    return <ErrorAlert message={state.message} />;
   }
   if (state.entries.length === 0) {
     return <p className="admin-muted">No changes recorded.</p>;

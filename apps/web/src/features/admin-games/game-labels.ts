@@ -20,7 +20,7 @@ export const ACCESS_LABELS: Record<GameAccess, string> = {
   subscriber: 'Subscriber',
 };
 
-/** How the viewer sizes a game's frame (issue 25). */
+/** How the viewer sizes a game's frame. */
 export const FRAME_MODE_LABELS: Record<GameFrameMode, string> = {
   default: 'Standard frame (100% × 800 px)',
   fixed: 'Fixed size, scaled to fit',
@@ -47,5 +47,5 @@ export const ENGINE_LABELS: Record<BuildEngine, string> = {
   html5: 'HTML5',
 };
 
-/** Sizes read the same here and in the games:publish command (issue 28). */
+/** Sizes read the same here and in the games:publish command. */
 export { formatBytes } from '@portfolio/types/format';

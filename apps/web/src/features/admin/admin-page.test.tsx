@@ -289,7 +289,7 @@ describe('AdminPage', () => {
     expect(rowTexts('MysteryGame')).toEqual(['MysteryGame', '3', '1', '2']);
   });
 
-  it("names an owner's own game by the database catalogue's title, not its id (issue 28)", async () => {
+  it("names an owner's own game by the database catalogue's title, not its id", async () => {
     useAdminGamesStore.setState({ games: null, error: null });
     const { calls } = adminApi({
       'GET /api/visitor-stats': () =>

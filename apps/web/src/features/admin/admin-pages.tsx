@@ -1,6 +1,6 @@
 import { useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { AdminContentSection } from '../admin-content/admin-content-page';
 import { AdminDevlogSection } from '../admin-devlog/admin-devlog-page';
 import { AdminGamesSection } from '../admin-games/admin-games-page';

@@ -11,6 +11,7 @@ import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-ba
 import { ResetLinkCard } from './reset-link-card';
 import type { NoticeState } from './navigation-notice';
 import { deleteUser, getUser, setGrantEnd } from './users-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const DELETE_CONFIRMATION =
   'Are you sure you want to delete this user? This action cannot be undone.';
@@ -76,11 +77,7 @@ function UserDetailPage({ userId }: { userId: string }) {
           </p>
         </div>
       ) : null}
-      {state.kind === 'failed' ? (
-        <p className="alert alert--error" role="alert">
-          {state.message}
-        </p>
-      ) : null}
+      {state.kind === 'failed' ? <ErrorAlert message={state.message} /> : null}
       {state.kind === 'loaded' ? (
         <UserDetails user={state.user} onChanged={() => setRevision((value) => value + 1)} />
       ) : null}
@@ -377,11 +374,7 @@ function DangerZone({ user }: { user: UserDetail }) {
   return (
     <section className="card danger-zone admin-user__wide" aria-labelledby="danger-zone-title">
       <h2 id="danger-zone-title">Danger Zone</h2>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       <p>Deleting the account removes {user.username}&apos;s sessions and game records.</p>
       <button
         type="button"

@@ -4,6 +4,7 @@ import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { dayKey, formatAverage } from './dashboard-format';
 import { StatCards } from './stat-cards';
 import { VisitorsChart } from './visitors-chart';
+import { ErrorAlert } from '../../ui/error-alert';
 
 interface AnalyticsSectionProps {
   visitorStats: VisitorStatsResponse | null;
@@ -23,11 +24,7 @@ export function AnalyticsSection({ visitorStats, error }: AnalyticsSectionProps)
   return (
     <section className="admin-section" aria-labelledby="analytics-title">
       <h2 id="analytics-title">30-Day Analytics Overview</h2>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       {visitorStats ? (
         <Analytics visitorStats={visitorStats} />
       ) : error ? null : (

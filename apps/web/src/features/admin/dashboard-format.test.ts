@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
 import { dayKey, formatAverage, formatLocalTime, gameTitle } from './dashboard-format';
-import { niceMax } from './visitors-chart';
 
 describe('dashboard formatting', () => {
   it('rounds averages to one decimal', () => {
@@ -23,13 +22,5 @@ describe('dashboard formatting', () => {
   it('titles games from the catalogue, else by id', () => {
     expect(gameTitle('RocketGame')).toBe('Rocket Game');
     expect(gameTitle('Unknown-1')).toBe('Unknown-1');
-  });
-
-  it('rounds the chart axis up to 1, 2 or 5 times a power of ten', () => {
-    expect(niceMax(0)).toBe(1);
-    expect(niceMax(7)).toBe(10);
-    expect(niceMax(13)).toBe(20);
-    expect(niceMax(41)).toBe(50);
-    expect(niceMax(100)).toBe(100);
   });
 });

@@ -43,7 +43,7 @@ function GameClicks({ gameStats }: { gameStats: Record<string, GameClickStats> }
   const games = useAdminGamesStore((state) => state.games);
   const loadGames = useAdminGamesStore((state) => state.load);
   // a game the owner added is named by the database catalogue (GET /api/admin/games), asked for
-  // only when a clicked game is not a built-in one (issue 28)
+  // only when a clicked game is not a built-in one
   const needsCatalogue = Object.keys(gameStats).some((gameId) => !findGame(gameId));
   useEffect(() => {
     if (needsCatalogue && games === null) {

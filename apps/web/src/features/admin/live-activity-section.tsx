@@ -3,6 +3,7 @@ import type { ActiveUsersResponse } from '@portfolio/types';
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { formatLocalTime } from './dashboard-format';
 import { StatCards } from './stat-cards';
+import { ErrorAlert } from '../../ui/error-alert';
 
 interface LiveActivitySectionProps {
   activeUsers: ActiveUsersResponse | null;
@@ -19,11 +20,7 @@ export function LiveActivitySection({ activeUsers, error }: LiveActivitySectionP
   return (
     <section className="admin-section" aria-labelledby="live-activity-title">
       <h2 id="live-activity-title">Live Activity</h2>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       {activeUsers ? <LiveActivity activeUsers={activeUsers} /> : <LoadingNote error={error} />}
     </section>
   );

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { http } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
+import { ErrorAlert } from '../../ui/error-alert';
 
 /**
  * A one-time password reset link for a user who cannot get mail (no confirmed email): the admin
@@ -64,11 +65,7 @@ export function ResetLinkCard({ user, onChanged }: { user: UserDetail; onChanged
           </span>
         </p>
       ) : null}
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { listUsers, updateRole, type UserPage } from './users-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const USERS_ERROR = 'Failed to fetch users';
 export const ROLE_ERROR = 'Failed to update role';
@@ -135,11 +136,7 @@ export function UsersSection() {
             : ''}
         </p>
       </div>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       {roleNotice ? (
         <p className="notice notice--success" role="status">
           {roleNotice}

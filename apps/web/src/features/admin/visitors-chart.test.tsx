@@ -19,7 +19,7 @@ function day(date: string, registered: number, anonymous: number): DailyStat {
 const barsOf = (container: HTMLElement) =>
   Array.from(container.querySelectorAll('rect.chart__bar--registered'));
 
-describe('VisitorsChart (issue 28)', () => {
+describe('VisitorsChart', () => {
   it('draws one day of data as one narrow bar at the end of a 30-day axis', () => {
     const { container } = render(<VisitorsChart days={[day('2026-11-27', 2, 3)]} />);
     const [bar] = barsOf(container);

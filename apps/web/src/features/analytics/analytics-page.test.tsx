@@ -199,7 +199,7 @@ describe('/admin/analytics', () => {
 
     await waitFor(() => expect(router.location.search).toBe('?period=7d&utm_source=newsletter'));
     await waitFor(() => expect(within(figure('Unique Visitors')).getByText('4')).toBeVisible());
-    // the chips come into view and take the focus (issue 28)
+    // the chips come into view and take the focus
     const chips = screen.getByRole('region', { name: 'Filters' });
     expect(chips).toHaveFocus();
     expect(scrolled.mock.contexts).toContain(chips);

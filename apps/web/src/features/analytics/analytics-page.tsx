@@ -13,6 +13,7 @@ import { RollupFailures } from './rollup-failures';
 import { TrendChart } from './trend-chart';
 import { useAnalyticsData } from './use-analytics-data';
 import './analytics.css';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const OVERVIEW_ERROR = 'Failed to fetch analytics overview';
 
@@ -89,11 +90,7 @@ export function AnalyticsPage() {
 
       <section className="admin-section" aria-labelledby="analytics-overview-title">
         <h2 id="analytics-overview-title">Overview</h2>
-        {overview.error ? (
-          <p className="alert alert--error" role="alert">
-            {overview.error}
-          </p>
-        ) : null}
+        {overview.error ? <ErrorAlert message={overview.error} /> : null}
         {overview.data ? (
           <div aria-busy={overview.isLoading}>
             <RollupFailures failures={overview.data.rollupFailures ?? []} />

@@ -13,6 +13,7 @@ import {
 } from './analytics-query';
 import { CsvLink } from './csv-link';
 import { useAnalyticsData } from './use-analytics-data';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const BREAKDOWN_ERROR = 'Failed to fetch analytics';
 
@@ -78,11 +79,7 @@ function BreakdownData({ view, state }: { view: BreakdownView; state: AnalyticsS
   );
   return (
     <div aria-busy={isLoading}>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       {data ? (
         <BreakdownTable breakdown={data} view={view} state={state} />
       ) : error ? null : (

@@ -11,8 +11,8 @@ import {
 
 /**
  * The active filters as removable chips; each removal is a link, so Back restores it. A filter
- * added by a breakdown row far down the page brings the chips into view and takes the focus
- * (issue 28): the row's link is gone with the view it was in, and the chips say what changed.
+ * added by a breakdown row far down the page brings the chips into view and takes the focus:
+ * the row's link is gone with the view it was in, and the chips say what changed.
  */
 export function FilterChips({ state }: { state: AnalyticsState }) {
   const titleId = useId();

@@ -7,6 +7,7 @@ import { toQueryString, type AnalyticsState } from './analytics-query';
 import { CsvLink } from './csv-link';
 import { useAnalyticsData } from './use-analytics-data';
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const GAMES_ERROR = 'Failed to fetch game analytics';
 
@@ -31,11 +32,7 @@ export function GamesSection({ state }: { state: AnalyticsState }) {
       aria-busy={isLoading}
     >
       <h2 id="analytics-games-title">Games</h2>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       {data ? (
         <Games games={data} state={state} />
       ) : error ? null : (

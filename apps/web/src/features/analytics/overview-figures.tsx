@@ -21,7 +21,7 @@ const FIGURES: readonly Figure[] = [
 
 /**
  * A bot has no page view, browser, device or source to filter by (nothing of it is known but the
- * hit), so its count is always the whole site's: under filters it says so (issue 28).
+ * hit), so its count is always the whole site's: under filters it says so.
  */
 export const BOTS_UNFILTERED_LABEL = 'Bots Filtered (all traffic)';
 

@@ -4,6 +4,7 @@ import { REALTIME_INTERVAL_MS, getRealtime } from './analytics-api';
 import { formatCount } from './analytics-format';
 import { useAnalyticsData } from './use-analytics-data';
 import './realtime.css';
+import { ErrorAlert } from '../../ui/error-alert';
 
 export const REALTIME_ERROR = 'Failed to fetch realtime visitors';
 
@@ -23,11 +24,7 @@ export function RealtimeCard({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   return (
     <section className="admin-panel realtime-card" aria-labelledby={titleId}>
       <Heading id={titleId}>Realtime</Heading>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
       {data ? (
         <>
           <p className="realtime-card__count">

@@ -3,7 +3,7 @@ import type { AnalyticsRollupFailure } from '@portfolio/types/analytics';
 const timeOf = (iso: string) => new Date(iso).toISOString().slice(11, 16);
 
 /**
- * Days whose rollup failed (issue 26): the figures are still right (read from raw events), but
+ * Days whose rollup failed: the figures are still right (read from raw events), but
  * the admin should know which day failed, why, and when it is tried again.
  */
 export function RollupFailures({ failures }: { failures: readonly AnalyticsRollupFailure[] }) {

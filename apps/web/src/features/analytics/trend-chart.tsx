@@ -1,7 +1,7 @@
 import type { AnalyticsOverview, AnalyticsRange } from '@portfolio/types/analytics';
 import { useId } from 'react';
 
-import { niceMax, useMeasuredWidth, X_LABEL_SLOT } from '../admin/visitors-chart';
+import { niceMax, useMeasuredWidth, X_LABEL_SLOT } from '../../ui/chart';
 import { formatCount } from './analytics-format';
 
 const HEIGHT = 260;

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 
 import { http } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
+import { ErrorAlert } from '../../ui/error-alert';
 
 type State =
   { kind: 'working' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
@@ -45,11 +46,7 @@ export function ConfirmEmailPage() {
             {state.message}
           </p>
         ) : null}
-        {state.kind === 'failed' ? (
-          <div className="alert alert--error" role="alert">
-            <p className="alert__message">{state.message}</p>
-          </div>
-        ) : null}
+        {state.kind === 'failed' ? <ErrorAlert message={state.message} /> : null}
         <p className="auth-page__switch">
           <Link to="/profile">Profile</Link>
         </p>

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { requestPasswordReset } from './password-reset-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 /** /forgot-password: a username or email; the same answer whether or not the account exists. */
 export function ForgotPasswordPage() {
@@ -44,11 +45,7 @@ export function ForgotPasswordPage() {
               a new password. An account without a confirmed email can ask the site&apos;s admin for
               a link.
             </p>
-            {error ? (
-              <div className="alert alert--error" role="alert">
-                <p className="alert__message">{error}</p>
-              </div>
-            ) : null}
+            {error ? <ErrorAlert message={error} /> : null}
             <form
               className="form"
               noValidate

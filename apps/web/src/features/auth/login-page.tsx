@@ -2,9 +2,9 @@ import { USERNAME_REQUIRED_MESSAGE } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
-import { ErrorAlert } from '../../app/error-alert';
-import { readLoginState } from '../../app/route-access';
-import { FormField } from '../../app/form-field';
+import { ErrorAlert } from '../../ui/error-alert';
+import { readLoginState } from '../../lib/route-access';
+import { FormField } from '../../ui/form-field';
 import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 import { AuthError, toAuthError } from './auth-error';
 import { useAuthStore } from './auth-store';

@@ -2,12 +2,13 @@ import { RegisterRequest, WHOLE_MESSAGES } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
-import { FormField } from '../../app/form-field';
-import type { LoginState } from '../../app/route-access';
+import { FormField } from '../../ui/form-field';
+import type { LoginState } from '../../lib/route-access';
 import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 
 import { AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
+import { ErrorAlert } from '../../ui/error-alert';
 
 const FIELD_LABELS: Record<string, string> = {
   username: 'Username',
@@ -83,11 +84,7 @@ export function RegisterPage() {
     <section className="page page--narrow auth-page" aria-labelledby="register-title">
       <div className="card">
         <h1 id="register-title">Register</h1>
-        {error ? (
-          <div className="alert alert--error" role="alert">
-            <p className="alert__message">{error}</p>
-          </div>
-        ) : null}
+        {error ? <ErrorAlert message={error} /> : null}
         <form
           className="form"
           noValidate

@@ -2,9 +2,10 @@ import { Password } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { resetPassword } from './password-reset-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 /** The token of a reset link: /reset-password#token=… (a fragment never reaches a server log). */
 function tokenOf(hash: string): string {
@@ -66,11 +67,7 @@ export function ResetPasswordPage() {
           </div>
         ) : (
           <>
-            {error ? (
-              <div className="alert alert--error" role="alert">
-                <p className="alert__message">{error}</p>
-              </div>
-            ) : null}
+            {error ? <ErrorAlert message={error} /> : null}
             <form
               className="form"
               noValidate

@@ -1,8 +1,8 @@
 import { TWO_FACTOR_ERROR_CODES } from '@portfolio/types/two-factor';
 import { useState, type FormEvent } from 'react';
 
-import { ErrorAlert } from '../../app/error-alert';
-import { FormField } from '../../app/form-field';
+import { ErrorAlert } from '../../ui/error-alert';
+import { FormField } from '../../ui/form-field';
 import { type AuthError, toAuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
 

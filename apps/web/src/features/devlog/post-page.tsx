@@ -3,7 +3,7 @@ import { DEFAULT_DESCRIPTION, PAGE_DATA_ELEMENT_ID, SITE_NAME } from '@portfolio
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../app/error-page';
+import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { isHttpError } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { getPost } from './devlog-api';

@@ -1,5 +1,5 @@
 /*
- * Focus goes back to the card that opened the viewer when it closes (issue 25), also when the
+ * Focus goes back to the card that opened the viewer when it closes, also when the
  * viewer was a page load of its own (a game that needs isolation): the game's id waits here
  * until the list shows again.
  */

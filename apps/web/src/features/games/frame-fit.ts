@@ -1,7 +1,7 @@
 import type { GameFrameSize } from '@portfolio/types/game-host';
 
 /*
- * The game frame's size (issue 25): the spec's frame (100% wide, 800 px high) where it fits,
+ * The game frame's size: the spec's frame (100% wide, 800 px high) where it fits,
  * else as much of the window as there is; a game of a fixed size gets a frame of exactly that
  * size, scaled down (or up, fullscreen) so the whole canvas shows; a game of a set aspect ratio
  * gets the largest box of that shape. Pure maths, so it is tested without a browser.

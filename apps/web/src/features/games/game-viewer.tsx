@@ -19,11 +19,11 @@ import {
   VIEWER_TOP_MARGIN,
 } from './viewer-hooks';
 
-/** A viewer open this long counts as a play even if the game never reports (issue 20). */
+/** A viewer open this long counts as a play even if the game never reports. */
 const PLAY_AFTER_SECONDS = 10;
 
 /**
- * What the frame may use (issue 25): fullscreen (allowed here only: an `allowfullscreen`
+ * What the frame may use: fullscreen (allowed here only: an `allowfullscreen`
  * attribute beside it made Chromium warn on every open), sound without a tap, gamepads, motion
  * sensors and the clipboard; cross-origin-isolated only for a threaded build (SharedArrayBuffer),
  * which has it only when this page is isolated too.
@@ -44,7 +44,7 @@ export function gameFrameAllow(needsIsolation: boolean): string {
 }
 
 /**
- * The frame's sandbox (issue 26.5): what games need (scripts, their own origin's storage, forms,
+ * The frame's sandbox: what games need (scripts, their own origin's storage, forms,
  * pointer lock, pop-ups, downloads, alerts, orientation lock, presentation), and no top
  * navigation, so a game cannot take the site's tab to another page. allow-same-origin is safe as
  * the games origin is not the site's.
@@ -78,7 +78,7 @@ function startsCollapsed(deviceClass: DeviceClass): boolean {
 /**
  * The game viewer (spec section 2): Close, the game's frame on the games origin, and its
  * instructions. The frame is the spec's (100% wide, 800 px high) where that fits the window, else
- * fitted to it; a game of a fixed size or aspect ratio is scaled so all of it shows (issue 25).
+ * fitted to it; a game of a fixed size or aspect ratio is scaled so all of it shows.
  * Opening the game or Fullscreen gives the frame focus, so the first key and click reach the game;
  * Escape closes the viewer. On a touch screen a keyboard-only game says so, and fullscreen is
  * offered in the game's orientation. It hosts the game SDK for the open game. A game that needs

@@ -47,7 +47,7 @@ export function unlockAchievement(gameId: string, name: string) {
   return http.post(`${gamePath(gameId)}/achievements`, { name }, UnlockedAchievement);
 }
 
-/** A short-lived ticket for a multiplayer game's server, handed to the game's frame (issue 16). */
+/** A short-lived ticket for a multiplayer game's server, handed to the game's frame. */
 export function getPlayTicket(gameId: string) {
   return http.post('/api/play-tickets', { gameId }, PlayTicketResponse);
 }

@@ -208,7 +208,7 @@ describe('the game viewer', () => {
       'fullscreen; autoplay; gamepad; accelerometer; gyroscope; clipboard-write',
     );
     expect(frame).not.toHaveAttribute('allowfullscreen');
-    // sandboxed without top navigation (issue 26.5), in the Tab order, focused for the game
+    // sandboxed without top navigation, in the Tab order, focused for the game
     expect(frame.getAttribute('sandbox')?.split(' ')).toEqual(
       expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-pointer-lock']),
     );

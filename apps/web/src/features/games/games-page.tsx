@@ -3,7 +3,7 @@ import type { GameEntry, GameSection as Section } from '@portfolio/types/game-ho
 import { type MouseEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 
-import { ErrorAlert } from '../../app/error-alert';
+import { ErrorAlert } from '../../ui/error-alert';
 import { useAuthStore } from '../auth/auth-store';
 import { sendBeacon } from '../presence/page-view';
 import { useGameServerStatus } from './game-status';
@@ -28,7 +28,7 @@ export const GAMES_LOAD_ERROR = 'Failed to load the games';
 
 /**
  * The spec's three sections, always shown, and "Other HTML5 Games" when it has games. A note for
- * keyboards only (F10) is not shown on touch screens (issue 25).
+ * keyboards only (F10) is not shown on touch screens.
  */
 const SECTIONS: {
   section: Section;

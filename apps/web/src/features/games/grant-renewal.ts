@@ -35,7 +35,7 @@ const readPlayUrlFromCatalogue = async (gameId: string) =>
   (await listGames()).find((game) => game.id === gameId)?.playUrl;
 
 /**
- * Keeps a subscriber game's grant fresh while the viewer is open (issue 26): every minute, and
+ * Keeps a subscriber game's grant fresh while the viewer is open: every minute, and
  * when the tab is shown again, the catalogue is read again and the new grant is posted to the
  * frame, whose SDK puts it into the frame's address without reloading the game. The frame's
  * `src` never changes (that would restart the game). When the catalogue no longer grants the

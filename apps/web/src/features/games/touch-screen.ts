@@ -8,7 +8,7 @@ function readIsTouchScreen(): boolean {
 }
 
 /**
- * Whether the main pointer is a finger (issue 25): keyboard-only games say they cannot be played
+ * Whether the main pointer is a finger: keyboard-only games say they cannot be played
  * here, the F10 hint is not shown, fullscreen is offered in the game's orientation.
  */
 export function useIsTouchScreen(): boolean {

@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { fitFrame, type FrameFit, type FrameRoom } from './frame-fit';
 
 /*
- * The game viewer's hooks (issue 25): its frame's size in the window, who has focus, fullscreen,
+ * The game viewer's hooks: its frame's size in the window, who has focus, fullscreen,
  * Escape and the screen's orientation. game-viewer.tsx puts them together.
  */
 

@@ -4,7 +4,7 @@ import type { HeartbeatRequest, PageViewInfo, VisitInfo } from '@portfolio/types
 import { getVisitorId } from './visitor-id';
 
 /**
- * Site analytics in the browser (issue 20): which page view a heartbeat starts, the visit it
+ * Site analytics in the browser: which page view a heartbeat starts, the visit it
  * belongs to (kept in localStorage, so every tab shares it; a new visit after 30 minutes without
  * activity), and the pagehide beacon with the time on the page. No cookie, no third party.
  */

@@ -6,11 +6,12 @@ import {
 } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
 import { MailPreference } from './mail-preference';
 import { changePassword, updateEmail } from './profile-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 const FIELD_LABELS: Record<string, string> = {
   email: 'Email',
@@ -42,11 +43,7 @@ function ErrorBox({ message }: { message: string | null }) {
   if (!message) {
     return null;
   }
-  return (
-    <div className="alert alert--error" role="alert">
-      <p className="alert__message">{message}</p>
-    </div>
-  );
+  return <ErrorAlert message={message} />;
 }
 
 interface EmailFormProps {
@@ -285,7 +282,7 @@ export function AccountCard({ profile, onEmailUpdated }: AccountCardProps) {
       ) : null}
       {openForm === null ? (
         <div className="profile-card__actions">
-          {/* the spec's form for a user without an email; issue 29 lets one with an email change it */}
+          {/* the spec's form for a user without an email; one with an email may change it too */}
           <button type="button" className="button button--secondary" onClick={() => open('email')}>
             {profile.email === null ? 'Update Email' : 'Change Email'}
           </button>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { setMailPreferences } from './profile-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 /** The one mail preference: subscription news (mail about payments and passwords always comes). */
 export function MailPreference({ isWanted }: { isWanted: boolean }) {
@@ -37,11 +38,7 @@ export function MailPreference({ isWanted }: { isWanted: boolean }) {
       <span className="form__hint">
         Mail about payments, your password and your email address always comes.
       </span>
-      {error ? (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
     </div>
   );
 }

@@ -132,7 +132,7 @@ describe('ProfilePage', () => {
     ).toHaveAttribute('href', '/subscribe');
     expect(detail(card('Usage Statistics'), 'Total Time')).toBe('0m');
     expect(within(card('Usage Statistics')).getByText('No games played yet.')).toBeVisible();
-    // an account with an email changes it (issue 29) rather than setting one
+    // an account with an email changes it rather than setting one
     expect(screen.queryByRole('button', { name: 'Update Email' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Change Email' })).toBeVisible();
   });

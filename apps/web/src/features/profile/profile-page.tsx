@@ -2,7 +2,7 @@ import type { Profile } from '@portfolio/types';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorAlert } from '../../app/error-alert';
+import { ErrorAlert } from '../../ui/error-alert';
 import { ErrorBoundary } from '../../ui/error-boundary';
 import { ManageSubscription } from '../subscribe/manage-subscription';
 import { AccountCard } from './account-card';

@@ -8,7 +8,7 @@ import {
 
 import { http } from '../../lib/http';
 
-/** The signed-in user's two-factor sign-in (issue 29). */
+/** The signed-in user's two-factor sign-in. */
 export function getTwoFactorStatus(signal?: AbortSignal): Promise<TwoFactorStatus> {
   return http.get('/api/me/2fa', TwoFactorStatus, signal);
 }

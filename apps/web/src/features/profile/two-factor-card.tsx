@@ -1,7 +1,7 @@
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '@portfolio/types/two-factor';
 import { useEffect, useState, type FormEvent } from 'react';
 
-import { FormField } from '../../app/form-field';
+import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { useAuthStore } from '../auth/auth-store';
 import {
@@ -10,6 +10,7 @@ import {
   enableTwoFactor,
   getTwoFactorStatus,
 } from './two-factor-api';
+import { ErrorAlert } from '../../ui/error-alert';
 
 type CardState =
   | { kind: 'loading' }
@@ -25,15 +26,11 @@ function ErrorBox({ message }: { message: string | null }) {
   if (!message) {
     return null;
   }
-  return (
-    <div className="alert alert--error" role="alert">
-      <p className="alert__message">{message}</p>
-    </div>
-  );
+  return <ErrorAlert message={message} />;
 }
 
 /**
- * /profile's Two-factor sign-in card (issue 29): set up TOTP with any authenticator app (the
+ * /profile's Two-factor sign-in card: set up TOTP with any authenticator app (the
  * otpauth:// link, or the key typed in), confirm with a code, keep the recovery codes shown once;
  * turn it off with the password. Loaded on its own, after the rest of the profile.
  */

@@ -4,7 +4,7 @@ import type { Stripe, StripeCardElementOptions } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 
-import { ErrorAlert } from '../../app/error-alert';
+import { ErrorAlert } from '../../ui/error-alert';
 import { CHECKOUT_MESSAGES, runCheckout } from './run-checkout';
 import { subscriptionApi } from './subscription-api';
 

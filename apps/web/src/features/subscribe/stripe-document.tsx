@@ -1,7 +1,7 @@
 import { useLayoutEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 
-import { LoadingScreen } from '../../app/loading-screen';
+import { LoadingScreen } from '../../ui/loading-screen';
 
 const normalise = (path: string) => path.replace(/\/+$/, '').toLowerCase() || '/';
 

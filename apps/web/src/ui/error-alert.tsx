@@ -2,10 +2,14 @@ interface ErrorAlertProps {
   message: string;
   code?: string | undefined;
   details?: string | undefined;
-  onClose: () => void;
+  /** Shows a Close button that calls it; without, the box stays until its cause is gone. */
+  onClose?: (() => void) | undefined;
 }
 
-/** A closable error box with the message and, when known, an error code and details. */
+/**
+ * The error box: the message and, when known, an error code and details; closable when `onClose`
+ * is given.
+ */
 export function ErrorAlert({ message, code, details, onClose }: ErrorAlertProps) {
   return (
     <div className="alert alert--error" role="alert">
@@ -14,9 +18,11 @@ export function ErrorAlert({ message, code, details, onClose }: ErrorAlertProps)
         {code ? <p className="alert__meta">Code: {code}</p> : null}
         {details ? <p className="alert__meta">Details: {details}</p> : null}
       </div>
-      <button type="button" className="button button--ghost alert__close" onClick={onClose}>
-        Close
-      </button>
+      {onClose ? (
+        <button type="button" className="button button--ghost alert__close" onClick={onClose}>
+          Close
+        </button>
+      ) : null}
     </div>
   );
 }

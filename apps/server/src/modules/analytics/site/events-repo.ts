@@ -1,39 +1,10 @@
 import { sql } from 'drizzle-orm';
 
-import type { Db } from '../../db/client.js';
-import type { Day } from './repo.js';
-import { type DayEvent, rollUpEvents } from './rollup.js';
+import type { Db } from '../../../db/client.js';
+import { addDays, type Day } from '../days.js';
+import type { DayEvent, EventRow } from './events.js';
+import { rollUpEvents } from './rollup.js';
 import { encodeSegment } from './segments.js';
-import { addDays, dayOf } from './service.js';
-
-export { addDays, type Day, dayOf };
-
-export const EVENT_KIND = { view: 1, leave: 2, bot: 3, play: 4, locked: 5 } as const;
-
-/** One row of analytics_events (see the migration). */
-export interface EventRow {
-  day: Day;
-  /** ISO date-time. */
-  at: string;
-  kind: number;
-  /** The visitor hash as a signed 64-bit integer in decimal. */
-  visitor: string;
-  path: string;
-  entry_path: string;
-  is_entry: boolean;
-  referrer: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  country: string;
-  device: string;
-  browser: string;
-  os: string;
-  seconds: number;
-  is_exit: boolean;
-  is_bounce: boolean;
-  game: string;
-}
 
 const COLUMNS = `day date, at timestamptz, kind smallint, visitor bigint, path text, entry_path text,
   is_entry boolean, referrer text, utm_source text, utm_medium text, utm_campaign text,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FILTER_COLUMNS, type DayEvent, type FilterKey } from './rollup.js';
+import { FILTER_COLUMNS, type DayEvent, type FilterKey } from './events.js';
 import {
   addSegmentGroups,
   decodeSegment,

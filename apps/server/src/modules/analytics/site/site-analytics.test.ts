@@ -15,15 +15,15 @@ import {
   type TestApp,
   type TestClient,
   uniqueName,
-} from '../../test/harness.js';
+} from '../../../test/harness.js';
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
-import { makeZip } from '../game-host/test-zips.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
+import { makeZip } from '../../game-host/test-zips.js';
 import { createEventsRepo, rowsOf } from './events-repo.js';
 import { createAnalyticsQueryService } from './query-service.js';
 
 /**
- * Site analytics over HTTP (issue 20): heartbeats with page views and beacons in, the admin's
+ * Site analytics over HTTP: heartbeats with page views and beacons in, the admin's
  * queries out. The clock is ours, so days can pass; each visitor is a distinct address (through
  * a trusted proxy header) and browser.
  */
@@ -495,7 +495,7 @@ describe('site analytics', () => {
   });
 });
 
-describe('a tab that closes (issue 19.7)', () => {
+describe('a tab that closes', () => {
   it('leaves Live Activity at once; one that vanishes still expires', async () => {
     const tab: Visitor = { ip: '192.0.2.44', userAgent: CHROME_DESKTOP };
     const visitorId = 'closingTabVisitor000001';

@@ -5,27 +5,7 @@
  * day this is faster than the same sums in SQL (130 grouped scans of the partition, each sorting
  * it for its distinct visitors), and it yields to the event loop between filters.
  */
-import type { EventRow } from './events-repo.js';
-
-/** The events column each filter narrows by, keyed as analytics_daily.filter stores it. An exit
- * filter narrows as a page filter does (a view is not known to be an exit until it ends), so it
- * has no rows of its own. */
-export const FILTER_COLUMNS = {
-  page: 'path',
-  entry: 'entry_path',
-  referrer: 'referrer',
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-  country: 'country',
-  device: 'device',
-  browser: 'browser',
-  os: 'os',
-} as const;
-export type FilterKey = keyof typeof FILTER_COLUMNS;
-
-/** An event as the rollups read it: every column but its day and time (EVENT_KIND for kind). */
-export type DayEvent = Omit<EventRow, 'day' | 'at'>;
+import { type DayEvent, FILTER_COLUMNS, type FilterKey } from './events.js';
 
 /** One row of analytics_daily, without its day. */
 export interface RollupRow {

@@ -8,7 +8,8 @@
  * The budget bounds what is kept between views; one view over more days than it holds keeps
  * them all while it runs.
  */
-import type { Day, EventsRepo, StoredSegment } from './events-repo.js';
+import type { Day } from '../days.js';
+import type { EventsRepo, StoredSegment } from './events-repo.js';
 import { decodeSegment, type Segment } from './segments.js';
 
 /** Days read from the database per statement. */

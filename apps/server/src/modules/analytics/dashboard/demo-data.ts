@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 
 import { GAME_CATALOGUE } from '@portfolio/types';
 
-import type { Db } from '../../db/client.js';
-import { type StoredDeviceInfo, users } from '../../db/schema.js';
-import { ANALYTICS_WINDOW_DAYS, dayOf } from './service.js';
-import { seededRandom } from '../../lib/seeded-random.js';
+import type { Db } from '../../../db/client.js';
+import { type StoredDeviceInfo, users } from '../../../db/schema.js';
+import { dayOf } from '../days.js';
+import { ANALYTICS_WINDOW_DAYS } from './service.js';
+import { seededRandom } from '../../../lib/seeded-random.js';
 
 /** Every seeded username starts with this, so a rerun finds (and skips) what it made before. */
 export const DEMO_PREFIX = 'demo_';

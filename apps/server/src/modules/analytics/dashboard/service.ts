@@ -1,9 +1,10 @@
 import type { DailyStat, GameClickStats, VisitorStatsResponse } from '@portfolio/types';
 
-import type { DomainEventBus } from '../../lib/events.js';
-import type { AdminNotifier } from '../../realtime/admin-notifier.js';
-import type { AnalyticsRepo, Day, VisitorRow } from './repo.js';
-import { moduleLogger } from '../../lib/logger.js';
+import type { DomainEventBus } from '../../../lib/events.js';
+import { moduleLogger } from '../../../lib/logger.js';
+import type { AdminNotifier } from '../../../realtime/admin-notifier.js';
+import { addDays, type Day, dayOf } from '../days.js';
+import type { AnalyticsRepo, VisitorRow } from './repo.js';
 
 const log = moduleLogger('analytics');
 
@@ -17,11 +18,6 @@ export const ANALYTICS_WINDOW_DAYS = 30;
  */
 const MAX_REMEMBERED_VISITORS = 1_000_000;
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const dayOf = (time: number): Day => new Date(time).toISOString().slice(0, 10);
-export const addDays = (day: Day, days: number): Day =>
-  dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 export interface AnalyticsService {

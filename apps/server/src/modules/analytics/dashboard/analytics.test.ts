@@ -8,8 +8,8 @@ import {
   type TestApp,
   type TestClient,
   uniqueName,
-} from '../../test/harness.js';
-import { dayOf } from './service.js';
+} from '../../../test/harness.js';
+import { dayOf } from '../days.js';
 
 let app: TestApp;
 let admin: TestClient;

@@ -9,14 +9,16 @@ import {
   type TestApp,
   type TestClient,
   uniqueName,
-} from '../../test/harness.js';
-import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
-import { createEventsRepo, type Day, type EventRow, rowsOf } from './events-repo.js';
+} from '../../../test/harness.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
+import type { Day } from '../days.js';
+import type { EventRow } from './events.js';
+import { createEventsRepo, rowsOf } from './events-repo.js';
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from './rollup.js';
-import { captureLogs } from '../../lib/logger.js';
+import { captureLogs } from '../../../lib/logger.js';
 
 /**
- * Rollups under a flood (issue 26): one account's page views are limited as a guest address's,
+ * Rollups under a flood: one account's page views are limited as a guest address's,
  * a day of 40,000 distinct UTM values rolls up (it overflowed the stack, and days roll up in
  * order, so no later day was rolled up either), and a day whose rollup fails is logged, shown to
  * the admin and retried while the days after it are rolled up.

@@ -15,7 +15,7 @@
  * few operations and no branch that mispredicts; any further filter is checked on that list.
  * The figures are then summed over the list only.
  */
-import { FILTER_COLUMNS, type DayEvent, type FilterKey } from './rollup.js';
+import { FILTER_COLUMNS, type DayEvent, type FilterKey } from './events.js';
 
 const FORMAT_VERSION = 2;
 const KEYS = Object.keys(FILTER_COLUMNS) as FilterKey[];

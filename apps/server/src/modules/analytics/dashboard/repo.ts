@@ -1,10 +1,8 @@
 import { and, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 
-import type { Db } from '../../db/client.js';
-import { dailyStats, gameClicksDaily, users } from '../../db/schema.js';
-
-/** A day in UTC as PostgreSQL's `date` prints it. */
-export type Day = string;
+import type { Db } from '../../../db/client.js';
+import { dailyStats, gameClicksDaily, users } from '../../../db/schema.js';
+import type { Day } from '../days.js';
 
 export interface VisitorRow {
   day: Day;

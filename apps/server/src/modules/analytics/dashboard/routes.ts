@@ -8,11 +8,11 @@ import {
   type VisitorStatsResponse,
 } from '@portfolio/types';
 
-import { badRequest, forbidden } from '../../lib/errors.js';
-import { rateLimitAddress } from '../../lib/client-address.js';
-import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
-import { parseInput } from '../../lib/validate.js';
-import { requireAdmin } from '../auth/policies.js';
+import { badRequest, forbidden } from '../../../lib/errors.js';
+import { rateLimitAddress } from '../../../lib/client-address.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../../lib/rate-limit.js';
+import { parseInput } from '../../../lib/validate.js';
+import { requireAdmin } from '../../auth/policies.js';
 import type { AnalyticsService } from './service.js';
 
 /** Each click is a database write: one address may not click more than this. */
@@ -21,7 +21,7 @@ export const GAME_CLICK_LIMIT: RateLimitRule = { limit: 60, windowMs: 60_000 };
 export function createAnalyticsRouter(deps: {
   analytics: AnalyticsService;
   rateLimiter: RateLimiter;
-  /** A published game of the catalogue (the database's, issue 16). */
+  /** A published game of the catalogue (the database's). */
   findGame: (
     gameId: string,
   ) => Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMultiplayer'> | undefined;
