@@ -16,8 +16,13 @@ import { createTwoFactorRouter } from './modules/auth/two-factor-routes.js';
 import { gamesOriginFor } from './modules/game-host/origin.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { findPlayableGame } from './modules/game-host/catalogue.js';
-import { createGameHostRouter, createGameUploadRouter } from './modules/game-host/routes.js';
+import {
+  createGameHostRouter,
+  createGameUploadRouter,
+  gameAdminAuth,
+} from './modules/game-host/routes.js';
 import { createGamesRouter } from './modules/games/routes.js';
+import { createLeaderboardRouter } from './modules/leaderboards/routes.js';
 import { createGamesStaticRouter, serveGameSdk } from './modules/games/static-routes.js';
 import { createPlayTicketRouter } from './modules/multiplayer/play-ticket-routes.js';
 import { createMailRouter } from './modules/mail/routes.js';
@@ -114,6 +119,15 @@ export function createApp(deps: Deps): Express {
   api.use(createGameStatusRouter(deps.gameStatus));
   api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter, findGame }));
   api.use(createGameHostRouter({ host: deps.gameHost, config }));
+  api.use(
+    createLeaderboardRouter({
+      leaderboards: deps.leaderboards,
+      rateLimiter: deps.rateLimiter,
+      findGame,
+      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      adminAuth: gameAdminAuth(deps.gameHost),
+    }),
+  );
   api.use(
     createPlayTicketRouter({
       playTickets: deps.playTickets,

@@ -35,6 +35,10 @@ import {
   ROLLUP_INTERVAL_MS,
 } from './modules/analytics/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
+import {
+  createLeaderboardService,
+  type LeaderboardService,
+} from './modules/leaderboards/service.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
@@ -144,6 +148,8 @@ export interface Deps {
   playTickets: PlayTickets;
   /** The game SDK's records: play sessions, saves, achievements. */
   games: GamesService;
+  /** Leaderboards: boards per game, players' best scores per period. */
+  leaderboards: LeaderboardService;
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
   subscriptions: SubscriptionService;
   subscriptionRateLimits: SubscriptionRateLimits;
@@ -471,6 +477,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     multiplayer,
     playTickets,
     games: createGamesService({ db: database.db, gameTitle }),
+    leaderboards: createLeaderboardService({ db: database.db, now }),
     subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,

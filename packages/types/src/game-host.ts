@@ -211,6 +211,11 @@ export const GAME_AUDIT_ACTIONS = [
   'thumbnail-upload',
   'token-create',
   'token-delete',
+  'leaderboard-save',
+  'leaderboard-delete',
+  'score-remove',
+  'player-ban',
+  'player-unban',
 ] as const;
 export const GameAuditAction = z.enum(GAME_AUDIT_ACTIONS);
 export type GameAuditAction = z.infer<typeof GameAuditAction>;

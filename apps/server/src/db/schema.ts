@@ -5,6 +5,8 @@ import {
   check,
   customType,
   date,
+  doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -330,6 +332,93 @@ export const games = pgTable(
   ],
 );
 
+/**
+ * A game's leaderboards (defined by the admin): how scores compare and show, and the range a valid
+ * score must fall in.
+ */
+export const gameLeaderboards = pgTable(
+  'game_leaderboards',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    board: text('board').notNull(),
+    name: text('name').notNull(),
+    order: text('sort_order').$type<'desc' | 'asc'>().notNull(),
+    format: text('format').$type<'number' | 'time' | 'suffix'>().notNull(),
+    suffix: text('suffix').notNull().default(''),
+    min: doublePrecision('min_value'),
+    max: doublePrecision('max_value'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.board] }),
+    check('game_leaderboards_order_check', sql`${table.order} in ('desc', 'asc')`),
+    check('game_leaderboards_format_check', sql`${table.format} in ('number', 'time', 'suffix')`),
+  ],
+);
+
+/**
+ * A player's best score on a board, one row per period bucket (the day, the ISO week, the month
+ * of the score, and all time as 1970-01-01). `rank_key` is the value turned so that smaller is
+ * always better (−value on a higher-is-better board): one index serves both orders, and a rank is
+ * one count of the rows before the player's in it.
+ */
+export const gameScores = pgTable(
+  'game_scores',
+  {
+    gameId: text('game_id').notNull(),
+    board: text('board').notNull(),
+    period: text('period').$type<'day' | 'week' | 'month' | 'all'>().notNull(),
+    bucket: date('bucket', { mode: 'string' }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: doublePrecision('value').notNull(),
+    rankKey: doublePrecision('rank_key').notNull(),
+    achievedAt: timestamp('achieved_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({
+      columns: [table.gameId, table.board, table.period, table.bucket, table.userId],
+    }),
+    index('game_scores_rank_idx').on(
+      table.gameId,
+      table.board,
+      table.period,
+      table.bucket,
+      table.rankKey,
+      table.achievedAt,
+      table.userId,
+    ),
+    foreignKey({
+      columns: [table.gameId, table.board],
+      foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Players an admin banned from a board: their scores are gone and new ones refused. */
+export const gameLeaderboardBans = pgTable(
+  'game_leaderboard_bans',
+  {
+    gameId: text('game_id').notNull(),
+    board: text('board').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bannedAt: timestamp('banned_at', { withTimezone: true }).notNull().defaultNow(),
+    bannedBy: text('banned_by').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.board, table.userId] }),
+    foreignKey({
+      columns: [table.gameId, table.board],
+      foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
+    }).onDelete('cascade'),
+  ],
+);
+
 /** Every uploaded build of a game (one folder per version under GAMES_DIR, never changed). */
 export const gameBuilds = pgTable(
   'game_builds',
@@ -485,6 +574,9 @@ export const schema = {
   gameBuilds,
   adminTokens,
   gameAuditLog,
+  gameLeaderboards,
+  gameScores,
+  gameLeaderboardBans,
 };
 
 /**

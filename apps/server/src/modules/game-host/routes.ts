@@ -48,7 +48,7 @@ const AuditQuery = z.object({ gameId: GameId.optional() });
 const VersionParam = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** The admin a request acts as (set by gameAdminAuth). */
-function actorOf(res: Response): NonNullable<Actor> {
+export function actorOf(res: Response): NonNullable<Actor> {
   const actor: unknown = res.locals.gameAdmin;
   if (
     typeof actor === 'object' &&
@@ -67,7 +67,7 @@ function actorOf(res: Response): NonNullable<Actor> {
  * An admin session, or a bearer token of an admin: a present Authorization header decides
  * (a wrong token is a 401 even with an admin's cookie).
  */
-function gameAdminAuth(host: GameHost): RequestHandler {
+export function gameAdminAuth(host: GameHost): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (header !== undefined) {

@@ -6,6 +6,7 @@ import { sendBeacon } from '../presence/page-view';
 import { type DeviceClass, useDeviceClass } from './device-class';
 import { useGrantRenewal } from './grant-renewal';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
+import { LeaderboardPanel } from './leaderboard-panel';
 import { startSdkHost } from './sdk-host';
 import { useIsTouchScreen } from './touch-screen';
 import {
@@ -89,6 +90,8 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   const [isShowingInstructions, setShowingInstructions] = useState(
     () => !startsCollapsed(deviceClass),
   );
+  /** Grows when the game posts a score, so the leaderboards are read again. */
+  const [scoresVersion, setScoresVersion] = useState(0);
   const frameRef = useRef<HTMLIFrameElement>(null);
   const viewerRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -181,6 +184,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
       frameOrigin: new URL(playUrl).origin,
       getFrameWindow: () => frameRef.current?.contentWindow,
       isSignedIn: () => useAuthStore.getState().user !== null,
+      onScore: () => setScoresVersion((version) => version + 1),
     });
   }, [game.id, playUrl]);
 
@@ -314,6 +318,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           </button>
         </p>
       )}
+      <LeaderboardPanel gameId={game.id} version={scoresVersion} />
     </section>
   );
 }

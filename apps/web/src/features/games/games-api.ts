@@ -5,6 +5,14 @@ import {
   UnlockedAchievement,
 } from '@portfolio/types';
 
+import {
+  type LeaderboardQuery,
+  LeaderboardResponse,
+  LeaderboardsResponse,
+  type SubmitScoreRequest,
+  SubmitScoreResponse,
+} from '@portfolio/types/leaderboards';
+
 import { http, request } from '../../lib/http';
 
 /**
@@ -50,4 +58,34 @@ export function unlockAchievement(gameId: string, name: string) {
 /** A short-lived ticket for a multiplayer game's server, handed to the game's frame (issue 16). */
 export function getPlayTicket(gameId: string) {
   return http.post('/api/play-tickets', { gameId }, PlayTicketResponse);
+}
+
+/** A published game's leaderboards (public). */
+export async function listLeaderboards(gameId: string, signal?: AbortSignal) {
+  return (await http.get(`${gamePath(gameId)}/leaderboards`, LeaderboardsResponse, signal))
+    .leaderboards;
+}
+
+/** A board in a period: its top, or with around 'me' the rows around the signed-in player. */
+export function getLeaderboard(
+  gameId: string,
+  board: string,
+  query: Partial<LeaderboardQuery>,
+  signal?: AbortSignal,
+) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) {
+      params.set(name, String(value));
+    }
+  }
+  return http.get(
+    `${gamePath(gameId)}/leaderboards/${encodeURIComponent(board)}?${params.toString()}`,
+    LeaderboardResponse,
+    signal,
+  );
+}
+
+export function submitScore(gameId: string, score: SubmitScoreRequest) {
+  return http.post(`${gamePath(gameId)}/scores`, score, SubmitScoreResponse);
 }

@@ -4,12 +4,15 @@ import {
   GameSdkRequestMessage,
 } from '@portfolio/types';
 
+import { isHttpError } from '../../lib/http';
 import {
   endSessionOnExit,
+  getLeaderboard,
   getPlayTicket,
   loadGame,
   recordSession,
   saveGame,
+  submitScore,
   unlockAchievement,
 } from './games-api';
 
@@ -26,7 +29,12 @@ export interface SdkHostOptions {
   getFrameWindow: () => Window | null | undefined;
   /** Whether a player is signed in now (guests play without recording). */
   isSignedIn: () => boolean;
+  /** A score the game posted was recorded (the viewer shows the board again). */
+  onScore?: (board: string) => void;
 }
+
+/** Requests a guest's game may make too: reading boards is public. */
+const GUEST_REQUESTS = new Set<GameSdkRequestMessage['type']>(['leaderboard']);
 
 /**
  * The hosting page's side of the game SDK (sdk.js): answers the frame's requests by calling the
@@ -60,11 +68,22 @@ export function startSdkHost(options: SdkHostOptions): () => void {
         return undefined;
       case 'load':
         return loadGame(gameId);
+      case 'slots':
+        return [];
       case 'unlock':
         await unlockAchievement(gameId, request.payload.name);
         return undefined;
       case 'ticket':
         return getPlayTicket(gameId);
+      case 'score': {
+        const result = await submitScore(gameId, request.payload);
+        options.onScore?.(request.payload.board);
+        return result;
+      }
+      case 'leaderboard': {
+        const { board, ...query } = request.payload;
+        return getLeaderboard(gameId, board, query);
+      }
     }
   };
 
@@ -78,7 +97,7 @@ export function startSdkHost(options: SdkHostOptions): () => void {
       return;
     }
     const request = parsed.data;
-    if (!options.isSignedIn()) {
+    if (!options.isSignedIn() && !GUEST_REQUESTS.has(request.type)) {
       answer(frame, request.id, false);
       return;
     }
@@ -86,7 +105,13 @@ export function startSdkHost(options: SdkHostOptions): () => void {
       (result) => answer(frame, request.id, true, result),
       (error: unknown) => {
         console.warn(`Game SDK ${request.type} failed`, error);
-        answer(frame, request.id, false);
+        // the game may tell its player why (a score out of the board's range, too many)
+        answer(
+          frame,
+          request.id,
+          false,
+          isHttpError(error) ? { error: { code: error.code, message: error.message } } : undefined,
+        );
       },
     );
   };
