@@ -51,10 +51,11 @@ async function time<T>(work: () => Promise<T>): Promise<{ ms: number; result: T 
 async function main(): Promise<void> {
   const url = new URL(SERVER_URL);
   url.pathname = `/${DATABASE}`;
-  await admin(`drop database if exists ${DATABASE}`);
+  await admin(`drop database if exists ${DATABASE} with (force)`);
   await admin(`create database ${DATABASE}`);
   const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
   const { db } = database;
+  let openClient: pg.Client | undefined;
   try {
     const loadStarted = performance.now();
     await db.execute(sql`
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
     }
     const pool = new pg.Client({ connectionString: url.toString() });
     await pool.connect();
+    openClient = pool;
     await pool.query('vacuum analyze game_scores');
     await pool.query('vacuum analyze users');
     const loadMs = performance.now() - loadStarted;
@@ -156,6 +158,7 @@ async function main(): Promise<void> {
       [GAME, BOARD],
     );
     await pool.end();
+    openClient = undefined;
 
     const row = (name: string, summary: Summary) => [
       name,
@@ -180,8 +183,10 @@ async function main(): Promise<void> {
       console.log(`  ${line['QUERY PLAN']}`);
     }
   } finally {
+    await openClient?.end();
     await database.close();
-    await admin(`drop database if exists ${DATABASE}`);
+    // with (force): a connection left by a failed run does not keep the database
+    await admin(`drop database if exists ${DATABASE} with (force)`);
   }
 }
 

@@ -24,6 +24,7 @@ import {
 } from './game-form';
 import { GameHistory } from './game-history';
 import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
+import { LeaderboardsSection } from './leaderboards-section';
 import { ThumbnailUpload } from './thumbnail-upload';
 
 import './admin-games.css';
@@ -367,6 +368,10 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
 
       <AdminSection titleId="thumbnail-title" title="Thumbnail">
         <ThumbnailUpload game={game} onUploaded={onChanged} />
+      </AdminSection>
+
+      <AdminSection titleId="leaderboards-title" title="Leaderboards">
+        <LeaderboardsSection game={game} />
       </AdminSection>
 
       <AdminSection titleId="terminal-title" title="Publish from a Terminal">
