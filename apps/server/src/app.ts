@@ -23,6 +23,10 @@ import {
 } from './modules/game-host/routes.js';
 import { createGamesRouter } from './modules/games/routes.js';
 import { createLeaderboardRouter } from './modules/leaderboards/routes.js';
+import {
+  createAchievementIconRouter,
+  createAchievementRouter,
+} from './modules/achievements/routes.js';
 import { createGamesStaticRouter, serveGameSdk } from './modules/games/static-routes.js';
 import { createPlayTicketRouter } from './modules/multiplayer/play-ticket-routes.js';
 import { createMailRouter } from './modules/mail/routes.js';
@@ -72,24 +76,34 @@ export function createApp(deps: Deps): Express {
   // ADMIN_REQUIRE_2FA: an admin without 2FA may only set it up (and sign in or out) until it is on
   const twoFactorGate = twoFactorSetupGate(config.adminRequireTwoFactor);
   const resolveSession = sessionMiddleware(deps.sessions, sessionCookies);
+  const resolveSessionAndGate: express.RequestHandler = (req, res, next) =>
+    resolveSession(req, res, (error?: unknown) => {
+      if (error) {
+        next(error);
+        return;
+      }
+      try {
+        twoFactorGate(req, res, next);
+      } catch (gateError) {
+        next(gateError);
+      }
+    });
   // game builds and thumbnails: binary bodies with their own same-origin check, the zip
   // streamed to disk (ahead of the JSON-only guard and parser)
   api.use(
     createGameUploadRouter({
       host: deps.gameHost,
       config,
-      resolveSession: (req, res, next) =>
-        resolveSession(req, res, (error?: unknown) => {
-          if (error) {
-            next(error);
-            return;
-          }
-          try {
-            twoFactorGate(req, res, next);
-          } catch (gateError) {
-            next(gateError);
-          }
-        }),
+      resolveSession: resolveSessionAndGate,
+    }),
+  );
+  api.use(
+    createAchievementIconRouter({
+      achievements: deps.achievements,
+      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      adminAuth: gameAdminAuth(deps.gameHost),
+      resolveSession: resolveSessionAndGate,
+      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
     }),
   );
   // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
@@ -117,7 +131,14 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createGameStatusRouter(deps.gameStatus));
-  api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter, findGame }));
+  api.use(
+    createGamesRouter({
+      games: deps.games,
+      rateLimiter: deps.rateLimiter,
+      findGame,
+      checkUnlock: (gameId, name) => deps.achievements.checkUnlock(gameId, name),
+    }),
+  );
   api.use(createGameHostRouter({ host: deps.gameHost, config }));
   api.use(
     createLeaderboardRouter({
@@ -126,6 +147,15 @@ export function createApp(deps: Deps): Express {
       findGame,
       hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
       adminAuth: gameAdminAuth(deps.gameHost),
+    }),
+  );
+  api.use(
+    createAchievementRouter({
+      achievements: deps.achievements,
+      findGame,
+      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      adminAuth: gameAdminAuth(deps.gameHost),
+      gamesDir: config.gamesHost.dir,
     }),
   );
   api.use(

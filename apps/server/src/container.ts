@@ -36,6 +36,10 @@ import {
 } from './modules/analytics/query-service.js';
 import { createGamesService, type GamesService } from './modules/games/service.js';
 import {
+  type AchievementService,
+  createAchievementService,
+} from './modules/achievements/service.js';
+import {
   createLeaderboardService,
   type LeaderboardService,
 } from './modules/leaderboards/service.js';
@@ -150,6 +154,8 @@ export interface Deps {
   games: GamesService;
   /** Leaderboards: boards per game, players' best scores per period. */
   leaderboards: LeaderboardService;
+  /** Achievement catalogues per game. */
+  achievements: AchievementService;
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
   subscriptions: SubscriptionService;
   subscriptionRateLimits: SubscriptionRateLimits;
@@ -478,6 +484,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     playTickets,
     games: createGamesService({ db: database.db, gameTitle }),
     leaderboards: createLeaderboardService({ db: database.db, now }),
+    achievements: createAchievementService({ db: database.db, gamesDir: config.gamesHost.dir }),
     subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,

@@ -216,6 +216,9 @@ export const GAME_AUDIT_ACTIONS = [
   'score-remove',
   'player-ban',
   'player-unban',
+  'achievement-save',
+  'achievement-delete',
+  'achievement-icon',
 ] as const;
 export const GameAuditAction = z.enum(GAME_AUDIT_ACTIONS);
 export type GameAuditAction = z.infer<typeof GameAuditAction>;

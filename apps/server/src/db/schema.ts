@@ -419,6 +419,34 @@ export const gameLeaderboardBans = pgTable(
   ],
 );
 
+/**
+ * A game's achievement catalogue (defined by the admin). Players' unlocks stay in
+ * `game_achievements` under the key; names unlocked before a catalogue existed are shown to the
+ * admin as undefined, to adopt.
+ */
+export const gameAchievementDefs = pgTable(
+  'game_achievement_defs',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    points: integer('points').notNull().default(0),
+    /** Shown to players only once they have it (its name and description). */
+    hidden: boolean('hidden').notNull().default(false),
+    /** `achievements/<hash>.<ext>` under the game's folder on the games origin. */
+    icon: text('icon'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.key] }),
+    check('game_achievement_defs_points_check', sql`${table.points} between 0 and 1000`),
+  ],
+);
+
 /** Every uploaded build of a game (one folder per version under GAMES_DIR, never changed). */
 export const gameBuilds = pgTable(
   'game_builds',
@@ -577,6 +605,7 @@ export const schema = {
   gameLeaderboards,
   gameScores,
   gameLeaderboardBans,
+  gameAchievementDefs,
 };
 
 /**

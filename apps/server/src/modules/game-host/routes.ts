@@ -234,9 +234,9 @@ const ZIP_TYPES = new Set([
   'application/x-zip-compressed',
   'application/octet-stream',
 ]);
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
-const mediaTypeOf = (req: Request) =>
+export const mediaTypeOf = (req: Request) =>
   (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
 /**
@@ -244,7 +244,7 @@ const mediaTypeOf = (req: Request) =>
  * Sec-Fetch-Site), and the body must be of one of `types`, none of which a cross-site form can
  * send without a CORS preflight this server never answers.
  */
-function binaryBodyGuard(
+export function binaryBodyGuard(
   types: ReadonlySet<string>,
   allowedOrigins: readonly string[],
   description: string,

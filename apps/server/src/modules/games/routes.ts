@@ -29,6 +29,8 @@ export function createGamesRouter(deps: {
   rateLimiter: RateLimiter;
   /** A published game of the catalogue (the database's, issue 16). */
   findGame: (gameId: string) => SdkGame | undefined;
+  /** Refuses a name the game's achievement catalogue does not define (when it has one). */
+  checkUnlock?: (gameId: string, name: string) => Promise<void>;
 }): Router {
   const { games, rateLimiter, findGame } = deps;
   const router = Router();
@@ -81,6 +83,7 @@ export function createGamesRouter(deps: {
     const { userId, game } = playerAndGame(req);
     const { name } = parseInput(UnlockAchievementRequest, req.body);
     await limitWrites(userId);
+    await deps.checkUnlock?.(game.id, name);
     const { created, ...achievement } = await games.unlock(userId, game.id, name);
     res.status(created ? 201 : 200).json(achievement satisfies UnlockedAchievement);
   });

@@ -6,7 +6,7 @@ import { sendBeacon } from '../presence/page-view';
 import { type DeviceClass, useDeviceClass } from './device-class';
 import { useGrantRenewal } from './grant-renewal';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
-import { LeaderboardPanel } from './leaderboard-panel';
+import { LeaderboardPanel, type ScoredBoard } from './leaderboard-panel';
 import { startSdkHost } from './sdk-host';
 import { useIsTouchScreen } from './touch-screen';
 import {
@@ -90,8 +90,8 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   const [isShowingInstructions, setShowingInstructions] = useState(
     () => !startsCollapsed(deviceClass),
   );
-  /** Grows when the game posts a score, so the leaderboards are read again. */
-  const [scoresVersion, setScoresVersion] = useState(0);
+  /** The last score the game posted: the leaderboards are read again and turn to its board. */
+  const [scored, setScored] = useState<ScoredBoard | null>(null);
   const frameRef = useRef<HTMLIFrameElement>(null);
   const viewerRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -184,7 +184,8 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
       frameOrigin: new URL(playUrl).origin,
       getFrameWindow: () => frameRef.current?.contentWindow,
       isSignedIn: () => useAuthStore.getState().user !== null,
-      onScore: () => setScoresVersion((version) => version + 1),
+      onScore: (board) =>
+        setScored((last) => ({ board, version: (last?.version ?? 0) + 1 })),
     });
   }, [game.id, playUrl]);
 
@@ -318,7 +319,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           </button>
         </p>
       )}
-      <LeaderboardPanel gameId={game.id} version={scoresVersion} />
+      <LeaderboardPanel gameId={game.id} scored={scored} />
     </section>
   );
 }

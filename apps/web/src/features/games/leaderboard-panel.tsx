@@ -14,15 +14,34 @@ import { getLeaderboard, listLeaderboards } from './games-api';
 /** Rows the viewer shows of a board. */
 const SHOWN_ROWS = 10;
 
+/** The last score the game posted: its board, and a count that grows with every score. */
+export interface ScoredBoard {
+  board: string;
+  version: number;
+}
+
 /**
  * A game's leaderboards under its frame: one board at a time, by period (UTC calendar), the top
  * ten and, for a signed-in player outside them, their own rank. Shown only when the game has
- * boards; read again when the game posts a score (`version`).
+ * boards; read again when the game posts a score, and turned to that score's board (until the
+ * player picks another).
  */
-export function LeaderboardPanel({ gameId, version }: { gameId: string; version: number }) {
+export function LeaderboardPanel({
+  gameId,
+  scored,
+}: {
+  gameId: string;
+  scored: ScoredBoard | null;
+}) {
   const user = useAuthStore((state) => state.user);
   const [boards, setBoards] = useState<Leaderboard[]>([]);
-  const [boardKey, setBoardKey] = useState('');
+  /** The player's own pick, and how many scores had been posted when they made it. */
+  const [chosen, setChosen] = useState<ScoredBoard | null>(null);
+  const version = scored?.version ?? 0;
+  const wanted =
+    scored && (!chosen || scored.version > chosen.version) ? scored.board : chosen?.board;
+  const boardKey =
+    boards.find((board) => board.board === wanted)?.board ?? boards[0]?.board ?? '';
   const [period, setPeriod] = useState<LeaderboardPeriod>('all');
   const [top, setTop] = useState<LeaderboardResponse | null>(null);
   const [mine, setMine] = useState<LeaderboardResponse | null>(null);
@@ -33,12 +52,7 @@ export function LeaderboardPanel({ gameId, version }: { gameId: string; version:
   useEffect(() => {
     const controller = new AbortController();
     listLeaderboards(gameId, controller.signal).then(
-      (found) => {
-        setBoards(found);
-        setBoardKey((current) =>
-          found.some((board) => board.board === current) ? current : (found[0]?.board ?? ''),
-        );
-      },
+      (found) => setBoards(found),
       (failure: unknown) => {
         if (!controller.signal.aborted) {
           console.warn('Could not read the leaderboards', failure);
@@ -92,7 +106,7 @@ export function LeaderboardPanel({ gameId, version }: { gameId: string; version:
             <select
               id={selectId}
               value={boardKey}
-              onChange={(event) => setBoardKey(event.target.value)}
+              onChange={(event) => setChosen({ board: event.target.value, version })}
             >
               {boards.map((candidate) => (
                 <option key={candidate.board} value={candidate.board}>
