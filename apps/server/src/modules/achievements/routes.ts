@@ -15,11 +15,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
 import type { SdkGame } from '../games/routes.js';
 import { actorOf, binaryBodyGuard, IMAGE_TYPES, mediaTypeOf } from '../game-host/routes.js';
-import {
-  ACHIEVEMENT_ICON_FILE,
-  type AchievementService,
-  achievementIconDir,
-} from './service.js';
+import { ACHIEVEMENT_ICON_FILE, type AchievementService, achievementIconDir } from './service.js';
 
 /*
  *   GET    /api/games/:gameId/achievements                 a published game's catalogue (public;
@@ -68,7 +64,10 @@ export function createAchievementRouter(deps: {
     res
       .set('Cache-Control', 'private, no-store')
       .json(
-        (await achievements.catalogue(game.id, req.auth?.user.id)) satisfies GameAchievementsResponse,
+        (await achievements.catalogue(
+          game.id,
+          req.auth?.user.id,
+        )) satisfies GameAchievementsResponse,
       );
   });
 

@@ -202,16 +202,16 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
             .from(gameAchievementDefs)
             .where(eq(gameAchievementDefs.gameId, gameId));
           if (Number(count) >= ACHIEVEMENT_DEFS_PER_GAME_MAX) {
-            throw conflict(`A game may define at most ${ACHIEVEMENT_DEFS_PER_GAME_MAX} achievements`);
+            throw conflict(
+              `A game may define at most ${ACHIEVEMENT_DEFS_PER_GAME_MAX} achievements`,
+            );
           }
         }
         const [row] = existing
           ? await tx
               .update(gameAchievementDefs)
               .set({ ...input, updatedAt: new Date() })
-              .where(
-                and(eq(gameAchievementDefs.gameId, gameId), eq(gameAchievementDefs.key, key)),
-              )
+              .where(and(eq(gameAchievementDefs.gameId, gameId), eq(gameAchievementDefs.key, key)))
               .returning()
           : await tx
               .insert(gameAchievementDefs)

@@ -11,6 +11,11 @@ import {
 } from '@portfolio/types/game-host';
 
 import {
+  AchievementDefResponse,
+  AdminAchievementsResponse,
+  type PutAchievementRequest,
+} from '@portfolio/types/achievements';
+import {
   LeaderboardBansResponse,
   LeaderboardsResponse,
   type PutLeaderboardRequest,
@@ -220,4 +225,36 @@ export async function unbanPlayer(gameId: string, board: string, userId: string)
 
 export async function listBans(gameId: string, board: string, signal?: AbortSignal) {
   return (await http.get(`${boardPath(gameId, board)}/bans`, LeaderboardBansResponse, signal)).bans;
+}
+
+const achievementPath = (gameId: string, key: string) =>
+  `${gamePath(gameId)}/achievements/${encodeURIComponent(key)}`;
+
+/** A game's achievement catalogue with the names players hold that it does not define. */
+export function listAdminAchievements(gameId: string, signal?: AbortSignal) {
+  return http.get(`${gamePath(gameId)}/achievements`, AdminAchievementsResponse, signal);
+}
+
+/** Defines an achievement, changes one, or adopts an undefined name. */
+export async function putAchievement(
+  gameId: string,
+  key: string,
+  body: PutAchievementRequest,
+): Promise<void> {
+  await request('PUT', achievementPath(gameId, key), { body });
+}
+
+export async function deleteAchievement(gameId: string, key: string): Promise<void> {
+  await request('DELETE', achievementPath(gameId, key));
+}
+
+/** Uploads an achievement's icon (PNG, JPEG or WebP), as the game's thumbnail is uploaded. */
+export function uploadAchievementIcon(gameId: string, key: string, image: File) {
+  return putFile(
+    `${achievementPath(gameId, key)}/icon`,
+    image,
+    image.type,
+    AchievementDefResponse,
+    {},
+  );
 }

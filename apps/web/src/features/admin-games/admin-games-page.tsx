@@ -24,6 +24,7 @@ import {
 } from './game-form';
 import { GameHistory } from './game-history';
 import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
+import { AchievementsSection } from './achievements-section';
 import { LeaderboardsSection } from './leaderboards-section';
 import { ThumbnailUpload } from './thumbnail-upload';
 
@@ -372,6 +373,10 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
 
       <AdminSection titleId="leaderboards-title" title="Leaderboards">
         <LeaderboardsSection game={game} />
+      </AdminSection>
+
+      <AdminSection titleId="achievements-title" title="Achievements">
+        <AchievementsSection game={game} />
       </AdminSection>
 
       <AdminSection titleId="terminal-title" title="Publish from a Terminal">

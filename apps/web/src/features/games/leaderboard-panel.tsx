@@ -40,8 +40,7 @@ export function LeaderboardPanel({
   const version = scored?.version ?? 0;
   const wanted =
     scored && (!chosen || scored.version > chosen.version) ? scored.board : chosen?.board;
-  const boardKey =
-    boards.find((board) => board.board === wanted)?.board ?? boards[0]?.board ?? '';
+  const boardKey = boards.find((board) => board.board === wanted)?.board ?? boards[0]?.board ?? '';
   const [period, setPeriod] = useState<LeaderboardPeriod>('all');
   const [top, setTop] = useState<LeaderboardResponse | null>(null);
   const [mine, setMine] = useState<LeaderboardResponse | null>(null);

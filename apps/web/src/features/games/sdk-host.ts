@@ -31,6 +31,8 @@ export interface SdkHostOptions {
   isSignedIn: () => boolean;
   /** A score the game posted was recorded (the viewer shows the board again). */
   onScore?: (board: string) => void;
+  /** The game unlocked an achievement (the viewer reads its catalogue again). */
+  onUnlock?: (key: string) => void;
 }
 
 /** Requests a guest's game may make too: reading boards is public. */
@@ -72,6 +74,7 @@ export function startSdkHost(options: SdkHostOptions): () => void {
         return [];
       case 'unlock':
         await unlockAchievement(gameId, request.payload.name);
+        options.onUnlock?.(request.payload.name);
         return undefined;
       case 'ticket':
         return getPlayTicket(gameId);
