@@ -15,7 +15,7 @@ import {
 } from '@portfolio/types/achievements';
 
 import type { Db } from '../../db/client.js';
-import { gameAchievementDefs, gameAchievements, gameStats } from '../../db/schema.js';
+import { gameAchievementDefs, gameAchievements } from '../../db/schema.js';
 import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { sniffImage } from '../game-host/admin-service.js';
 import { recordGameAudit } from '../game-host/audit.js';
@@ -45,7 +45,7 @@ export const ACHIEVEMENT_ICON_FILE = /^[0-9a-f]{16}\.(png|jpg|webp)$/;
 /** Where the site serves an achievement's icon (the versioned address of its file). */
 export const achievementIconUrl = (gameId: string, row: Pick<DefRow, 'icon' | 'updatedAt'>) =>
   row.icon
-    ? `/api/games/${encodeURIComponent(gameId)}/achievement-icons/${row.icon}?v=${row.updatedAt
+    ? `/api/games/${encodeURIComponent(gameId)}/achievement-icons/${path.basename(row.icon)}?v=${row.updatedAt
         .getTime()
         .toString(36)}`
     : null;
@@ -53,6 +53,11 @@ export const achievementIconUrl = (gameId: string, row: Pick<DefRow, 'icon' | 'u
 /** The folder of a game's achievement icons. */
 export const achievementIconDir = (gamesDir: string, gameId: string) =>
   path.join(gamesDir, gameId, 'achievements');
+
+async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
 
 export function createAchievementService(deps: { db: Db; gamesDir: string }) {
   const { db, gamesDir } = deps;
@@ -83,14 +88,16 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
         .from(gameAchievements)
         .where(eq(gameAchievements.gameId, gameId))
         .groupBy(gameAchievements.name),
-      db
-        .select({ players: sql<number>`count(distinct ${gameStats.userId})::int` })
-        .from(gameStats)
-        .where(eq(gameStats.gameId, gameId)),
+      // everyone with a record of the game: play, a save, or an unlock
+      rowsOf<{ players: number }>(
+        db,
+        sql`select count(*)::int as players from (
+          select user_id from game_stats where game_id = ${gameId}
+          union select user_id from game_achievements where game_id = ${gameId}) as players`,
+      ),
     ]);
     const byName = new Map(perName.map((row) => [row.name, Number(row.players)]));
-    // a player with an unlock but no stats row (an unlock without a session) counts too
-    const players = Math.max(Number(total?.players ?? 0), ...byName.values(), 0);
+    const players = Number(total?.players ?? 0);
     return { byName, players };
   }
 
