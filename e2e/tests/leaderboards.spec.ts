@@ -102,8 +102,11 @@ test('two players post scores through the SDK; the viewer ranks them; bad and to
   expect(defined.status(), await defined.text()).toBe(201);
   await api.dispose();
 
-  const first = await browser.newPage();
-  const second = await browser.newPage();
+  // two players, two browsers (cookie jars) side by side
+  const firstContext = await browser.newContext({ baseURL: SITE });
+  const secondContext = await browser.newContext({ baseURL: SITE });
+  const first = await firstContext.newPage();
+  const second = await secondContext.newPage();
   try {
     const alice = await openGameAs(first, 'alice');
     const answer = await alice.frame.evaluate((key) => window.GameSDK.submitScore(key, 500), board);
@@ -178,8 +181,8 @@ test('two players post scores through the SDK; the viewer ranks them; bad and to
     const values = ((await publicBoard.json()) as { entries: Array<{ value: number }> }).entries;
     expect(values.map((entry) => entry.value)).toEqual([900, 700]);
   } finally {
-    await first.close();
-    await second.close();
+    await firstContext.close();
+    await secondContext.close();
   }
 });
 

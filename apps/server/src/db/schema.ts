@@ -259,6 +259,27 @@ export const gameStats = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.gameId] })],
 );
 
+/**
+ * Save slots 1…9 of a player in a game (`GameSDK.save(data, { slot })`); slot 0 is the save in
+ * `game_stats`, the one save games had before slots.
+ */
+export const gameSaveSlots = pgTable(
+  'game_save_slots',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull(),
+    slot: integer('slot').notNull(),
+    data: jsonb('data'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.gameId, table.slot] }),
+    check('game_save_slots_slot_check', sql`${table.slot} between 1 and 9`),
+  ],
+);
+
 /** Achievements a player unlocked; the first unlock time is kept. */
 export const gameAchievements = pgTable(
   'game_achievements',
@@ -606,6 +627,7 @@ export const schema = {
   gameScores,
   gameLeaderboardBans,
   gameAchievementDefs,
+  gameSaveSlots,
 };
 
 /**

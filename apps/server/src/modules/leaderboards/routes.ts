@@ -115,8 +115,10 @@ export function createLeaderboardRouter(deps: {
       ...query,
       userId: isMine ? req.auth?.user.id : undefined,
     });
+    // the top is cached here (LEADERBOARD_CACHE_MS, dropped by every score): a browser asks
+    // each time, so a viewer reading the board after its own score sees it
     res
-      .set('Cache-Control', isMine ? 'private, no-store' : 'public, max-age=5')
+      .set('Cache-Control', isMine ? 'private, no-store' : 'no-cache')
       .json(answer satisfies LeaderboardResponse);
   });
 

@@ -2,6 +2,7 @@ import {
   GameSaveResponse,
   type GameSessionRequest,
   PlayTicketResponse,
+  SaveSlotsResponse,
   UnlockedAchievement,
 } from '@portfolio/types';
 
@@ -42,13 +43,28 @@ export function endSessionOnExit(gameId: string): void {
   request('POST', `${gamePath(gameId)}/session`, { body, keepalive: true }).catch(() => undefined);
 }
 
-export function saveGame(gameId: string, data: unknown) {
-  return request('PUT', `${gamePath(gameId)}/save`, { body: { data }, schema: GameSaveResponse });
+const slotQuery = (slot: number | undefined) => (slot ? `?slot=${slot}` : '');
+
+export function saveGame(gameId: string, data: unknown, slot?: number) {
+  return request('PUT', `${gamePath(gameId)}/save${slotQuery(slot)}`, {
+    body: { data },
+    schema: GameSaveResponse,
+  });
 }
 
-/** The game's save, or null when it has none yet. */
-export async function loadGame(gameId: string): Promise<unknown> {
-  return (await http.get(`${gamePath(gameId)}/save`, GameSaveResponse)).data;
+/** A slot's save, or null when it has none yet. */
+export async function loadGame(gameId: string, slot?: number): Promise<unknown> {
+  return (await http.get(`${gamePath(gameId)}/save${slotQuery(slot)}`, GameSaveResponse)).data;
+}
+
+/** A slot's save with its time (the guest's progress is compared with it). */
+export function loadSaveOf(gameId: string, slot?: number) {
+  return http.get(`${gamePath(gameId)}/save${slotQuery(slot)}`, GameSaveResponse);
+}
+
+/** The slots that hold a save. */
+export async function listSaveSlots(gameId: string) {
+  return (await http.get(`${gamePath(gameId)}/saves`, SaveSlotsResponse)).slots;
 }
 
 export function unlockAchievement(gameId: string, name: string) {
