@@ -45,6 +45,13 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['POST', '/api/subscription/sync'],
   ['POST', '/api/create-subscription'],
   ['POST', '/api/stripe/webhook'],
+  ['GET', '/api/games/TopDownRogueLike/leaderboards'],
+  ['GET', '/api/games/TopDownRogueLike/leaderboards/:id'],
+  ['POST', '/api/games/TopDownRogueLike/scores'],
+  ['GET', '/api/games/TopDownRogueLike/achievements'],
+  ['GET', '/api/games/TopDownRogueLike/saves'],
+  ['PUT', '/api/admin/games/TopDownRogueLike/leaderboards/:id'],
+  ['PUT', '/api/admin/games/TopDownRogueLike/achievements/:id'],
 ];
 
 let app: TestApp;
