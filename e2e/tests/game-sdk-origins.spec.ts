@@ -203,14 +203,3 @@ test('a multiplayer game on the games origin joins its room with a play ticket',
   );
   await expect(game.getByRole('link', { name: 'Log in' })).toHaveAttribute('target', '_top');
 });
-
-declare global {
-  interface Window {
-    GameSDK: {
-      hostOrigin: string | null;
-      save(data: unknown): Promise<void>;
-      load(): Promise<unknown>;
-      unlock(name: string): Promise<void>;
-    };
-  }
-}

@@ -3,9 +3,22 @@
  * <script src="/sdk.js"></script> and gets window.GameSDK:
  *
  *   GameSDK.start(): void                      begins a play session; pings every 30 s, ends on pagehide
- *   GameSDK.save(data: unknown): Promise<void>
- *   GameSDK.load(): Promise<unknown | null>
- *   GameSDK.unlock(name: string): Promise<void>
+ *   GameSDK.save(data: unknown, { slot }?): Promise<void>    slot 0…9 (0 by default: the one save
+ *                                              games had before slots)
+ *   GameSDK.load({ slot }?): Promise<unknown | null>
+ *   GameSDK.slots(): Promise<Array<{ slot, updatedAt }>>  the slots that hold a save
+ *   GameSDK.unlock(key: string): Promise<void>  an achievement the admin defined (a game without
+ *                                              a catalogue may still unlock any name)
+ *   GameSDK.submitScore(board, value): Promise<{ board, value, isBest, best } | { error } | null>
+ *                                              the player's score on a leaderboard; the best per
+ *                                              player is kept (a refusal: { error: { code,
+ *                                              message } }, e.g. SCORE_OUT_OF_RANGE, RATE_LIMITED)
+ *   GameSDK.leaderboard(board, { period, around, limit }?): Promise<LeaderboardResponse | null>
+ *                                              period 'day' | 'week' | 'month' | 'all' (UTC
+ *                                              calendar), around 'top' | 'me', limit 1…100
+ *
+ * A guest's saves, achievements and best scores are kept by the site in the browser and offered
+ * to the account when that browser signs in or registers.
  *   GameSDK.playTicket(): Promise<{ ticket, siteOrigin, expiresAt } | null>
  *                                              a short-lived ticket to join the open multiplayer
  *                                              game's server (null for guests)
@@ -38,6 +51,7 @@
   var PING_INTERVAL_MS = 30000;
   var ANSWER_TIMEOUT_MS = 10000;
   var PROTOCOL = 'portfolio-game-sdk';
+  var MAX_SLOTS = 10;
 
   function originOf(url) {
     try {
@@ -91,6 +105,14 @@
     }
   }
 
+  /** A save slot from `{ slot }` (0, the one save games had before slots, by default). */
+  function slotOf(options) {
+    var slot = options && options.slot;
+    return typeof slot === 'number' && slot >= 0 && slot < MAX_SLOTS && Math.floor(slot) === slot
+      ? slot
+      : 0;
+  }
+
   var nextId = 1;
   var pending = {};
 
@@ -109,12 +131,15 @@
     var settle = pending[message.id];
     if (settle) {
       delete pending[message.id];
-      settle(message.ok ? message.result : undefined);
+      settle(message.ok, message.result);
     }
   });
 
-  /** Sends one request to the host; resolves with its result, or undefined on any failure. */
-  function ask(type, payload) {
+  /**
+   * Sends one request to the host; resolves with its result, or undefined on any failure (with
+   * `detailed`, a refusal resolves with `{ error: { code, message } }` when the host says why).
+   */
+  function ask(type, payload, detailed) {
     return new Promise(function (resolve) {
       if (!host) {
         resolve(undefined);
@@ -125,9 +150,18 @@
         delete pending[id];
         resolve(undefined);
       }, ANSWER_TIMEOUT_MS);
-      pending[id] = function (result) {
+      pending[id] = function (ok, result) {
         clearTimeout(timer);
-        resolve(result);
+        if (ok) {
+          resolve(result);
+          return;
+        }
+        var error = result && result.error;
+        resolve(
+          detailed && error && typeof error.code === 'string'
+            ? { error: { code: error.code, message: String(error.message) } }
+            : undefined,
+        );
       };
       try {
         host.postMessage(
@@ -306,19 +340,44 @@
         // never into the game
       }
     },
-    save: function (data) {
-      return ask('save', { data: data === undefined ? null : data }).then(function () {
-        return undefined;
-      });
+    save: function (data, options) {
+      return ask('save', { data: data === undefined ? null : data, slot: slotOf(options) }).then(
+        function () {
+          return undefined;
+        },
+      );
     },
-    load: function () {
-      return ask('load', {}).then(function (result) {
+    load: function (options) {
+      return ask('load', { slot: slotOf(options) }).then(function (result) {
         return result === undefined ? null : result;
       });
     },
-    unlock: function (name) {
-      return ask('unlock', { name: String(name) }).then(function () {
+    slots: function () {
+      return ask('slots', {}).then(function (result) {
+        return Array.isArray(result) ? result : [];
+      });
+    },
+    unlock: function (key) {
+      return ask('unlock', { name: String(key) }).then(function () {
         return undefined;
+      });
+    },
+    submitScore: function (board, value) {
+      return ask('score', { board: String(board), value: Number(value) }, true).then(
+        function (result) {
+          return result === undefined ? null : result;
+        },
+      );
+    },
+    leaderboard: function (board, options) {
+      var asked = options || {};
+      return ask('leaderboard', {
+        board: String(board),
+        period: asked.period || 'all',
+        around: asked.around || 'top',
+        limit: asked.limit || 10,
+      }).then(function (result) {
+        return result === undefined ? null : result;
       });
     },
     playTicket: playTicket,

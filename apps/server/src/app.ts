@@ -18,8 +18,17 @@ import { createTwoFactorRouter } from './modules/auth/two-factor-routes.js';
 import { gamesOriginFor } from './modules/game-host/origin.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { findPlayableGame } from './modules/game-host/catalogue.js';
-import { createGameHostRouter, createGameUploadRouter } from './modules/game-host/routes.js';
+import {
+  createGameHostRouter,
+  createGameUploadRouter,
+  gameAdminAuth,
+} from './modules/game-host/routes.js';
 import { createGamesRouter } from './modules/games/routes.js';
+import { createLeaderboardRouter } from './modules/leaderboards/routes.js';
+import {
+  createAchievementIconRouter,
+  createAchievementRouter,
+} from './modules/achievements/routes.js';
 import { createGamesStaticRouter, serveGameSdk } from './modules/games/static-routes.js';
 import { createPlayTicketRouter } from './modules/multiplayer/play-ticket-routes.js';
 import { createMailRouter } from './modules/mail/routes.js';
@@ -95,8 +104,6 @@ export function createApp(deps: Deps): Express {
   // ADMIN_REQUIRE_2FA: an admin without 2FA may only set it up (and sign in or out) until it is on
   const twoFactorGate = twoFactorSetupGate(config.adminRequireTwoFactor);
   const resolveSession = sessionMiddleware(deps.sessions, sessionCookies);
-  // game builds and thumbnails: binary bodies with their own same-origin check, the zip
-  // streamed to disk (ahead of the JSON-only guard and parser)
   const resolveSessionAndGate: express.RequestHandler = (req, res, next) =>
     resolveSession(req, res, (error?: unknown) => {
       if (error) {
@@ -109,6 +116,8 @@ export function createApp(deps: Deps): Express {
         next(gateError);
       }
     });
+  // game builds and thumbnails: binary bodies with their own same-origin check, the zip
+  // streamed to disk (ahead of the JSON-only guard and parser)
   api.use(
     createGameUploadRouter({ host: deps.gameHost, config, resolveSession: resolveSessionAndGate }),
   );
@@ -118,6 +127,16 @@ export function createApp(deps: Deps): Express {
       media: deps.media,
       allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
       resolveSession: resolveSessionAndGate,
+    }),
+  );
+  // achievement icons: an image each, as a game's thumbnail
+  api.use(
+    createAchievementIconRouter({
+      achievements: deps.achievements,
+      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      adminAuth: gameAdminAuth(deps.gameHost),
+      resolveSession: resolveSessionAndGate,
+      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
     }),
   );
   // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
@@ -145,9 +164,34 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createGameStatusRouter(deps.gameStatus));
-  api.use(createGamesRouter({ games: deps.games, rateLimiter: deps.rateLimiter, findGame }));
+  api.use(
+    createGamesRouter({
+      games: deps.games,
+      rateLimiter: deps.rateLimiter,
+      findGame,
+      checkUnlock: (gameId, name) => deps.achievements.checkUnlock(gameId, name),
+    }),
+  );
   api.use(createGameHostRouter({ host: deps.gameHost, config }));
   api.use(createContentRouter({ content: deps.content, tokens: deps.gameHost.tokens }));
+  api.use(
+    createLeaderboardRouter({
+      leaderboards: deps.leaderboards,
+      rateLimiter: deps.rateLimiter,
+      findGame,
+      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      adminAuth: gameAdminAuth(deps.gameHost),
+    }),
+  );
+  api.use(
+    createAchievementRouter({
+      achievements: deps.achievements,
+      findGame,
+      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      adminAuth: gameAdminAuth(deps.gameHost),
+      gamesDir: config.gamesHost.dir,
+    }),
+  );
   api.use(
     createPlayTicketRouter({
       playTickets: deps.playTickets,

@@ -39,6 +39,14 @@ import {
   type AnalyticsService,
   createAnalyticsService,
 } from './modules/analytics/dashboard/service.js';
+import {
+  type AchievementService,
+  createAchievementService,
+} from './modules/achievements/service.js';
+import {
+  createLeaderboardService,
+  type LeaderboardService,
+} from './modules/leaderboards/service.js';
 import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './modules/auth/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { createEmailTokens, type EmailTokens } from './modules/auth/email-tokens.js';
@@ -164,6 +172,10 @@ export interface Deps {
   playTickets: PlayTickets;
   /** The game SDK's records: play sessions, saves, achievements. */
   games: GamesService;
+  /** Leaderboards: boards per game, players' best scores per period. */
+  leaderboards: LeaderboardService;
+  /** Achievement catalogues per game. */
+  achievements: AchievementService;
   /** Stripe checkout, webhooks and the customer portal (503 while Stripe is not configured). */
   subscriptions: SubscriptionService;
   subscriptionRateLimits: SubscriptionRateLimits;
@@ -638,6 +650,8 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     multiplayer: multiplayerModule.multiplayer,
     playTickets: multiplayerModule.playTickets,
     games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
+    leaderboards: createLeaderboardService({ db: database.db, now }),
+    achievements: createAchievementService({ db: database.db, gamesDir: config.gamesHost.dir }),
     subscriptions: subscriptionModule.subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,

@@ -211,6 +211,14 @@ export const GAME_AUDIT_ACTIONS = [
   'thumbnail-upload',
   'token-create',
   'token-delete',
+  'leaderboard-save',
+  'leaderboard-delete',
+  'score-remove',
+  'player-ban',
+  'player-unban',
+  'achievement-save',
+  'achievement-delete',
+  'achievement-icon',
 ] as const;
 export const GameAuditAction = z.enum(GAME_AUDIT_ACTIONS);
 export type GameAuditAction = z.infer<typeof GameAuditAction>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { LeaderboardKey, LeaderboardQuery, SubmitScoreRequest } from './leaderboards.js';
+
 /** How often a running game pings its play session (the SDK's interval), in seconds. */
 export const GAME_SESSION_PING_SECONDS = 30;
 /**
@@ -12,6 +14,22 @@ export const GAME_SAVE_MAX_BYTES = 64 * 1024;
 export const ACHIEVEMENT_NAME_MAX_LENGTH = 100;
 /** Distinct achievements one player may hold in one game (a bound on what a script can store). */
 export const ACHIEVEMENTS_PER_GAME_MAX = 200;
+
+/** Save slots per game and player: 0 is the one save games had before slots. */
+export const GAME_SAVE_SLOTS = 10;
+export const SaveSlot = z
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be at least 0')
+  .max(GAME_SAVE_SLOTS - 1, `must be at most ${GAME_SAVE_SLOTS - 1}`);
+
+/** One slot that holds a save (`GameSDK.slots()`, `GET /api/games/:gameId/saves`). */
+export const SaveSlotSummary = z.object({ slot: z.number().int(), updatedAt: z.string() });
+export type SaveSlotSummary = z.infer<typeof SaveSlotSummary>;
+
+/** `GET /api/games/:gameId/saves` */
+export const SaveSlotsResponse = z.object({ slots: z.array(SaveSlotSummary) });
+export type SaveSlotsResponse = z.infer<typeof SaveSlotsResponse>;
 
 /** POST /api/games/:gameId/session */
 export const GameSessionRequest = z.object({
@@ -109,9 +127,27 @@ const sdkRequest = {
 
 export const GameSdkRequestMessage = z.discriminatedUnion('type', [
   z.object({ ...sdkRequest, type: z.literal('session'), payload: GameSessionRequest }),
-  z.object({ ...sdkRequest, type: z.literal('save'), payload: z.object({ data: z.unknown() }) }),
-  z.object({ ...sdkRequest, type: z.literal('load'), payload: z.unknown() }),
+  z.object({
+    ...sdkRequest,
+    type: z.literal('save'),
+    payload: z.object({ data: z.unknown(), slot: SaveSlot.optional() }),
+  }),
+  z.object({
+    ...sdkRequest,
+    type: z.literal('load'),
+    payload: z.object({ slot: SaveSlot.optional() }).catch({}),
+  }),
+  /** The slots that hold a save: answered with SaveSlotSummary[]. */
+  z.object({ ...sdkRequest, type: z.literal('slots'), payload: z.unknown() }),
   z.object({ ...sdkRequest, type: z.literal('unlock'), payload: z.object({ name: z.string() }) }),
+  /** A score on a board: answered with a SubmitScoreResponse (or, refused, { error }). */
+  z.object({ ...sdkRequest, type: z.literal('score'), payload: SubmitScoreRequest }),
+  /** A board: answered with a LeaderboardResponse (guests too). */
+  z.object({
+    ...sdkRequest,
+    type: z.literal('leaderboard'),
+    payload: LeaderboardQuery.extend({ board: LeaderboardKey }),
+  }),
   /** A play ticket for the open game (multiplayer); answered with a PlayTicketResponse. */
   z.object({ ...sdkRequest, type: z.literal('ticket'), payload: z.unknown() }),
 ]);

@@ -36,6 +36,10 @@ export const Achievement = z.object({
   game_id: z.string(),
   game_name: z.string(),
   unlocked_at: z.string(),
+  /** From the game's achievement catalogue, when it defines this one. */
+  points: z.number().int().optional(),
+  icon_url: z.string().nullable().optional(),
+  description: z.string().optional(),
 });
 export type Achievement = z.infer<typeof Achievement>;
 

@@ -6,6 +6,7 @@ import {
   customType,
   date,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -267,6 +268,27 @@ export const gameStats = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.gameId] })],
 );
 
+/**
+ * Save slots 1…9 of a player in a game (`GameSDK.save(data, { slot })`); slot 0 is the save in
+ * `game_stats`, the one save games had before slots.
+ */
+export const gameSaveSlots = pgTable(
+  'game_save_slots',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull(),
+    slot: integer('slot').notNull(),
+    data: jsonb('data'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.gameId, table.slot] }),
+    check('game_save_slots_slot_check', sql`${table.slot} between 1 and 9`),
+  ],
+);
+
 /** Achievements a player unlocked; the first unlock time is kept. */
 export const gameAchievements = pgTable(
   'game_achievements',
@@ -337,6 +359,121 @@ export const games = pgTable(
     ),
     check('games_touch_check', sql`${table.touch} in ('playable', 'keyboard-only')`),
     check('games_orientation_check', sql`${table.orientation} in ('any', 'landscape', 'portrait')`),
+  ],
+);
+
+/**
+ * A game's leaderboards (defined by the admin): how scores compare and show, and the range a valid
+ * score must fall in.
+ */
+export const gameLeaderboards = pgTable(
+  'game_leaderboards',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    board: text('board').notNull(),
+    name: text('name').notNull(),
+    order: text('sort_order').$type<'desc' | 'asc'>().notNull(),
+    format: text('format').$type<'number' | 'time' | 'suffix'>().notNull(),
+    suffix: text('suffix').notNull().default(''),
+    min: doublePrecision('min_value'),
+    max: doublePrecision('max_value'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.board] }),
+    check('game_leaderboards_order_check', sql`${table.order} in ('desc', 'asc')`),
+    check('game_leaderboards_format_check', sql`${table.format} in ('number', 'time', 'suffix')`),
+  ],
+);
+
+/**
+ * A player's best score on a board, one row per period bucket (the day, the ISO week, the month
+ * of the score, and all time as 1970-01-01). `rank_key` is the value turned so that smaller is
+ * always better (−value on a higher-is-better board): one index serves both orders, and a rank is
+ * one count of the rows before the player's in it.
+ */
+export const gameScores = pgTable(
+  'game_scores',
+  {
+    gameId: text('game_id').notNull(),
+    board: text('board').notNull(),
+    period: text('period').$type<'day' | 'week' | 'month' | 'all'>().notNull(),
+    bucket: date('bucket', { mode: 'string' }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: doublePrecision('value').notNull(),
+    rankKey: doublePrecision('rank_key').notNull(),
+    achievedAt: timestamp('achieved_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({
+      columns: [table.gameId, table.board, table.period, table.bucket, table.userId],
+    }),
+    index('game_scores_rank_idx').on(
+      table.gameId,
+      table.board,
+      table.period,
+      table.bucket,
+      table.rankKey,
+      table.achievedAt,
+      table.userId,
+    ),
+    foreignKey({
+      columns: [table.gameId, table.board],
+      foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Players an admin banned from a board: their scores are gone and new ones refused. */
+export const gameLeaderboardBans = pgTable(
+  'game_leaderboard_bans',
+  {
+    gameId: text('game_id').notNull(),
+    board: text('board').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bannedAt: timestamp('banned_at', { withTimezone: true }).notNull().defaultNow(),
+    bannedBy: text('banned_by').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.board, table.userId] }),
+    foreignKey({
+      columns: [table.gameId, table.board],
+      foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A game's achievement catalogue (defined by the admin). Players' unlocks stay in
+ * `game_achievements` under the key; names unlocked before a catalogue existed are shown to the
+ * admin as undefined, to adopt.
+ */
+export const gameAchievementDefs = pgTable(
+  'game_achievement_defs',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    points: integer('points').notNull().default(0),
+    /** Shown to players only once they have it (its name and description). */
+    hidden: boolean('hidden').notNull().default(false),
+    /** `achievements/<hash>.<ext>` under the game's folder on the games origin. */
+    icon: text('icon'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.key] }),
+    check('game_achievement_defs_points_check', sql`${table.points} between 0 and 1000`),
   ],
 );
 
@@ -544,6 +681,11 @@ export const schema = {
   gameAuditLog,
   posts,
   postAuditLog,
+  gameLeaderboards,
+  gameScores,
+  gameLeaderboardBans,
+  gameAchievementDefs,
+  gameSaveSlots,
 };
 
 /**

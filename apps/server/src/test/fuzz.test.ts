@@ -71,6 +71,13 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['POST', '/api/admin/posts/preview'],
   ['PATCH', '/api/admin/posts/:id'],
   ['DELETE', '/api/admin/posts/:id'],
+  ['GET', '/api/games/TopDownRogueLike/leaderboards'],
+  ['GET', '/api/games/TopDownRogueLike/leaderboards/:id'],
+  ['POST', '/api/games/TopDownRogueLike/scores'],
+  ['GET', '/api/games/TopDownRogueLike/achievements'],
+  ['GET', '/api/games/TopDownRogueLike/saves'],
+  ['PUT', '/api/admin/games/TopDownRogueLike/leaderboards/:id'],
+  ['PUT', '/api/admin/games/TopDownRogueLike/achievements/:id'],
 ];
 
 let app: TestApp;

@@ -234,7 +234,7 @@ const ZIP_TYPES = new Set([
   'application/x-zip-compressed',
   'application/octet-stream',
 ]);
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 /**
  * The binary uploads (a build's zip, a thumbnail), mounted ahead of the API's JSON-only guard

@@ -318,3 +318,44 @@ describe('the records on the profile and the admin user detail', () => {
     expect(detail.achievements.map((a) => a.achievement_name)).toEqual(['First Point']);
   });
 });
+
+describe('save slots', () => {
+  it('keeps up to ten slots per game, slot 0 being the save games had before slots', async () => {
+    const { client } = await signedInClient(app);
+    const put = (slot: number | undefined, data: unknown) =>
+      client.request(
+        'PUT',
+        `/api/games/MainQuest2/save${slot === undefined ? '' : `?slot=${slot}`}`,
+        { data },
+      );
+    expect((await put(undefined, { level: 1 })).status).toBe(200);
+    expect((await put(3, { level: 7 })).status).toBe(200);
+    expect((await put(9, { level: 9 })).status).toBe(200);
+
+    expect((await client.get('/api/games/MainQuest2/save?slot=0')).body).toMatchObject({
+      data: { level: 1 },
+    });
+    expect((await client.get('/api/games/MainQuest2/save?slot=3')).body).toMatchObject({
+      data: { level: 7 },
+    });
+    expect((await client.get('/api/games/MainQuest2/save?slot=5')).body).toEqual({
+      data: null,
+      updatedAt: null,
+    });
+    const slots = await client.get<{ slots: Array<{ slot: number }> }>(
+      '/api/games/MainQuest2/saves',
+    );
+    expect(slots.body.slots.map((entry) => entry.slot)).toEqual([0, 3, 9]);
+
+    for (const bad of ['10', '-1', '1.5', 'two']) {
+      const response = await client.get(`/api/games/MainQuest2/save?slot=${bad}`);
+      expect(response.status).toBe(400);
+      expect((response.body as { error: { message: string } }).error.message).toMatch(/^slot: /);
+    }
+    // another player sees none of them
+    const other = await signedInClient(app);
+    expect(
+      (await other.client.get<{ slots: unknown[] }>('/api/games/MainQuest2/saves')).body.slots,
+    ).toEqual([]);
+  });
+});

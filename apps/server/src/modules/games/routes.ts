@@ -9,13 +9,19 @@ import {
   type MyGamesResponse,
   type UnlockedAchievement,
   UnlockAchievementRequest,
+  SaveSlot,
+  type SaveSlotsResponse,
 } from '@portfolio/types';
+import { z } from 'zod';
 
 import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
 import type { GamesService } from './service.js';
+
+/** `?slot=` of a save (0, the save games had before slots, by default). */
+const SlotQuery = z.object({ slot: z.coerce.number().pipe(SaveSlot).default(0) });
 
 /** SDK writes per player: a ping every 30 s plus saves and unlocks stay far below this. */
 export const GAME_SDK_WRITE_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
@@ -29,6 +35,8 @@ export function createGamesRouter(deps: {
   rateLimiter: RateLimiter;
   /** A published game of the catalogue (the database's). */
   findGame: (gameId: string) => SdkGame | undefined;
+  /** Refuses a name the game's achievement catalogue does not define (when it has one). */
+  checkUnlock?: (gameId: string, name: string) => Promise<void>;
 }): Router {
   const { games, rateLimiter, findGame } = deps;
   const router = Router();
@@ -65,22 +73,32 @@ export function createGamesRouter(deps: {
 
   router.get('/games/:gameId/save', requireUser, async (req, res) => {
     const { userId, game } = playerAndGame(req);
+    const { slot } = parseInput(SlotQuery, req.query);
     res
       .set('Cache-Control', 'no-store')
-      .json((await games.loadSave(userId, game.id)) satisfies GameSaveResponse);
+      .json((await games.loadSave(userId, game.id, slot)) satisfies GameSaveResponse);
   });
 
   router.put('/games/:gameId/save', requireUser, async (req, res) => {
     const { userId, game } = playerAndGame(req);
+    const { slot } = parseInput(SlotQuery, req.query);
     const { data } = parseInput(GameSaveRequest, req.body);
     await limitWrites(userId);
-    res.json((await games.writeSave(userId, game.id, data)) satisfies GameSaveResponse);
+    res.json((await games.writeSave(userId, game.id, data, slot)) satisfies GameSaveResponse);
+  });
+
+  router.get('/games/:gameId/saves', requireUser, async (req, res) => {
+    const { userId, game } = playerAndGame(req);
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ slots: await games.listSlots(userId, game.id) } satisfies SaveSlotsResponse);
   });
 
   router.post('/games/:gameId/achievements', requireUser, async (req, res) => {
     const { userId, game } = playerAndGame(req);
     const { name } = parseInput(UnlockAchievementRequest, req.body);
     await limitWrites(userId);
+    await deps.checkUnlock?.(game.id, name);
     const { created, ...achievement } = await games.unlock(userId, game.id, name);
     res.status(created ? 201 : 200).json(achievement satisfies UnlockedAchievement);
   });

@@ -7,10 +7,11 @@ import {
   GAME_SESSION_MAX_GAP_SECONDS,
   type GameSaveResponse,
   type MyGameRecord,
+  type SaveSlotSummary,
 } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
-import { gameAchievements, gameStats } from '../../db/schema.js';
+import { gameAchievements, gameSaveSlots, gameStats } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 
 export type SessionAction = 'start' | 'ping' | 'end';
@@ -78,7 +79,23 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
         });
     },
 
-    async loadSave(userId: string, gameId: string): Promise<GameSaveResponse> {
+    /** A slot's save: slot 0 (the default) is the save games had before slots. */
+    async loadSave(userId: string, gameId: string, slot = 0): Promise<GameSaveResponse> {
+      if (slot !== 0) {
+        const [row] = await db
+          .select({ data: gameSaveSlots.data, updatedAt: gameSaveSlots.updatedAt })
+          .from(gameSaveSlots)
+          .where(
+            and(
+              eq(gameSaveSlots.userId, userId),
+              eq(gameSaveSlots.gameId, gameId),
+              eq(gameSaveSlots.slot, slot),
+            ),
+          );
+        return row
+          ? { data: row.data as GameSaveResponse['data'], updatedAt: row.updatedAt.toISOString() }
+          : { data: null, updatedAt: null };
+      }
       const [row] = await db
         .select({ data: gameStats.saveData, updatedAt: gameStats.saveUpdatedAt })
         .from(gameStats)
@@ -89,8 +106,13 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
       return { data: row.data as GameSaveResponse['data'], updatedAt: row.updatedAt.toISOString() };
     },
 
-    /** Keeps the game's data (any JSON up to GAME_SAVE_MAX_BYTES, else 413). */
-    async writeSave(userId: string, gameId: string, data: unknown): Promise<GameSaveResponse> {
+    /** Keeps the game's data in a slot (any JSON up to GAME_SAVE_MAX_BYTES, else 413). */
+    async writeSave(
+      userId: string,
+      gameId: string,
+      data: unknown,
+      slot = 0,
+    ): Promise<GameSaveResponse> {
       const json = JSON.stringify(data);
       const bytes = Buffer.byteLength(json, 'utf8');
       if (bytes > GAME_SAVE_MAX_BYTES) {
@@ -101,6 +123,16 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
         );
       }
       const at = now();
+      if (slot !== 0) {
+        await db
+          .insert(gameSaveSlots)
+          .values({ userId, gameId, slot, data: sql`${json}::jsonb`, updatedAt: at })
+          .onConflictDoUpdate({
+            target: [gameSaveSlots.userId, gameSaveSlots.gameId, gameSaveSlots.slot],
+            set: { data: sql`${json}::jsonb`, updatedAt: at },
+          });
+        return { data: data as GameSaveResponse['data'], updatedAt: at.toISOString() };
+      }
       await db
         .insert(gameStats)
         .values({ userId, gameId, saveData: sql`${json}::jsonb`, saveUpdatedAt: at })
@@ -109,6 +141,29 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
           set: { saveData: sql`${json}::jsonb`, saveUpdatedAt: at },
         });
       return { data: data as GameSaveResponse['data'], updatedAt: at.toISOString() };
+    },
+
+    /** The slots that hold a save, in slot order. */
+    async listSlots(userId: string, gameId: string): Promise<SaveSlotSummary[]> {
+      const [first, others] = await Promise.all([
+        db
+          .select({ updatedAt: gameStats.saveUpdatedAt })
+          .from(gameStats)
+          .where(and(eq(gameStats.userId, userId), eq(gameStats.gameId, gameId))),
+        db
+          .select({ slot: gameSaveSlots.slot, updatedAt: gameSaveSlots.updatedAt })
+          .from(gameSaveSlots)
+          .where(and(eq(gameSaveSlots.userId, userId), eq(gameSaveSlots.gameId, gameId)))
+          .orderBy(asc(gameSaveSlots.slot)),
+      ]);
+      const slots: SaveSlotSummary[] = [];
+      if (first[0]?.updatedAt) {
+        slots.push({ slot: 0, updatedAt: first[0].updatedAt.toISOString() });
+      }
+      for (const row of others) {
+        slots.push({ slot: row.slot, updatedAt: row.updatedAt.toISOString() });
+      }
+      return slots;
     },
 
     /** Unlocks once: `created` only the first time; the first unlock time is kept. */

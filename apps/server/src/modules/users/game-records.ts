@@ -1,9 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 
 import { type Achievement, type GameStat } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
-import { gameAchievements, gameStats } from '../../db/schema.js';
+import { gameAchievementDefs, gameAchievements, gameStats } from '../../db/schema.js';
+import { achievementIconUrl } from '../achievements/service.js';
 import { type GameTitleOf, titleOrId } from '../games/service.js';
 
 export interface UserGameRecords {
@@ -27,9 +28,17 @@ export function createGameRecordsReader(db: Db, gameTitle?: GameTitleOf): GameRe
         .from(gameStats)
         .where(eq(gameStats.userId, userId))
         .orderBy(asc(gameStats.gameId)),
+      // with the game's catalogue entry, when it defines the name (its title, icon, points)
       db
-        .select()
+        .select({ unlock: gameAchievements, def: gameAchievementDefs })
         .from(gameAchievements)
+        .leftJoin(
+          gameAchievementDefs,
+          and(
+            eq(gameAchievementDefs.gameId, gameAchievements.gameId),
+            eq(gameAchievementDefs.key, gameAchievements.name),
+          ),
+        )
         .where(eq(gameAchievements.userId, userId))
         .orderBy(asc(gameAchievements.unlockedAt), asc(gameAchievements.name)),
     ]);
@@ -41,11 +50,18 @@ export function createGameRecordsReader(db: Db, gameTitle?: GameTitleOf): GameRe
         last_played: row.lastPlayed?.toISOString() ?? null,
         save_data: row.saveData ?? null,
       })),
-      achievements: achievements.map((row) => ({
-        achievement_name: row.name,
-        game_id: row.gameId,
-        game_name: titleOf(row.gameId),
-        unlocked_at: row.unlockedAt.toISOString(),
+      achievements: achievements.map(({ unlock, def }) => ({
+        achievement_name: def?.name ?? unlock.name,
+        game_id: unlock.gameId,
+        game_name: titleOf(unlock.gameId),
+        unlocked_at: unlock.unlockedAt.toISOString(),
+        ...(def
+          ? {
+              points: def.points,
+              icon_url: achievementIconUrl(def.gameId, def),
+              description: def.description,
+            }
+          : {}),
       })),
     };
   };

@@ -10,6 +10,17 @@ import {
   type UpdateGameRequest,
 } from '@portfolio/types/game-host';
 
+import {
+  AchievementDefResponse,
+  AdminAchievementsResponse,
+  type PutAchievementRequest,
+} from '@portfolio/types/achievements';
+import {
+  LeaderboardBansResponse,
+  LeaderboardsResponse,
+  type PutLeaderboardRequest,
+} from '@portfolio/types/leaderboards';
+
 import { http, httpErrorOf, reportHttpError, request, type Schema } from '../../lib/http';
 
 const gamePath = (gameId: string) => `/api/admin/games/${encodeURIComponent(gameId)}`;
@@ -173,4 +184,77 @@ function putFile<T>(
     };
     xhr.send(file);
   });
+}
+
+const boardPath = (gameId: string, board: string) =>
+  `${gamePath(gameId)}/leaderboards/${encodeURIComponent(board)}`;
+
+/** A game's leaderboards, published or not. */
+export async function listAdminLeaderboards(gameId: string, signal?: AbortSignal) {
+  return (await http.get(`${gamePath(gameId)}/leaderboards`, LeaderboardsResponse, signal))
+    .leaderboards;
+}
+
+/** Defines a board or changes one. */
+export async function putLeaderboard(
+  gameId: string,
+  board: string,
+  body: PutLeaderboardRequest,
+): Promise<void> {
+  await request('PUT', boardPath(gameId, board), { body });
+}
+
+/** Deletes a board with its scores. */
+export async function deleteLeaderboard(gameId: string, board: string): Promise<void> {
+  await request('DELETE', boardPath(gameId, board));
+}
+
+/** Removes a player's scores from a board (every period). */
+export async function removeScore(gameId: string, board: string, userId: string): Promise<void> {
+  await request('DELETE', `${boardPath(gameId, board)}/scores/${encodeURIComponent(userId)}`);
+}
+
+/** Bans a player from a board: their scores go, new ones are refused. */
+export async function banPlayer(gameId: string, board: string, userId: string): Promise<void> {
+  await request('POST', `${boardPath(gameId, board)}/bans`, { body: { userId } });
+}
+
+export async function unbanPlayer(gameId: string, board: string, userId: string): Promise<void> {
+  await request('DELETE', `${boardPath(gameId, board)}/bans/${encodeURIComponent(userId)}`);
+}
+
+export async function listBans(gameId: string, board: string, signal?: AbortSignal) {
+  return (await http.get(`${boardPath(gameId, board)}/bans`, LeaderboardBansResponse, signal)).bans;
+}
+
+const achievementPath = (gameId: string, key: string) =>
+  `${gamePath(gameId)}/achievements/${encodeURIComponent(key)}`;
+
+/** A game's achievement catalogue with the names players hold that it does not define. */
+export function listAdminAchievements(gameId: string, signal?: AbortSignal) {
+  return http.get(`${gamePath(gameId)}/achievements`, AdminAchievementsResponse, signal);
+}
+
+/** Defines an achievement, changes one, or adopts an undefined name. */
+export async function putAchievement(
+  gameId: string,
+  key: string,
+  body: PutAchievementRequest,
+): Promise<void> {
+  await request('PUT', achievementPath(gameId, key), { body });
+}
+
+export async function deleteAchievement(gameId: string, key: string): Promise<void> {
+  await request('DELETE', achievementPath(gameId, key));
+}
+
+/** Uploads an achievement's icon (PNG, JPEG or WebP), as the game's thumbnail is uploaded. */
+export function uploadAchievementIcon(gameId: string, key: string, image: File) {
+  return putFile(
+    `${achievementPath(gameId, key)}/icon`,
+    image,
+    image.type,
+    AchievementDefResponse,
+    {},
+  );
 }

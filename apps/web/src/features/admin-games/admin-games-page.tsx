@@ -24,6 +24,8 @@ import {
 } from './game-form';
 import { GameHistory } from './game-history';
 import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
+import { AchievementsSection } from './achievements-section';
+import { LeaderboardsSection } from './leaderboards-section';
 import { ThumbnailUpload } from './thumbnail-upload';
 
 import './admin-games.css';
@@ -360,6 +362,14 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
 
       <AdminSection titleId="thumbnail-title" title="Thumbnail">
         <ThumbnailUpload game={game} onUploaded={onChanged} />
+      </AdminSection>
+
+      <AdminSection titleId="leaderboards-title" title="Leaderboards">
+        <LeaderboardsSection game={game} />
+      </AdminSection>
+
+      <AdminSection titleId="achievements-title" title="Achievements">
+        <AchievementsSection game={game} />
       </AdminSection>
 
       <AdminSection titleId="terminal-title" title="Publish from a Terminal">

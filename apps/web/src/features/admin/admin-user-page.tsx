@@ -153,7 +153,19 @@ function UserDetails({ user, onChanged }: { user: UserDetail; onChanged: () => v
                 key={`${achievement.game_id}:${achievement.achievement_name}`}
                 className="record-list__item"
               >
-                <p className="record-list__title">{achievement.achievement_name}</p>
+                <p className="record-list__title">
+                  {achievement.icon_url ? (
+                    <img
+                      className="achievement-icon"
+                      src={achievement.icon_url}
+                      alt=""
+                      width={24}
+                      height={24}
+                    />
+                  ) : null}
+                  {achievement.achievement_name}
+                  {achievement.points !== undefined ? ` (${achievement.points} points)` : ''}
+                </p>
                 <p className="admin-muted">
                   {achievement.game_name} ·{' '}
                   <time dateTime={achievement.unlocked_at}>

@@ -7,6 +7,8 @@ import { sendBeacon } from '../presence/page-view';
 import { type DeviceClass, useDeviceClass } from './device-class';
 import { useGrantRenewal } from './grant-renewal';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
+import { AchievementsPanel } from './achievements-panel';
+import { LeaderboardPanel, type ScoredBoard } from './leaderboard-panel';
 import { startSdkHost } from './sdk-host';
 import { useIsTouchScreen } from './touch-screen';
 import {
@@ -90,6 +92,10 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   const [isShowingInstructions, setShowingInstructions] = useState(
     () => !startsCollapsed(deviceClass),
   );
+  /** The last score the game posted: the leaderboards are read again and turn to its board. */
+  const [scored, setScored] = useState<ScoredBoard | null>(null);
+  /** Grows when the game unlocks an achievement: its catalogue is read again. */
+  const [unlocks, setUnlocks] = useState(0);
   const frameRef = useRef<HTMLIFrameElement>(null);
   const viewerRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -182,6 +188,8 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
       frameOrigin: new URL(playUrl).origin,
       getFrameWindow: () => frameRef.current?.contentWindow,
       isSignedIn: () => useAuthStore.getState().user !== null,
+      onUnlock: () => setUnlocks((count) => count + 1),
+      onScore: (board) => setScored((last) => ({ board, version: (last?.version ?? 0) + 1 })),
     });
   }, [game.id, playUrl]);
 
@@ -315,6 +323,8 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           </button>
         </p>
       )}
+      <AchievementsPanel gameId={game.id} version={unlocks} />
+      <LeaderboardPanel gameId={game.id} scored={scored} />
       <GamePosts gameId={game.id} />
     </section>
   );

@@ -2,8 +2,17 @@ import {
   GameSaveResponse,
   type GameSessionRequest,
   PlayTicketResponse,
+  SaveSlotsResponse,
   UnlockedAchievement,
 } from '@portfolio/types';
+
+import {
+  type LeaderboardQuery,
+  LeaderboardResponse,
+  LeaderboardsResponse,
+  type SubmitScoreRequest,
+  SubmitScoreResponse,
+} from '@portfolio/types/leaderboards';
 
 import { http, request } from '../../lib/http';
 
@@ -34,13 +43,28 @@ export function endSessionOnExit(gameId: string): void {
   request('POST', `${gamePath(gameId)}/session`, { body, keepalive: true }).catch(() => undefined);
 }
 
-export function saveGame(gameId: string, data: unknown) {
-  return request('PUT', `${gamePath(gameId)}/save`, { body: { data }, schema: GameSaveResponse });
+const slotQuery = (slot: number | undefined) => (slot ? `?slot=${slot}` : '');
+
+export function saveGame(gameId: string, data: unknown, slot?: number) {
+  return request('PUT', `${gamePath(gameId)}/save${slotQuery(slot)}`, {
+    body: { data },
+    schema: GameSaveResponse,
+  });
 }
 
-/** The game's save, or null when it has none yet. */
-export async function loadGame(gameId: string): Promise<unknown> {
-  return (await http.get(`${gamePath(gameId)}/save`, GameSaveResponse)).data;
+/** A slot's save, or null when it has none yet. */
+export async function loadGame(gameId: string, slot?: number): Promise<unknown> {
+  return (await http.get(`${gamePath(gameId)}/save${slotQuery(slot)}`, GameSaveResponse)).data;
+}
+
+/** A slot's save with its time (the guest's progress is compared with it). */
+export function loadSaveOf(gameId: string, slot?: number) {
+  return http.get(`${gamePath(gameId)}/save${slotQuery(slot)}`, GameSaveResponse);
+}
+
+/** The slots that hold a save. */
+export async function listSaveSlots(gameId: string) {
+  return (await http.get(`${gamePath(gameId)}/saves`, SaveSlotsResponse)).slots;
 }
 
 export function unlockAchievement(gameId: string, name: string) {
@@ -50,4 +74,34 @@ export function unlockAchievement(gameId: string, name: string) {
 /** A short-lived ticket for a multiplayer game's server, handed to the game's frame. */
 export function getPlayTicket(gameId: string) {
   return http.post('/api/play-tickets', { gameId }, PlayTicketResponse);
+}
+
+/** A published game's leaderboards (public). */
+export async function listLeaderboards(gameId: string, signal?: AbortSignal) {
+  return (await http.get(`${gamePath(gameId)}/leaderboards`, LeaderboardsResponse, signal))
+    .leaderboards;
+}
+
+/** A board in a period: its top, or with around 'me' the rows around the signed-in player. */
+export function getLeaderboard(
+  gameId: string,
+  board: string,
+  query: Partial<LeaderboardQuery>,
+  signal?: AbortSignal,
+) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) {
+      params.set(name, String(value));
+    }
+  }
+  return http.get(
+    `${gamePath(gameId)}/leaderboards/${encodeURIComponent(board)}?${params.toString()}`,
+    LeaderboardResponse,
+    signal,
+  );
+}
+
+export function submitScore(gameId: string, score: SubmitScoreRequest) {
+  return http.post(`${gamePath(gameId)}/scores`, score, SubmitScoreResponse);
 }

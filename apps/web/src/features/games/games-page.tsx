@@ -11,6 +11,7 @@ import { rememberCardToFocus, takeCardToFocus } from './card-focus';
 import { GameViewer, KEYBOARD_ONLY_NOTICE } from './game-viewer';
 import { trackGameClick } from './games-api';
 import { useGamesCatalogue } from './games-catalogue';
+import { GuestProgressOffer } from './guest-progress-offer';
 import {
   hasIsolatedParam,
   isDocumentIsolated,
@@ -115,6 +116,9 @@ export function GamesPage() {
           There is no published game called “{playId}”. Here are the games you can play.
         </p>
       ) : null}
+      <GuestProgressOffer
+        titleOf={(gameId) => catalogue.games.find((game) => game.id === gameId)?.title ?? gameId}
+      />
       <GameList games={catalogue.games} role={role} />
     </GamesFrame>
   );

@@ -128,14 +128,32 @@ describe('the SDK host', () => {
     });
   });
 
-  it('answers a guest with nothing and records nothing', async () => {
+  it('keeps a guest’s save and achievements in this browser and writes nothing to the server', async () => {
+    localStorage.clear();
     const { calls } = stubApi();
     const { frame, posted } = fakeFrame();
     stop = startSdkHost({ gameId: 'Pong', getFrameWindow: () => frame, isSignedIn: () => false });
     dispatch(request(1, 'session', { action: 'start' }), frame);
-    await vi.waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]?.message).toMatchObject({ id: 1, ok: false });
+    dispatch(request(2, 'save', { data: { level: 4 }, slot: 2 }), frame);
+    dispatch(request(3, 'unlock', { name: 'First Point' }), frame);
+    await vi.waitFor(() => expect(posted).toHaveLength(3));
+    dispatch(request(4, 'load', { slot: 2 }), frame);
+    dispatch(request(5, 'ticket', {}), frame);
+    await vi.waitFor(() => expect(posted).toHaveLength(5));
+    expect(posted.map((entry) => entry.message)).toMatchObject([
+      { id: 1, ok: true },
+      { id: 2, ok: true },
+      { id: 3, ok: true },
+      { id: 4, ok: true, result: { level: 4 } },
+      { id: 5, ok: false },
+    ]);
     expect(calls).toEqual([]);
+    expect(JSON.parse(localStorage.getItem('portfolio-guest-progress:Pong') ?? '{}')).toMatchObject(
+      {
+        saves: { '2': { data: { level: 4 } } },
+        achievements: { 'First Point': expect.any(String) as string },
+      },
+    );
   });
 
   it('records the game it hosts and ends an open session when the viewer closes', async () => {

@@ -4,14 +4,26 @@ import {
   GameSdkRequestMessage,
 } from '@portfolio/types';
 
+import { HttpError, isHttpError } from '../../lib/http';
 import {
   endSessionOnExit,
+  getLeaderboard,
   getPlayTicket,
+  listLeaderboards,
+  listSaveSlots,
   loadGame,
   recordSession,
   saveGame,
+  submitScore,
   unlockAchievement,
 } from './games-api';
+import {
+  guestSlots,
+  loadAsGuest,
+  saveAsGuest,
+  scoreAsGuest,
+  unlockAsGuest,
+} from './guest-progress';
 
 export interface SdkHostOptions {
   /** The game the viewer shows: calls are recorded for it, whatever the frame claims. */
@@ -26,6 +38,58 @@ export interface SdkHostOptions {
   getFrameWindow: () => Window | null | undefined;
   /** Whether a player is signed in now (guests play without recording). */
   isSignedIn: () => boolean;
+  /** A score the game posted was recorded (the viewer shows the board again). */
+  onScore?: (board: string) => void;
+  /** The game unlocked an achievement (the viewer reads its catalogue again). */
+  onUnlock?: (key: string) => void;
+}
+
+/**
+ * A guest's requests: boards are read from the server (public); saves, achievements and best
+ * scores stay in this browser (guest-progress.ts) until it signs in. Nothing is written to the
+ * server for a guest.
+ */
+async function performAsGuest(gameId: string, request: GameSdkRequestMessage): Promise<unknown> {
+  switch (request.type) {
+    case 'session':
+      return undefined;
+    case 'save':
+      saveAsGuest(gameId, request.payload.data, request.payload.slot);
+      return undefined;
+    case 'load':
+      return loadAsGuest(gameId, request.payload.slot);
+    case 'slots':
+      return guestSlots(gameId);
+    case 'unlock':
+      unlockAsGuest(gameId, request.payload.name);
+      return undefined;
+    case 'score': {
+      const { board, value } = request.payload;
+      const found = (await listLeaderboards(gameId)).find((entry) => entry.board === board);
+      if (!found) {
+        throw new HttpError({
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `No leaderboard '${board}' in this game`,
+        });
+      }
+      if ((found.min !== null && value < found.min) || (found.max !== null && value > found.max)) {
+        throw new HttpError({
+          status: 422,
+          code: 'SCORE_OUT_OF_RANGE',
+          message: `A score on ${found.name} must be within its range`,
+        });
+      }
+      const isBest = scoreAsGuest(gameId, board, value, found.order);
+      return { board, value, isBest, guest: true };
+    }
+    case 'leaderboard': {
+      const { board, ...query } = request.payload;
+      return getLeaderboard(gameId, board, query);
+    }
+    case 'ticket':
+      throw new HttpError({ status: 401, code: 'UNAUTHORIZED', message: 'Sign in to play' });
+  }
 }
 
 /**
@@ -56,15 +120,27 @@ export function startSdkHost(options: SdkHostOptions): () => void {
         await recordSession(gameId, request.payload.action);
         return undefined;
       case 'save':
-        await saveGame(gameId, request.payload.data);
+        await saveGame(gameId, request.payload.data, request.payload.slot);
         return undefined;
       case 'load':
-        return loadGame(gameId);
+        return loadGame(gameId, request.payload.slot);
+      case 'slots':
+        return listSaveSlots(gameId);
       case 'unlock':
         await unlockAchievement(gameId, request.payload.name);
+        options.onUnlock?.(request.payload.name);
         return undefined;
       case 'ticket':
         return getPlayTicket(gameId);
+      case 'score': {
+        const result = await submitScore(gameId, request.payload);
+        options.onScore?.(request.payload.board);
+        return result;
+      }
+      case 'leaderboard': {
+        const { board, ...query } = request.payload;
+        return getLeaderboard(gameId, board, query);
+      }
     }
   };
 
@@ -78,15 +154,18 @@ export function startSdkHost(options: SdkHostOptions): () => void {
       return;
     }
     const request = parsed.data;
-    if (!options.isSignedIn()) {
-      answer(frame, request.id, false);
-      return;
-    }
-    perform(request).then(
+    const pending = options.isSignedIn() ? perform(request) : performAsGuest(gameId, request);
+    pending.then(
       (result) => answer(frame, request.id, true, result),
       (error: unknown) => {
         console.warn(`Game SDK ${request.type} failed`, error);
-        answer(frame, request.id, false);
+        // the game may tell its player why (a score out of the board's range, too many)
+        answer(
+          frame,
+          request.id,
+          false,
+          isHttpError(error) ? { error: { code: error.code, message: error.message } } : undefined,
+        );
       },
     );
   };

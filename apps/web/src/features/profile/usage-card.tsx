@@ -40,7 +40,19 @@ export function UsageCard({ profile }: { profile: Profile }) {
                   >
                     {achievements.map((achievement) => (
                       <li key={achievement.achievement_name}>
-                        {achievement.achievement_name}{' '}
+                        {achievement.icon_url ? (
+                          <img
+                            className="achievement-icon"
+                            src={achievement.icon_url}
+                            alt=""
+                            width={24}
+                            height={24}
+                          />
+                        ) : null}
+                        {achievement.achievement_name}
+                        {achievement.points !== undefined
+                          ? ` (${achievement.points} points)`
+                          : ''}{' '}
                         <time className="muted" dateTime={achievement.unlocked_at}>
                           {formatDateTime(achievement.unlocked_at)}
                         </time>

@@ -1,0 +1,206 @@
+import { type Request, type RequestHandler, Router } from 'express';
+
+import { decideGameAccess } from '@portfolio/types';
+import {
+  BanPlayerRequest,
+  LeaderboardKey,
+  LeaderboardQuery,
+  type LeaderboardBansResponse,
+  type LeaderboardResponse,
+  type LeaderboardsResponse,
+  PutLeaderboardRequest,
+  type PutLeaderboardResponse,
+  SubmitScoreRequest,
+  type SubmitScoreResponse,
+} from '@portfolio/types/leaderboards';
+import { z } from 'zod';
+
+import { rateLimitAddress } from '../../lib/client-address.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
+import { parseInput } from '../../lib/validate.js';
+import { requireUser, sessionOf } from '../auth/policies.js';
+import type { SdkGame } from '../games/routes.js';
+import { actorOf } from '../game-host/routes.js';
+import type { LeaderboardService } from './service.js';
+
+/*
+ *   GET    /api/games/:gameId/leaderboards                       a published game's boards
+ *   GET    /api/games/:gameId/leaderboards/:board?period=&around=&limit=
+ *                                                                a board (public; around=me for
+ *                                                                the signed-in player's rows)
+ *   POST   /api/games/:gameId/scores { board, value }            a signed-in player's score
+ *   GET    /api/admin/games/:id/leaderboards                     every board of a game
+ *   PUT    /api/admin/games/:id/leaderboards/:board              define or change a board
+ *   DELETE /api/admin/games/:id/leaderboards/:board              delete it with its scores
+ *   DELETE /api/admin/games/:id/leaderboards/:board/scores/:userId   remove a player's score
+ *   GET/POST /api/admin/games/:id/leaderboards/:board/bans, DELETE …/bans/:userId
+ */
+
+/**
+ * Scores per player and game: a game posting at every level's end stays far below; a script
+ * flooding the board does not.
+ */
+export const SCORE_SUBMIT_LIMIT: RateLimitRule = { limit: 10, windowMs: 60_000 };
+/** Board reads per address (the top is cached; a player's rank is one query). */
+export const LEADERBOARD_READ_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
+
+const UserIdParam = z.uuid();
+
+function boardOf(req: Request): string {
+  const parsed = LeaderboardKey.safeParse(req.params.board);
+  if (!parsed.success) {
+    throw notFound(`No leaderboard '${String(req.params.board).slice(0, 40)}' in this game`);
+  }
+  return parsed.data;
+}
+
+function userIdOf(req: Request): string {
+  const parsed = UserIdParam.safeParse(req.params.userId);
+  if (!parsed.success) {
+    throw notFound('No such user');
+  }
+  return parsed.data;
+}
+
+export function createLeaderboardRouter(deps: {
+  leaderboards: LeaderboardService;
+  rateLimiter: RateLimiter;
+  /** A published game (what players see). */
+  findGame: (gameId: string) => SdkGame | undefined;
+  /** Any game of the catalogue, published or not (the admin's). */
+  hasGame: (gameId: string) => boolean;
+  /** An admin session or an admin's API token (game-host's gameAdminAuth). */
+  adminAuth: RequestHandler;
+}): Router {
+  const { leaderboards, rateLimiter, findGame, hasGame, adminAuth } = deps;
+  const router = Router();
+
+  const publishedGame = (req: Request): SdkGame => {
+    const gameId = String(req.params.gameId ?? '');
+    const game = findGame(gameId);
+    if (!game) {
+      throw notFound(`No game with the id '${gameId.slice(0, 64)}'`);
+    }
+    return game;
+  };
+
+  const adminGame = (req: Request): string => {
+    const gameId = String(req.params.id ?? '');
+    if (!hasGame(gameId)) {
+      throw notFound(`No game with the id '${gameId.slice(0, 64)}'`);
+    }
+    return gameId;
+  };
+
+  router.get('/games/:gameId/leaderboards', async (req, res) => {
+    const game = publishedGame(req);
+    res
+      .set('Cache-Control', 'public, max-age=5')
+      .json({ leaderboards: await leaderboards.list(game.id) } satisfies LeaderboardsResponse);
+  });
+
+  router.get('/games/:gameId/leaderboards/:board', async (req, res) => {
+    const game = publishedGame(req);
+    const board = boardOf(req);
+    const query = parseInput(LeaderboardQuery, req.query);
+    await enforceRateLimit(
+      rateLimiter,
+      `leaderboard-read:${req.auth ? `user:${req.auth.user.id}` : `ip:${rateLimitAddress(req.ip)}`}`,
+      LEADERBOARD_READ_LIMIT,
+      'Too many leaderboard requests. Please slow down.',
+    );
+    const isMine = query.around === 'me' && req.auth !== undefined;
+    const answer = await leaderboards.read(game.id, board, {
+      ...query,
+      userId: isMine ? req.auth?.user.id : undefined,
+    });
+    // the top is cached here (LEADERBOARD_CACHE_MS, dropped by every score): a browser asks
+    // each time, so a viewer reading the board after its own score sees it
+    res
+      .set('Cache-Control', isMine ? 'private, no-store' : 'no-cache')
+      .json(answer satisfies LeaderboardResponse);
+  });
+
+  router.post('/games/:gameId/scores', requireUser, async (req, res) => {
+    const { user } = sessionOf(req);
+    const game = publishedGame(req);
+    if (!decideGameAccess(game, user.role).allowed) {
+      throw forbidden(`${game.title} is for subscribers`);
+    }
+    const { board, value } = parseInput(SubmitScoreRequest, req.body);
+    await enforceRateLimit(
+      rateLimiter,
+      `scores:user:${user.id}:${game.id}`,
+      SCORE_SUBMIT_LIMIT,
+      'Too many scores. Please slow down.',
+    );
+    const answer = await leaderboards.submit(user.id, game.id, board, value);
+    res.status(201).json(answer satisfies SubmitScoreResponse);
+  });
+
+  router.get('/admin/games/:id/leaderboards', adminAuth, async (req, res) => {
+    const gameId = adminGame(req);
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ leaderboards: await leaderboards.list(gameId) } satisfies LeaderboardsResponse);
+  });
+
+  router.put('/admin/games/:id/leaderboards/:board', adminAuth, async (req, res) => {
+    const gameId = adminGame(req);
+    const board = LeaderboardKey.safeParse(req.params.board);
+    if (!board.success) {
+      throw notFound(`board: ${board.error.issues[0]?.message ?? 'is not a leaderboard key'}`);
+    }
+    const input = parseInput(PutLeaderboardRequest, req.body);
+    const { created, leaderboard } = await leaderboards.put(
+      gameId,
+      board.data,
+      input,
+      actorOf(res),
+    );
+    res.status(created ? 201 : 200).json({ leaderboard } satisfies PutLeaderboardResponse);
+  });
+
+  router.delete('/admin/games/:id/leaderboards/:board', adminAuth, async (req, res) => {
+    await leaderboards.remove(adminGame(req), boardOf(req), actorOf(res));
+    res.status(204).end();
+  });
+
+  router.delete(
+    '/admin/games/:id/leaderboards/:board/scores/:userId',
+    adminAuth,
+    async (req, res) => {
+      await leaderboards.removeScores(adminGame(req), boardOf(req), userIdOf(req), actorOf(res));
+      res.status(204).end();
+    },
+  );
+
+  router.get('/admin/games/:id/leaderboards/:board/bans', adminAuth, async (req, res) => {
+    const gameId = adminGame(req);
+    const board = boardOf(req);
+    await leaderboards.findBoard(gameId, board);
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ bans: await leaderboards.listBans(gameId, board) } satisfies LeaderboardBansResponse);
+  });
+
+  router.post('/admin/games/:id/leaderboards/:board/bans', adminAuth, async (req, res) => {
+    const gameId = adminGame(req);
+    const board = boardOf(req);
+    const { userId } = parseInput(BanPlayerRequest, req.body);
+    await leaderboards.ban(gameId, board, userId, actorOf(res));
+    res.status(204).end();
+  });
+
+  router.delete(
+    '/admin/games/:id/leaderboards/:board/bans/:userId',
+    adminAuth,
+    async (req, res) => {
+      await leaderboards.unban(adminGame(req), boardOf(req), userIdOf(req), actorOf(res));
+      res.status(204).end();
+    },
+  );
+
+  return router;
+}
