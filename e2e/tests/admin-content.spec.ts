@@ -10,7 +10,7 @@ import {
 } from '../fixtures';
 
 /*
- * The admin's Content section (issue 30): the owner adds, orders and publishes gallery projects
+ * The admin's Content section: the owner adds, orders and publishes gallery projects
  * and tutorials in the browser; guests see only what is published, in the owner's order; a
  * tutorial's markdown never runs a script.
  */

@@ -67,7 +67,7 @@ describe('isSiteConfig', () => {
     expect(isSiteConfig(null)).toBe(false);
   });
 
-  it("takes the owner's site name and home texts only in their shape (issue 30)", () => {
+  it("takes the owner's site name and home texts only in their shape", () => {
     const links = { githubUrl: 'https://github.com/a', linkedinUrl: 'https://linkedin.com/in/a' };
     const card = { title: 'Games', text: 'Play.' };
     const home = { title: 'Hi', lead: 'I make games.', cards: [card, card, card] };

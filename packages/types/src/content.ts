@@ -4,7 +4,7 @@ import { GalleryProject, MediaAddress, MediaItemInput } from './gallery.js';
 import { Tutorial, TutorialSection, TutorialType } from './tutorials.js';
 
 /*
- * The owner's content in the database (issue 30): gallery projects and tutorials, published or
+ * The owner's content in the database: gallery projects and tutorials, published or
  * draft, in the owner's order. The public calls answer the spec's shapes (published only); the
  * admin's calls add the status, position and times. Import '@portfolio/types/content'.
  */

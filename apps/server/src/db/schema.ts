@@ -788,7 +788,7 @@ export const media = pgTable(
   ],
 );
 /*
- * The owner's content (issue 30): gallery projects, tutorials and the site's texts, edited in
+ * The owner's content: gallery projects, tutorials and the site's texts, edited in
  * the admin's Content section. Seeded once with the spec's content (content_seeds says which
  * seeds ran, so a table the owner emptied stays empty).
  */

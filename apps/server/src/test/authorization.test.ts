@@ -62,7 +62,7 @@ const RESTRICTED_ROUTES: RestrictedRoute[] = [
     allowed: ['admin'],
   },
   { method: 'GET', path: '/api/admin/media', allowed: ['admin'] },
-  // the owner's content (issue 30): admins only (or an admin API token)
+  // the owner's content: admins only (or an admin API token)
   { method: 'GET', path: '/api/admin/gallery', allowed: ['admin'] },
   { method: 'GET', path: '/api/admin/tutorials', allowed: ['admin'] },
   { method: 'GET', path: '/api/admin/site', allowed: ['admin'] },

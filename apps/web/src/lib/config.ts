@@ -26,7 +26,7 @@ export function readSiteConfig(doc: Document = document): SiteConfig {
 const runtime = readSiteConfig();
 
 /**
- * Site settings: the owner's site name and home texts (issue 30) and the other runtime settings
+ * Site settings: the owner's site name and home texts and the other runtime settings
  * the server gave this page. `home` is absent only without a server (the Vite dev server).
  */
 export const siteConfig = {

@@ -2,7 +2,7 @@ import { PAGE_DATA_ELEMENT_ID } from '@portfolio/types/site';
 import { useEffect, useState } from 'react';
 
 /*
- * A page's initial data (issue 30): the server writes the published gallery into /Gallery's
+ * A page's initial data: the server writes the published gallery into /Gallery's
  * HTML and the tutorials into /Tutorials', so the page shows them without a request after its
  * script. The data serves the first view only; a later visit in the same tab asks the API.
  */

@@ -16,7 +16,7 @@ import { recordContentAudit } from './audit.js';
 import { changedFields, publishAction, slugId } from './edit-helpers.js';
 import { type ContentStore, galleryOrder, mediaOf, toAdminGalleryProject } from './store.js';
 
-/** The admin's gallery commands (issue 30): each one writes its audit entry in its transaction. */
+/** The admin's gallery commands: each one writes its audit entry in its transaction. */
 export interface GalleryAdmin {
   list(): Promise<AdminGalleryProject[]>;
   create(input: CreateGalleryProjectRequest, actor: Actor): Promise<AdminGalleryProject>;

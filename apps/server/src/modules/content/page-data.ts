@@ -3,7 +3,7 @@ import type { PageData } from '@portfolio/types/content';
 import type { ContentStore } from './store.js';
 
 /**
- * The data written into a page's HTML (issue 30): /Gallery carries the published projects and
+ * The data written into a page's HTML: /Gallery carries the published projects and
  * /Tutorials the published tutorials, so neither waits for a request after its script.
  */
 export function pageDataOf(store: ContentStore, path: string): PageData | undefined {

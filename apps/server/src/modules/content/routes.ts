@@ -24,7 +24,7 @@ import type { GameHost } from '../game-host/service.js';
 import type { Content } from './service.js';
 
 /*
- * The content API (issue 30):
+ * The content API:
  *
  *   GET    /api/gallery, /api/tutorials              the published items, in order (spec shapes)
  *   GET    /api/admin/gallery, /api/admin/tutorials  every item with status, position and times

@@ -1,7 +1,7 @@
 import type { GalleryProject, HomeTexts, Tutorial } from '@portfolio/types';
 
 /*
- * The spec's fixed content (section 3), moved here from the web app (issue 30): the first rows
+ * The spec's fixed content (section 3), moved here from the web app: the first rows
  * of a fresh database, seeded once (seed.ts). From then on the owner edits it in the admin's
  * Content section. Local files live in apps/web/public/assets/gallery (made by
  * apps/web/scripts/make-gallery-assets.sh). A video whose source is a YouTube or Vimeo address is

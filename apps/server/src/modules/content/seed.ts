@@ -3,7 +3,7 @@ import { contentSeeds, galleryProjects, tutorials } from '../../db/schema.js';
 import { SEED_GALLERY, SEED_TUTORIALS } from './seed-content.js';
 
 /*
- * The spec's content becomes the first rows (issue 30), once per database: a seed runs in the
+ * The spec's content becomes the first rows, once per database: a seed runs in the
  * transaction that records it in content_seeds, so replicas starting together seed once (the
  * second waits on the first's row, then finds it), a restart never seeds again, and a table the
  * owner emptied stays empty. Every seeded row is published, in the spec's order.

@@ -9,7 +9,7 @@ import { createSiteAdmin, type SiteAdmin } from './site-admin.js';
 import { type ContentStore, createContentStore } from './store.js';
 import { createTutorialsAdmin, type TutorialsAdmin } from './tutorials-admin.js';
 
-/** Everything the content routes and the pages' HTML use (issue 30), built once (container.ts). */
+/** Everything the content routes and the pages' HTML use, built once (container.ts). */
 export interface Content {
   /** The published content in memory. */
   store: ContentStore;

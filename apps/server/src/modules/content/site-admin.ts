@@ -6,7 +6,7 @@ import type { Actor } from '../users/audit.js';
 import { recordContentAudit } from './audit.js';
 import type { ContentStore, SiteTexts } from './store.js';
 
-/** The site's name and the home page's texts, edited by the admin (issue 30). */
+/** The site's name and the home page's texts, edited by the admin. */
 export interface SiteAdmin {
   get(): SiteTexts;
   update(input: SiteTextsRequest, actor: Actor): Promise<SiteTexts>;

@@ -20,7 +20,7 @@ import { SEED_HOME } from './seed-content.js';
 const log = moduleLogger('content');
 
 /*
- * The published content in memory (issue 30), like the game catalogue: read at start, after
+ * The published content in memory, like the game catalogue: read at start, after
  * every change (in the other processes through the invalidation bus, a message no user id
  * equals) and every minute anyway. GET /api/gallery, GET /api/tutorials and the pages' HTML
  * never wait for the database.

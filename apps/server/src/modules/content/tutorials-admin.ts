@@ -17,7 +17,7 @@ import { recordContentAudit } from './audit.js';
 import { changedFields, publishAction, slugId } from './edit-helpers.js';
 import { type ContentStore, toAdminTutorial, tutorialOrder } from './store.js';
 
-/** The admin's tutorial commands (issue 30): each one writes its audit entry in its transaction. */
+/** The admin's tutorial commands: each one writes its audit entry in its transaction. */
 export interface TutorialsAdmin {
   list(): Promise<AdminTutorial[]>;
   create(input: CreateTutorialRequest, actor: Actor): Promise<AdminTutorial>;

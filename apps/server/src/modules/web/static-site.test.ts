@@ -325,7 +325,7 @@ describe('API answers', () => {
   });
 });
 
-describe("the owner's content in the pages (issue 30)", () => {
+describe("the owner's content in the pages", () => {
   const pageDataOf = (html: string): unknown => {
     const match = /<script id="page-data" type="application\/json">([^<]*)<\/script>/.exec(html);
     return match?.[1] === undefined ? undefined : JSON.parse(match[1]);
@@ -372,7 +372,7 @@ describe("the owner's content in the pages (issue 30)", () => {
   });
 });
 
-describe("the owner's site name and home texts (issue 30)", () => {
+describe("the owner's site name and home texts", () => {
   it('are written into every page and its title, and change with the next request', async () => {
     const admin = await signedInClient(app, 'admin');
     const before = await admin.client.get<{ siteName: string; home: { lead: string } }>(

@@ -16,7 +16,7 @@ import {
 import { http, request } from '../../lib/http';
 
 /*
- * The admin's content calls (issue 30). Each answers nothing the page needs beyond a fresh list,
+ * The admin's content calls. Each answers nothing the page needs beyond a fresh list,
  * which the section reads again after a change.
  */
 

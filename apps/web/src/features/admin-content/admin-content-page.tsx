@@ -35,7 +35,7 @@ async function withMessage(action: Promise<void>, fallback: string): Promise<voi
 }
 
 /**
- * The admin's Content section (issue 30): /admin/content/gallery, /tutorials and /site: the
+ * The admin's Content section: /admin/content/gallery, /tutorials and /site: the
  * owner's gallery, tutorials, home texts and site name edited in the browser.
  */
 export function AdminContentSection() {

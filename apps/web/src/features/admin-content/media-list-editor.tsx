@@ -49,7 +49,7 @@ interface MediaListEditorProps {
   onChange: (rows: MediaRow[]) => void;
   errors: FieldErrors;
   /**
-   * Where an upload control goes, beside "Add item" (the media upload, issue 30's other part):
+   * Where an upload control goes, beside "Add item" (the media upload):
    * given a function that appends an item made from an uploaded file.
    */
   uploadSlot?: (addItem: (item: MediaItem) => void) => ReactNode;

@@ -134,7 +134,7 @@ describe('TutorialsPage', () => {
   });
 });
 
-describe("the owner's tutorials (issue 30)", () => {
+describe("the owner's tutorials", () => {
   it('renders a markdown item as markdown in either section, and frames only https: pages', async () => {
     stubApi({
       'GET /api/tutorials': () =>
