@@ -1,9 +1,10 @@
 /**
- * Writes one backup archive (tar.gz): the database and the game builds at one consistent point.
+ * Writes one backup archive (tar.gz): the database, the game builds and the uploaded media at one
+ * consistent point.
  *   npm run backup [-- --out FILE]
- * Reads DATA_DIR or DATABASE_URL, and GAMES_DIR, as the server does. PostgreSQL is dumped with
- * pg_dump while the site runs. The embedded database (PGlite) allows one process at a time:
- * stop the server first.
+ * Reads DATA_DIR or DATABASE_URL, GAMES_DIR and MEDIA_DIR, as the server does. PostgreSQL is
+ * dumped with pg_dump while the site runs. The embedded database (PGlite) allows one process at a
+ * time: stop the server first.
  */
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
@@ -37,10 +38,10 @@ async function main(args: string[]): Promise<void> {
   // npm runs the script in apps/server: --out is relative to where npm was started
   const out = outFile(args, process.env.INIT_CWD ?? process.cwd());
   const config = loadConfig();
-  const gamesDir = config.gamesHost.dir;
+  const dirs = { gamesDir: config.gamesHost.dir, mediaDir: config.media.dir };
   let manifest;
   if (config.databaseUrl) {
-    manifest = await createBackup({ databaseUrl: config.databaseUrl, gamesDir }, out);
+    manifest = await createBackup({ databaseUrl: config.databaseUrl, ...dirs }, out);
   } else {
     const pgliteDir = path.join(config.dataDir, 'pglite');
     if (!existsSync(pgliteDir)) {
@@ -53,7 +54,7 @@ async function main(args: string[]): Promise<void> {
     }
     const database = await openDatabase({ dataDir: pgliteDir });
     try {
-      manifest = await createBackup({ database, gamesDir }, out);
+      manifest = await createBackup({ database, ...dirs }, out);
     } finally {
       await database.close();
     }
@@ -67,7 +68,7 @@ async function main(args: string[]): Promise<void> {
     );
   }
   console.info(
-    `Backup written to ${out}: ${manifest.database} database at migration ${manifest.migration}, ${manifest.gameFiles} game files.`,
+    `Backup written to ${out}: ${manifest.database} database at migration ${manifest.migration}, ${manifest.gameFiles} game files, ${manifest.mediaFiles ?? 0} media files.`,
   );
 }
 

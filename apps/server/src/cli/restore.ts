@@ -1,10 +1,10 @@
 /**
  * Brings a backup archive back into an empty data folder or database:
  *   npm run restore -- FILE
- * Reads DATA_DIR or DATABASE_URL (an existing, empty database), and GAMES_DIR, as the server
- * does; refuses a target that already holds data. Start the server on it afterwards: it applies
- * any newer migrations as usual. The site's SESSION_SECRET must be the one the backup was made
- * with (two-factor secrets are encrypted with it).
+ * Reads DATA_DIR or DATABASE_URL (an existing, empty database), GAMES_DIR and MEDIA_DIR, as the
+ * server does; refuses a target that already holds data. Start the server on it afterwards: it
+ * applies any newer migrations as usual. The site's SESSION_SECRET must be the one the backup was
+ * made with (two-factor secrets are encrypted with it).
  */
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -37,9 +37,10 @@ async function main(args: string[]): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     gamesDir: config.gamesHost.dir,
+    mediaDir: config.media.dir,
   });
   console.info(
-    `Restored ${file} (made ${manifest.createdAt}, migration ${manifest.migration}): ${manifest.database} database into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}, ${manifest.gameFiles} game files into ${config.gamesHost.dir}.`,
+    `Restored ${file} (made ${manifest.createdAt}, migration ${manifest.migration}): ${manifest.database} database into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}, ${manifest.gameFiles} game files into ${config.gamesHost.dir}, ${manifest.mediaFiles ?? 0} media files into ${config.media.dir}.`,
   );
 }
 

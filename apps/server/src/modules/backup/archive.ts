@@ -11,19 +11,25 @@ import { type Database, MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../../db/clien
 
 /**
  * One backup is one tar.gz: `manifest.json`, the database (`database/pglite.tar`, PGlite's own
- * dump of its data directory, or `database/postgres.dump`, pg_dump's custom format) and the game
- * builds (`games/<game>/<version>/…`, GAMES_DIR as it is served).
+ * dump of its data directory, or `database/postgres.dump`, pg_dump's custom format), the game
+ * builds (`games/<game>/<version>/…`, GAMES_DIR as it is served) and the uploaded media
+ * (`media/<file>`, MEDIA_DIR without its `.incoming` work area).
  *
  * A consistent point: builds are immutable per version folder (a publish renames a finished
- * folder in inside its transaction; a delete removes the folder after its transaction). So the
- * builds are linked into the archive's staging folder first, then the database is dumped (one
- * snapshot: pg_dump's transaction, or PGlite's single connection), then any version folder that
- * appeared meanwhile is added: every build the dump names has its files, whatever ran meanwhile.
+ * folder in inside its transaction; a delete removes the folder after its transaction), and
+ * media files are named by their bytes (an upload renames its files in before its row is
+ * inserted; a delete removes the row before the files). So the builds and the media are linked
+ * into the archive's staging folder first, then the database is dumped (one snapshot: pg_dump's
+ * transaction, or PGlite's single connection), then any version folder or media file that
+ * appeared meanwhile is added: every build and media item the dump names has its files, whatever
+ * ran meanwhile (files of items deleted meanwhile may be in it too, unnamed and harmless).
  */
 
 const run = promisify(execFile);
 
-export const BACKUP_FORMAT = 1;
+/** 2: adds `media/` and `mediaFiles`. Format 1 archives (no media) still restore. */
+export const BACKUP_FORMAT = 2;
+const READABLE_FORMATS = [1, 2];
 
 export interface BackupManifest {
   format: number;
@@ -33,6 +39,8 @@ export interface BackupManifest {
   migration: string;
   /** Files of game builds in the archive. */
   gameFiles: number;
+  /** Uploaded media files in the archive (missing in format 1, which has none). */
+  mediaFiles?: number;
 }
 
 export class BackupError extends Error {}
@@ -49,10 +57,20 @@ export async function latestMigration(): Promise<{ index: number; tag: string }>
   return { index: last.idx, tag: last.tag };
 }
 
-/** Hard links where possible (same file system, no bytes copied), copies otherwise. */
+/**
+ * Hard links where possible (same file system, no bytes copied), copies otherwise. What is deleted
+ * while it runs is left out: a build's or media item's row is deleted before its files, so the
+ * dump that follows does not name it.
+ */
 async function linkTree(from: string, to: string, skip: (name: string) => boolean) {
   await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
+  const entries = await readdir(from, { withFileTypes: true }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return [];
+    }
+    throw error;
+  });
+  for (const entry of entries) {
     if (skip(entry.name)) {
       continue;
     }
@@ -61,7 +79,13 @@ async function linkTree(from: string, to: string, skip: (name: string) => boolea
     if (entry.isDirectory()) {
       await linkTree(source, target, () => false);
     } else if (entry.isFile() && !existsSync(target)) {
-      await link(source, target).catch(() => cp(source, target));
+      await link(source, target)
+        .catch(() => cp(source, target))
+        .catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(source)) {
+            throw error;
+          }
+        });
     }
   }
 }
@@ -79,8 +103,8 @@ async function countFiles(dir: string): Promise<number> {
   return count;
 }
 
-/** Uploads in progress and other dot folders are not builds. */
-const isNotBuild = (name: string) => name.startsWith('.');
+/** Uploads in progress (each folder's `.incoming`) and other dot entries are not archived. */
+const isWorkArea = (name: string) => name.startsWith('.');
 
 export interface BackupSource {
   /** An open database: PGlite is dumped through it (the process that owns it). */
@@ -88,6 +112,7 @@ export interface BackupSource {
   /** PostgreSQL: dumped with pg_dump (one snapshot). */
   databaseUrl?: string | undefined;
   gamesDir: string;
+  mediaDir: string;
 }
 
 /** Writes one archive to `out`; returns its manifest. */
@@ -97,10 +122,13 @@ export async function createBackup(source: BackupSource, out: string): Promise<B
   // staged beside the archive: the games are hard-linked, which needs the same file system
   const stage = await mkdtemp(path.join(path.dirname(target), '.backup-'));
   try {
-    const gamesStage = path.join(stage, 'games');
-    const hasGames = existsSync(source.gamesDir);
-    if (hasGames) {
-      await linkTree(source.gamesDir, gamesStage, isNotBuild);
+    // the files: GAMES_DIR to games/, MEDIA_DIR to media/ (linked before the dump, and again after)
+    const trees = [
+      { from: source.gamesDir, to: path.join(stage, 'games') },
+      { from: source.mediaDir, to: path.join(stage, 'media') },
+    ].filter((tree) => existsSync(tree.from));
+    for (const tree of trees) {
+      await linkTree(tree.from, tree.to, isWorkArea);
     }
     await mkdir(path.join(stage, 'database'));
     let kind: BackupManifest['database'];
@@ -117,16 +145,17 @@ export async function createBackup(source: BackupSource, out: string): Promise<B
     } else {
       throw new BackupError('no database to back up');
     }
-    // builds published while the database was dumped
-    if (hasGames) {
-      await linkTree(source.gamesDir, gamesStage, isNotBuild);
+    // builds published and media uploaded while the database was dumped
+    for (const tree of trees) {
+      await linkTree(tree.from, tree.to, isWorkArea);
     }
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       createdAt: new Date().toISOString(),
       database: kind,
       migration: (await latestMigration()).tag,
-      gameFiles: await countFiles(gamesStage),
+      gameFiles: await countFiles(path.join(stage, 'games')),
+      mediaFiles: await countFiles(path.join(stage, 'media')),
     };
     await writeFile(path.join(stage, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const partial = `${target}.partial`;
@@ -169,6 +198,8 @@ export interface RestoreTarget {
   dataDir: string;
   /** Must be missing or empty. */
   gamesDir: string;
+  /** Must be missing or empty. */
+  mediaDir: string;
 }
 
 async function isEmptyDir(dir: string): Promise<boolean> {
@@ -215,11 +246,12 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
     } catch {
       throw new BackupError(`${archive} is not a backup of this site (no manifest.json)`);
     }
-    if (manifest.format !== BACKUP_FORMAT) {
+    if (!READABLE_FORMATS.includes(manifest.format)) {
       throw new BackupError(
-        `${archive} has backup format ${manifest.format}; this version reads format ${BACKUP_FORMAT}`,
+        `${archive} has backup format ${manifest.format}; this version reads formats ${READABLE_FORMATS.join(' and ')}`,
       );
     }
+    manifest.mediaFiles ??= 0;
     const latest = await latestMigration();
     const archiveIndex = Number.parseInt(manifest.migration, 10);
     if (Number.isFinite(archiveIndex) && archiveIndex > latest.index) {
@@ -230,6 +262,11 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
     if (!(await isEmptyDir(target.gamesDir))) {
       throw new BackupError(
         `GAMES_DIR ${target.gamesDir} is not empty: restore into an empty folder (move it aside first)`,
+      );
+    }
+    if (!(await isEmptyDir(target.mediaDir))) {
+      throw new BackupError(
+        `MEDIA_DIR ${target.mediaDir} is not empty: restore into an empty folder (move it aside first)`,
       );
     }
     const toPostgres = Boolean(target.databaseUrl);
@@ -264,10 +301,14 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
       });
       await client.close();
     }
-    const games = path.join(stage, 'games');
-    await mkdir(target.gamesDir, { recursive: true });
-    if (existsSync(games)) {
-      await cp(games, target.gamesDir, { recursive: true });
+    for (const [from, to] of [
+      [path.join(stage, 'games'), target.gamesDir],
+      [path.join(stage, 'media'), target.mediaDir],
+    ] as const) {
+      await mkdir(to, { recursive: true });
+      if (existsSync(from)) {
+        await cp(from, to, { recursive: true });
+      }
     }
     return manifest;
   } finally {

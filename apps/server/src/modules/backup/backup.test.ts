@@ -1,11 +1,23 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { GamesResponse } from '@portfolio/types/game-host';
+import { MediaUploadResponse } from '@portfolio/types/media';
 
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
 import {
@@ -20,10 +32,13 @@ import { makeZip, someScript } from '../game-host/test-zips.js';
 import { BackupError, createBackup, latestMigration, restoreBackup } from './archive.js';
 
 /**
- * A running site with users and a game of three versions is backed up, restored into a fresh
- * data folder (PGlite) or a fresh database (PostgreSQL, when DATABASE_URL is set), and a new
- * server started on it: the users sign in, the game and its versions serve their files.
+ * A running site with users, a game of three versions and an uploaded image is backed up,
+ * restored into a fresh data folder (PGlite) or a fresh database (PostgreSQL, when DATABASE_URL
+ * is set), and a new server started on it: the users sign in, the game and its versions serve
+ * their files, the image's URLs serve the same bytes.
  */
+
+const run = promisify(execFile);
 
 const PASSWORD = 'correct horse battery staple';
 let work: string;
@@ -57,6 +72,34 @@ async function upload(gameId: string, label: string) {
   expect(response.status).toBe(201);
 }
 
+/** Uploads a PNG through the admin API; returns the stored item's URLs. */
+async function uploadImage(): Promise<string[]> {
+  const png = await sharp({
+    create: { width: 400, height: 300, channels: 3, background: '#3366aa' },
+  })
+    .png()
+    .toBuffer();
+  const response = await fetch(`${site.url}/api/admin/media`, {
+    method: 'POST',
+    body: png,
+    headers: {
+      'content-type': 'image/png',
+      'x-file-name': encodeURIComponent('backed up.png'),
+      cookie: admin.cookieHeader,
+    },
+  });
+  expect(response.status).toBe(201);
+  const { media } = MediaUploadResponse.parse(await response.json());
+  return [media.url, media.thumbnail, ...media.variants.map((variant) => variant.src)];
+}
+
+const backupSource = () => ({
+  database: site.deps.database,
+  databaseUrl: site.deps.config.databaseUrl,
+  gamesDir: site.deps.config.gamesHost.dir,
+  mediaDir: site.deps.config.media.dir,
+});
+
 async function register(app: TestApp, username: string) {
   const response = await app
     .client()
@@ -68,21 +111,25 @@ async function signIn(app: TestApp, username: string) {
   return (await app.client().post('/api/auth/login', { username, password: PASSWORD })).status;
 }
 
-/** A fresh place to restore into: an empty DATA_DIR and GAMES_DIR, and on PostgreSQL a new database. */
+/**
+ * A fresh place to restore into: an empty DATA_DIR, GAMES_DIR and MEDIA_DIR (DATA_DIR/media, the
+ * default), and on PostgreSQL a new database.
+ */
 async function freshTarget(name: string) {
   const dataDir = path.join(work, name, 'data');
   const gamesDir = path.join(work, name, 'games');
+  const mediaDir = path.join(dataDir, 'media');
   let databaseUrl: string | undefined;
   if (process.env.DATABASE_URL) {
     const database = await createScratchDatabase(process.env.DATABASE_URL, 'restore');
     scratch.push(database);
     databaseUrl = database.url;
   }
-  return { dataDir, gamesDir, databaseUrl };
+  return { dataDir, gamesDir, mediaDir, databaseUrl };
 }
 
 describe('npm run backup / npm run restore', () => {
-  it('brings back users who can sign in, and every version of a game with its files', async () => {
+  it('brings back users who can sign in, every version of a game with its files, and media', async () => {
     const users = [uniqueName('kept'), uniqueName('kept')];
     for (const username of users) {
       await register(site, username);
@@ -107,24 +154,33 @@ describe('npm run backup / npm run restore', () => {
       (await admin.request('PATCH', `/api/admin/games/${gameId}`, { published: true })).status,
     ).toBe(200);
 
+    const mediaUrls = await uploadImage();
+    const mediaBytes = new Map<string, Buffer>();
+    for (const url of mediaUrls) {
+      const response = await fetch(site.url + url);
+      expect(response.status).toBe(200);
+      mediaBytes.set(url, Buffer.from(await response.arrayBuffer()));
+    }
+    // an upload on its way is not part of the site: it stays out of the archive
+    const inProgress = path.join(site.deps.config.media.dir, '.incoming', 'in-progress');
+    mkdirSync(inProgress, { recursive: true });
+    writeFileSync(path.join(inProgress, 'upload'), 'half a file');
+
     const archive = path.join(work, 'site.tar.gz');
-    const manifest = await createBackup(
-      {
-        database: site.deps.database,
-        databaseUrl: site.deps.config.databaseUrl,
-        gamesDir: site.deps.config.gamesHost.dir,
-      },
-      archive,
-    );
+    const manifest = await createBackup(backupSource(), archive);
     expect(manifest).toMatchObject({
-      format: 1,
+      format: 2,
       database: site.deps.config.databaseUrl ? 'postgres' : 'pglite',
       migration: (await latestMigration()).tag,
+      mediaFiles: mediaBytes.size,
     });
     expect(manifest.gameFiles).toBeGreaterThanOrEqual(6);
 
     const target = await freshTarget('restored');
     await restoreBackup(archive, target);
+    expect(readdirSync(target.mediaDir).sort()).toEqual(
+      [...mediaBytes.keys()].map((url) => url.replace('/media/', '')).sort(),
+    );
 
     // a new server on the restored data, with the site's secret
     const restored = await startTestApp(
@@ -133,6 +189,7 @@ describe('npm run backup / npm run restore', () => {
         databaseUrl: target.databaseUrl,
         sessionSecret: site.deps.config.sessionSecret,
         gamesHost: { ...site.deps.config.gamesHost, port: 0, dir: target.gamesDir },
+        media: { ...site.deps.config.media, dir: target.mediaDir },
       },
       { loadDataDir: undefined },
     );
@@ -169,6 +226,12 @@ describe('npm run backup / npm run restore', () => {
       const first = await fetch(`${restored.gamesUrl}/${gameId}/1/index.html`);
       expect(first.status).toBe(200);
       expect(await first.text()).toContain('first');
+      // the uploaded image's files serve the same bytes
+      for (const [url, bytes] of mediaBytes) {
+        const response = await fetch(restored.url + url);
+        expect(response.status, url).toBe(200);
+        expect(Buffer.from(await response.arrayBuffer()).equals(bytes), url).toBe(true);
+      }
     } finally {
       await restored.stop();
     }
@@ -176,13 +239,14 @@ describe('npm run backup / npm run restore', () => {
 
   it('refuses a target that already holds data, saying which', async () => {
     const archive = path.join(work, 'again.tar.gz');
-    await createBackup(
-      {
-        database: site.deps.database,
-        databaseUrl: site.deps.config.databaseUrl,
-        gamesDir: site.deps.config.gamesHost.dir,
-      },
-      archive,
+    await createBackup(backupSource(), archive);
+    const withMedia = await freshTarget('with-media');
+    mkdirSync(withMedia.mediaDir, { recursive: true });
+    writeFileSync(path.join(withMedia.mediaDir, 'old.webp'), 'x');
+    await expect(restoreBackup(archive, withMedia)).rejects.toThrow(
+      new BackupError(
+        `MEDIA_DIR ${withMedia.mediaDir} is not empty: restore into an empty folder (move it aside first)`,
+      ),
     );
     const used = await freshTarget('used');
     mkdirSync(path.join(used.gamesDir, 'Something'), { recursive: true });
@@ -196,6 +260,7 @@ describe('npm run backup / npm run restore', () => {
     const onSite = {
       dataDir: path.join(work, 'site-data'),
       gamesDir: path.join(work, 'site-games'),
+      mediaDir: path.join(work, 'site-media'),
       databaseUrl: site.deps.config.databaseUrl,
     };
     if (site.deps.config.databaseUrl) {
@@ -212,5 +277,29 @@ describe('npm run backup / npm run restore', () => {
     await expect(restoreBackup(path.join(work, 'missing.tar.gz'), used)).rejects.toThrow(
       'no such file',
     );
+  });
+
+  it('still restores an archive of format 1, made before media were archived', async () => {
+    const archive = path.join(work, 'current.tar.gz');
+    await createBackup(backupSource(), archive);
+    // the same archive as format 1 wrote it: no media/ folder, no mediaFiles
+    const unpacked = path.join(work, 'format-1');
+    mkdirSync(unpacked);
+    await run('tar', ['-xzf', archive, '-C', unpacked]);
+    rmSync(path.join(unpacked, 'media'), { recursive: true, force: true });
+    const manifestFile = path.join(unpacked, 'manifest.json');
+    const { mediaFiles: _dropped, ...rest } = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+      mediaFiles?: number;
+    };
+    writeFileSync(manifestFile, JSON.stringify({ ...rest, format: 1 }));
+    const old = path.join(work, 'format-1.tar.gz');
+    await run('tar', ['-czf', old, '-C', unpacked, '.']);
+
+    const target = await freshTarget('from-format-1');
+    const manifest = await restoreBackup(old, target);
+    expect(manifest).toMatchObject({ format: 1, mediaFiles: 0 });
+    expect(existsSync(target.mediaDir)).toBe(true);
+    expect(readdirSync(target.mediaDir)).toEqual([]);
+    expect(readdirSync(target.gamesDir).length).toBeGreaterThan(0);
   });
 });
