@@ -207,30 +207,24 @@ export interface HomeTexts {
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
-function isHomeCard(value: unknown): value is HomeCard {
+/** Whether `value` is an object whose `keys` all hold strings (the page's settings are JSON). */
+function hasStrings(value: unknown, keys: readonly string[]): value is Record<string, string> {
   return (
     typeof value === 'object' &&
     value !== null &&
-    'title' in value &&
-    'text' in value &&
-    isText(value.title) &&
-    typeof value.text === 'string'
+    keys.every((key) => typeof (value as Record<string, unknown>)[key] === 'string')
   );
 }
 
 /** Whether a value is the home page's texts with its three cards. */
 export function isHomeTexts(value: unknown): value is HomeTexts {
+  const cards = (value as { cards?: unknown } | null)?.cards;
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    'title' in value &&
-    'lead' in value &&
-    'cards' in value &&
+    hasStrings(value, ['title', 'lead']) &&
     isText(value.title) &&
-    typeof value.lead === 'string' &&
-    Array.isArray(value.cards) &&
-    value.cards.length === 3 &&
-    value.cards.every(isHomeCard)
+    Array.isArray(cards) &&
+    cards.length === 3 &&
+    cards.every((card) => hasStrings(card, ['title', 'text']) && isText(card.title))
   );
 }
 
@@ -256,17 +250,7 @@ export function isSiteConfig(value: unknown): value is SiteConfig {
 function isLatestPostLinks(value: unknown): value is LatestPostLink[] {
   return (
     Array.isArray(value) &&
-    value.every(
-      (post: unknown) =>
-        typeof post === 'object' &&
-        post !== null &&
-        'slug' in post &&
-        'title' in post &&
-        'publishedAt' in post &&
-        typeof post.slug === 'string' &&
-        typeof post.title === 'string' &&
-        typeof post.publishedAt === 'string',
-    )
+    value.every((post) => hasStrings(post, ['slug', 'title', 'publishedAt']))
   );
 }
 
