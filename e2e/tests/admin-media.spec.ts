@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 import type { Page } from '@playwright/test';
-import exifReader from 'exif-reader';
 import sharp from 'sharp';
 
 import type { MediaListResponse } from '@portfolio/types/media';
@@ -16,30 +13,7 @@ import {
   test,
   uniqueName,
 } from '../fixtures';
-
-const FIXTURES = path.resolve(import.meta.dirname, '../../apps/server/src/modules/media/fixtures');
-const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
-
-/** A photo whose EXIF holds a camera position, read back first so the test can fail. */
-async function jpegWithGps(): Promise<Buffer> {
-  const jpeg = await sharp(randomBytes(900 * 600 * 3), {
-    raw: { width: 900, height: 600, channels: 3 },
-  })
-    .jpeg({ quality: 70 })
-    .withExif({
-      IFD0: { Make: 'TestCam' },
-      IFD3: {
-        GPSLatitudeRef: 'N',
-        GPSLatitude: '48/1 51/1 2400/100',
-        GPSLongitudeRef: 'E',
-        GPSLongitude: '2/1 21/1 300/100',
-      },
-    })
-    .toBuffer();
-  const { exif } = await sharp(jpeg).metadata();
-  expect(exifReader(exif ?? Buffer.alloc(0)).GPSInfo?.GPSLatitude).toEqual([48, 51, 24]);
-  return jpeg;
-}
+import { jpegWithGps, mediaFixture } from '../fixtures/media';
 
 async function signInAsAdmin(page: Page, admin: { username: string; password: string }) {
   await signIn(page, admin, '/login?admin=true&redirect=/admin');
@@ -147,9 +121,9 @@ test('an admin uploads a photo, a PNG, a video and a song; the photo loses its G
       ranges.push(response.status());
     }
   });
-  await chooseFile(page, 'sample-clip.mp4', fixture('sample.mp4'), 'video/mp4');
+  await chooseFile(page, 'sample-clip.mp4', mediaFixture('sample.mp4'), 'video/mp4');
   await expectUploaded(page, 'sample-clip.mp4');
-  await chooseFile(page, 'sample-song.mp3', fixture('sample.mp3'), 'audio/mpeg');
+  await chooseFile(page, 'sample-song.mp3', mediaFixture('sample.mp3'), 'audio/mpeg');
   await expectUploaded(page, 'sample-song.mp3');
   const videoCard = card(page, 'sample-clip.mp4');
   await expect(videoCard).toContainText('320 × 180, 0:04');

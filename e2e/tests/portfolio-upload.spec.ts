@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
-import exifReader from 'exif-reader';
 import sharp from 'sharp';
 
 import { expect, signIn, test, uniqueName } from '../fixtures';
+import { jpegWithGps, mediaFixture } from '../fixtures/media';
 
 /*
  * The owner's whole path from the browser alone: a project made of uploaded files (a photo with
@@ -13,29 +9,6 @@ import { expect, signIn, test, uniqueName } from '../fixtures';
  * sees it first and its viewer shows every item, the video seeking by ranges; no stored copy of
  * the photo carries the position.
  */
-
-const FIXTURES = path.resolve(import.meta.dirname, '../../apps/server/src/modules/media/fixtures');
-const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
-
-async function photoWithGps(): Promise<Buffer> {
-  const jpeg = await sharp(randomBytes(900 * 600 * 3), {
-    raw: { width: 900, height: 600, channels: 3 },
-  })
-    .jpeg({ quality: 70 })
-    .withExif({
-      IFD0: { Make: 'TestCam' },
-      IFD3: {
-        GPSLatitudeRef: 'N',
-        GPSLatitude: '48/1 51/1 2400/100',
-        GPSLongitudeRef: 'E',
-        GPSLongitude: '2/1 21/1 300/100',
-      },
-    })
-    .toBuffer();
-  const { exif } = await sharp(jpeg).metadata();
-  expect(exifReader(exif ?? Buffer.alloc(0)).GPSInfo?.GPSLatitude).toEqual([48, 51, 24]);
-  return jpeg;
-}
 
 test('the admin builds a project from uploads, puts it first and publishes it: a guest sees every item', async ({
   page,
@@ -61,7 +34,7 @@ test('the admin builds a project from uploads, puts it first and publishes it: a
     // the empty first item goes; the uploads become the items, in the order they are sent
     await form.getByRole('button', { name: 'Remove item 1' }).click();
     const uploads: Array<[string, Buffer, string]> = [
-      ['holiday.jpg', await photoWithGps(), 'image/jpeg'],
+      ['holiday.jpg', await jpegWithGps(), 'image/jpeg'],
       [
         'flat.png',
         await sharp({
@@ -71,8 +44,8 @@ test('the admin builds a project from uploads, puts it first and publishes it: a
           .toBuffer(),
         'image/png',
       ],
-      ['clip.mp4', fixture('sample.mp4'), 'video/mp4'],
-      ['song.mp3', fixture('sample.mp3'), 'audio/mpeg'],
+      ['clip.mp4', mediaFixture('sample.mp4'), 'video/mp4'],
+      ['song.mp3', mediaFixture('sample.mp3'), 'audio/mpeg'],
     ];
     for (const [index, [name, buffer, mimeType]] of uploads.entries()) {
       await form.getByLabel('Media file').setInputFiles({ name, mimeType, buffer });

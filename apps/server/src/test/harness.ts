@@ -75,13 +75,16 @@ export async function startTestApp(
  * An app whose database no other test uses, for tests about the whole table (for example that
  * one admin is left): a fresh PGlite, or a scratch PostgreSQL database dropped at stop().
  */
-export async function startIsolatedTestApp(): Promise<TestApp> {
+export async function startIsolatedTestApp(
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   if (!process.env.DATABASE_URL) {
-    return startTestApp();
+    return startTestApp(overrides, options);
   }
   const scratch = await createScratchDatabase(process.env.DATABASE_URL, 'test_isolated');
   try {
-    const app = await startTestApp({ databaseUrl: scratch.url });
+    const app = await startTestApp({ ...overrides, databaseUrl: scratch.url }, options);
     return {
       ...app,
       stop: async () => {

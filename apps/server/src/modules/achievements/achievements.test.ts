@@ -8,7 +8,12 @@ import {
 import { Profile } from '@portfolio/types';
 import type { GameAuditResponse } from '@portfolio/types/game-host';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import {
+  signedInClient,
+  startIsolatedTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../test/harness.js';
 
 /*
  * The achievement catalogue over HTTP on a real database: definitions by the admin, unlocks
@@ -24,7 +29,8 @@ const PNG = Buffer.from(
 let app: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
-  app = await startTestApp();
+  // the share of players counts every player of the game: a database of its own
+  app = await startIsolatedTestApp();
   admin = (await signedInClient(app, 'admin')).client;
 });
 afterAll(async () => {

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AdminGalleryProjectResponse } from '@portfolio/types/content';
 import { galleryItemOf, type MediaUploadResponse } from '@portfolio/types/media';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import {
+  signedInClient,
+  startIsolatedTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../test/harness.js';
 
 /*
  * A gallery project's uploads belong to it: the media library will not delete what a project
@@ -15,7 +20,8 @@ let app: TestApp;
 let admin: TestClient;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // uploads are content-addressed rows: a database of its own (see media.test.ts)
+  app = await startIsolatedTestApp();
   ({ client: admin } = await signedInClient(app, 'admin'));
 }, 60_000);
 

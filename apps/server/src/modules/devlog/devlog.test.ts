@@ -17,7 +17,7 @@ import type { ApiError } from '@portfolio/types';
 
 import {
   signedInClient,
-  startTestApp,
+  startIsolatedTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
@@ -44,7 +44,8 @@ beforeAll(async () => {
   mkdirSync(path.join(webDist, '.vite'));
   writeFileSync(path.join(webDist, 'index.html'), INDEX_HTML);
   writeFileSync(path.join(webDist, '.vite', 'manifest.json'), '{}');
-  app = await startTestApp({ webDistDir: webDist });
+  // the welcome post, the latest three and the feed are about the whole table: a database of its own
+  app = await startIsolatedTestApp({ webDistDir: webDist });
   admin = (await signedInClient(app, 'admin')).client;
   guest = app.client();
 });

@@ -7,7 +7,12 @@ import {
   SubmitScoreResponse,
 } from '@portfolio/types/leaderboards';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import {
+  signedInClient,
+  startIsolatedTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../test/harness.js';
 import { SCORE_SUBMIT_LIMIT } from './routes.js';
 
 /*
@@ -21,7 +26,8 @@ let app: TestApp;
 let admin: TestClient;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { now: () => clock });
+  // boards per game are limited and ranks count every player: a database of its own
+  app = await startIsolatedTestApp({}, { now: () => clock });
   admin = (await signedInClient(app, 'admin')).client;
 });
 afterAll(async () => {

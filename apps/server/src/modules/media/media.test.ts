@@ -17,7 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MediaListResponse, MediaUploadResponse, type StoredMedia } from '@portfolio/types/media';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import {
+  signedInClient,
+  startIsolatedTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../test/harness.js';
 import type { MediaReferenceSource } from './service.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -38,7 +43,9 @@ beforeAll(async () => {
   writeFileSync(path.join(mediaDir, '.incoming', 'stale', 'upload'), 'half a file');
   const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
   utimesSync(path.join(mediaDir, '.incoming', 'stale'), twoDaysAgo, twoDaysAgo);
-  app = await startTestApp({ media: { dir: mediaDir, limits: LIMITS } });
+  // uploads are content-addressed rows: a database of its own, so another run's rows (on a
+  // shared PostgreSQL) never answer for files this app's folder does not have
+  app = await startIsolatedTestApp({ media: { dir: mediaDir, limits: LIMITS } });
   const source: MediaReferenceSource = {
     name: 'a test project',
     isReferenced: (urls) => Promise.resolve(urls.some((url) => referenced.has(url))),

@@ -21,7 +21,10 @@ import {
   type PutLeaderboardRequest,
 } from '@portfolio/types/leaderboards';
 
-import { http, httpErrorOf, reportHttpError, request, type Schema } from '../../lib/http';
+import { http, request, type Schema } from '../../lib/http';
+import { sendFile, type UploadOptions } from '../../lib/upload';
+
+export { UPLOAD_NETWORK_ERROR, type UploadOptions } from '../../lib/upload';
 
 const gamePath = (gameId: string) => `/api/admin/games/${encodeURIComponent(gameId)}`;
 
@@ -65,12 +68,6 @@ export async function deleteBuild(gameId: string, version: number): Promise<void
   await request('DELETE', `${gamePath(gameId)}/builds/${version}`);
 }
 
-export interface UploadOptions {
-  /** Called as the body goes out: bytes sent and the total. */
-  onProgress?: (sent: number, total: number) => void;
-  signal?: AbortSignal;
-}
-
 /**
  * Uploads a build's zip (PUT /api/admin/games/:id/build) and answers the new version and what
  * the server detected. `activate: false` keeps the live version live.
@@ -82,13 +79,10 @@ export function uploadBuild(
   options: UploadOptions = {},
 ): Promise<GameBuildResponse> {
   const query = activate ? '' : '?activate=false';
-  return putFile(
-    `${gamePath(gameId)}/build${query}`,
-    zip,
-    'application/zip',
-    GameBuildResponse,
-    options,
-  );
+  return sendFile('PUT', `${gamePath(gameId)}/build${query}`, zip, GameBuildResponse, {
+    ...options,
+    contentType: 'application/zip',
+  });
 }
 
 /** Uploads a game's thumbnail image (PUT /api/admin/games/:id/thumbnail). */
@@ -97,7 +91,7 @@ export async function uploadThumbnail(
   image: File,
   options: UploadOptions = {},
 ): Promise<void> {
-  await putFile(`${gamePath(gameId)}/thumbnail`, image, image.type, IGNORED_BODY, options);
+  await sendFile('PUT', `${gamePath(gameId)}/thumbnail`, image, IGNORED_BODY, options);
 }
 
 /** An answer whose body the caller does not read (it reloads the list instead). */
@@ -116,74 +110,6 @@ export function createToken(name: string): Promise<CreateAdminTokenResponse> {
 
 export async function revokeToken(id: string): Promise<void> {
   await request('DELETE', `/api/admin/tokens/${encodeURIComponent(id)}`);
-}
-
-/** The message of a failed upload that never got an answer (the connection dropped). */
-export const UPLOAD_NETWORK_ERROR = 'The upload failed: the connection to the server was lost.';
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) {
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * PUTs a file as the raw body through XMLHttpRequest, which (unlike fetch) reports the upload's
- * progress. Failures reject as `request` does: an HttpError with the server's message.
- */
-function putFile<T>(
-  path: string,
-  file: Blob,
-  contentType: string,
-  schema: Schema<T>,
-  { onProgress, signal }: UploadOptions,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new DOMException('The upload was cancelled.', 'AbortError'));
-      return;
-    }
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', path);
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('Content-Type', contentType || 'application/octet-stream');
-    xhr.upload.onprogress = (event) => {
-      onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
-    };
-    const handleAbort = () => xhr.abort();
-    signal?.addEventListener('abort', handleAbort, { once: true });
-    const settle = () => signal?.removeEventListener('abort', handleAbort);
-    xhr.onload = () => {
-      settle();
-      const body = parseJson(xhr.responseText);
-      if (xhr.status < 200 || xhr.status >= 300) {
-        const error = httpErrorOf(xhr.status, body);
-        reportHttpError(error);
-        reject(error);
-        return;
-      }
-      try {
-        resolve(schema.parse(body));
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    };
-    xhr.onerror = () => {
-      settle();
-      reject(new Error(UPLOAD_NETWORK_ERROR));
-    };
-    xhr.onabort = () => {
-      settle();
-      reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    };
-    xhr.send(file);
-  });
 }
 
 const boardPath = (gameId: string, board: string) =>
@@ -250,11 +176,5 @@ export async function deleteAchievement(gameId: string, key: string): Promise<vo
 
 /** Uploads an achievement's icon (PNG, JPEG or WebP), as the game's thumbnail is uploaded. */
 export function uploadAchievementIcon(gameId: string, key: string, image: File) {
-  return putFile(
-    `${achievementPath(gameId, key)}/icon`,
-    image,
-    image.type,
-    AchievementDefResponse,
-    {},
-  );
+  return sendFile('PUT', `${achievementPath(gameId, key)}/icon`, image, AchievementDefResponse);
 }
