@@ -37,8 +37,14 @@ export const TEST_BACKENDS: readonly RunCodeBackend[] = HAS_NATIVE ? ['native', 
 /** The one backend a test that needs any working runner uses. */
 export const TEST_BACKEND: RunCodeBackend = HAS_NATIVE ? 'native' : 'wasm';
 
-/** Kept between runs: the helper and the <iostream> header are built once per machine. */
-export const TEST_DATA_DIR = path.join(tmpdir(), 'portfolio-run-code-test');
+/**
+ * Kept between runs: the helper and the <iostream> header are built once per machine and user
+ * (a folder another user made, root's in CI, is not writable by this one).
+ */
+export const TEST_DATA_DIR = path.join(
+  tmpdir(),
+  `portfolio-run-code-test-${process.getuid?.() ?? 'user'}`,
+);
 export const TEST_RUN_DIR = path.join(TEST_DATA_DIR, 'run-code');
 
 export const HELLO = `#include <iostream>
