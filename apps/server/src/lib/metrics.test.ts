@@ -55,8 +55,8 @@ describe('GET /metrics', () => {
     const gameBytes = (await played.arrayBuffer()).byteLength;
 
     let text = await scrape();
-    // the page view is taken in once the day's salt is read
-    for (let tries = 0; tries < 20 && !valueOf(text, 'analytics_events_ingested_total'); tries++) {
+    // the page view is taken in once the day's salt is read (up to 10 s on a loaded machine)
+    for (let tries = 0; tries < 100 && !valueOf(text, 'analytics_events_ingested_total'); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = await scrape();
     }
