@@ -193,7 +193,7 @@ async function recordHeartbeats(
     }
     visitor.remaining--;
     if (visitor.user) {
-      await presence.heartbeatUser(visitor.user, visitor.page);
+      await presence.heartbeatUser(visitor.user, { currentPage: visitor.page });
     } else {
       await presence.heartbeatGuest({ currentPage: visitor.page, visitorId: visitor.visitorId });
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { AnonymousVisitorId, CurrentPage, VisitInfo } from './presence.js';
+import { AnonymousVisitorId, CurrentPage, PageLoadId, VisitInfo } from './presence.js';
 
 /*
  * Site analytics: the admin's period view, breakdowns, realtime, games and funnel.
@@ -197,6 +197,8 @@ export const AnalyticsBeacon = z.discriminatedUnion('type', [
     /** No other tab of this browser is open: leave Live Activity now. */
     last: z.boolean().optional(),
     visitorId: AnonymousVisitorId.optional(),
+    /** The page load going away: a newer page of this visitor that already beat stays. */
+    tab: PageLoadId.optional(),
   }),
   /** The game viewer closed after a play (the game reported, or it stayed open 10 s). */
   z.object({

@@ -46,8 +46,15 @@ export const PageViewInfo = VisitInfo.extend({
 });
 export type PageViewInfo = z.infer<typeof PageViewInfo>;
 
+/**
+ * One page load of a tab (random, new with every document): a tab going away names it, so its
+ * leave does not remove a visitor whose next page has already beaten (a full navigation).
+ */
+export const PageLoadId = z.string().regex(/^[0-9a-z]{1,16}$/, 'must be 1 to 16 letters or digits');
+
 /** Optional analytics fields of both heartbeats (additive: older clients send none). */
 const HeartbeatAnalytics = {
+  tab: PageLoadId.optional(),
   view: PageViewInfo.optional(),
   /** The page just left and the seconds spent on it (a route change). */
   left: z.object({ path: CurrentPage, seconds: z.number().min(0).max(86_400) }).optional(),

@@ -34,9 +34,9 @@ export function withFallback(
     touch: (entry) => attempt((store) => store.touch(entry)),
     listActive: (now) => attempt((store) => store.listActive(now)),
     countActive: (now) => attempt((store) => store.countActive(now)),
-    remove: async (key) => {
-      await fallback.remove(key);
-      await attempt((store) => store.remove(key));
+    remove: async (key, tab) => {
+      await fallback.remove(key, tab);
+      await attempt((store) => store.remove(key, tab));
     },
   };
 }

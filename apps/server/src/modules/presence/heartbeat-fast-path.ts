@@ -175,13 +175,13 @@ export function createHeartbeatFastPath(deps: {
       const input = parse(HeartbeatRequest, text);
       await limitUser(session.user.id);
       noteView(req, input);
-      await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
+      await presence.heartbeatUser(session.user, input);
     } else {
       const input = parse(AnonymousHeartbeatRequest, text);
       // a tab that has not noticed its login yet still belongs to the user, not to a new guest
       if (session) {
         await limitUser(session.user.id);
-        await presence.heartbeatUser(session.user, input.currentPage, input.visitorId, input.game);
+        await presence.heartbeatUser(session.user, input);
       } else {
         const ip = requestOrigin.clientAddress(req);
         await enforceRateLimit(

@@ -30,8 +30,11 @@ export function createMemoryPresenceStore(options: { windowMs?: number } = {}): 
       prune(now);
       return Promise.resolve(entries.size);
     },
-    remove(key) {
-      entries.delete(key);
+    remove(key, tab) {
+      const entry = entries.get(key);
+      if (tab === undefined || entry?.tab === undefined || entry.tab === tab) {
+        entries.delete(key);
+      }
       return Promise.resolve();
     },
   };

@@ -102,6 +102,22 @@ export function describePresenceStoreContract(
       expect(await store.touch(member('u1', T0 + 1000))).toBeNull();
     });
 
+    it('keeps an entry whose latest heartbeat came from another page load than the one leaving', async () => {
+      const store = makeStore();
+      // a full navigation: the new page beats before the old page's leave arrives
+      await store.touch({ ...member('u1', T0), tab: 'old' });
+      await store.touch({ ...member('u1', T0 + 100), tab: 'new' });
+      await store.remove('user:u1', 'old');
+      expect((await store.listActive(T0 + 200)).map((entry) => entry.key)).toEqual(['user:u1']);
+      // the page that beat last goes away: gone
+      await store.remove('user:u1', 'new');
+      expect(await store.countActive(T0 + 200)).toBe(0);
+      // an entry that names no page load (an older client) goes whatever the leave names
+      await store.touch(guest('g1', T0));
+      await store.remove('anon:g1', 'any');
+      expect(await store.countActive(T0)).toBe(0);
+    });
+
     it('lists and counts large populations', async () => {
       const store = makeStore();
       await Promise.all(

@@ -28,6 +28,8 @@ export interface PresenceEntry {
   currentPage: string;
   /** The game open in this visitor's viewer (site analytics' "playing now"). */
   game?: string;
+  /** The page load that sent the latest heartbeat (see `PageLoadId`). */
+  tab?: string;
   /** Epoch milliseconds of the latest heartbeat. */
   lastSeen: number;
 }
@@ -46,7 +48,11 @@ export interface PresenceStore {
   listActive(now: number): Promise<PresenceEntry[]>;
   /** How many entries are active at `now`; cheaper than listing. */
   countActive(now: number): Promise<number>;
-  remove(key: string): Promise<void>;
+  /**
+   * Forgets an entry. With `tab` (a page load going away), only when that page load sent its
+   * latest heartbeat (or none said which): a newer page of the same visitor keeps it.
+   */
+  remove(key: string, tab?: string): Promise<void>;
 }
 
 export const userPresenceKey = (userId: string) => `user:${userId}`;
@@ -59,6 +65,7 @@ const StoredEntry = z.object({
   role: Role.optional(),
   currentPage: z.string(),
   game: z.string().optional(),
+  tab: z.string().optional(),
   lastSeen: z.number(),
 });
 

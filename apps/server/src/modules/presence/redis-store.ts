@@ -65,6 +65,26 @@ end
 return result
 `;
 
+/**
+ * Forgets an entry, or with a page load id (ARGV[2], '' for none) only when the entry's latest
+ * heartbeat came from that page load or named none. KEYS: entries hash, lastSeen zset.
+ * ARGV: member, page load id.
+ */
+const REMOVE_SCRIPT = `
+if ARGV[2] ~= '' then
+  local value = redis.call('HGET', KEYS[1], ARGV[1])
+  if value then
+    local ok, entry = pcall(cjson.decode, value)
+    if ok and type(entry) == 'table' and type(entry.tab) == 'string' and entry.tab ~= ARGV[2] then
+      return 0
+    end
+  end
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+`;
+
 type ScriptArg = string | number;
 
 /**
@@ -93,6 +113,7 @@ function defineScript(lua: string) {
 
 const runTouch = defineScript(TOUCH_SCRIPT);
 const runList = defineScript(LIST_SCRIPT);
+const runRemove = defineScript(REMOVE_SCRIPT);
 
 export interface RedisPresenceStoreOptions {
   /** Key prefix; processes that share presence use the same one. */
@@ -175,11 +196,11 @@ export function createRedisPresenceStore(
     async countActive(now) {
       return redis.zcount(seenKey, `(${now - windowMs}`, '+inf');
     },
-    async remove(key) {
-      // after any heartbeat already queued, so a removed entry is not written back; plain
-      // commands (not MULTI, which skips the auto-pipeline) keep that order
+    async remove(key, tab) {
+      // after any heartbeat already queued, so a removed entry is not written back (the script
+      // is issued at once, so it reaches Redis after them)
       sendQueued();
-      await Promise.all([redis.zrem(seenKey, key), redis.hdel(entriesKey, key)]);
+      await runRemove(redis, [entriesKey, seenKey], [key, tab ?? '']);
     },
   };
 }

@@ -26,12 +26,18 @@ export const PRESENCE_PUSH_INTERVAL_MS = 1000;
 /** Rows per time-on-site statement (2 parameters each). */
 const TIME_CHUNK = 5000;
 
-export interface GuestHeartbeat {
+/** What a heartbeat says, signed in or not. */
+export interface Heartbeat {
   currentPage: string;
   /** The game open in the viewer. */
   game?: string | undefined;
-  /** The random id the browser keeps; preferred. */
+  /** The browser's random id: a guest's key; a signed-in user's replaces that guest's entry. */
   visitorId?: string | undefined;
+  /** The page load that beat, so its leave spares a newer page (see `PageLoadId`). */
+  tab?: string | undefined;
+}
+
+export interface GuestHeartbeat extends Heartbeat {
   /** Used only (hashed) when the browser sent no visitor id. */
   ip?: string | undefined;
   userAgent?: string | undefined;
@@ -42,18 +48,14 @@ export interface PresenceService {
    * Hot path: one store call, no database statement, no session write. `visitorId`: the
    * browser's guest id, whose guest entry the signed-in user replaces.
    */
-  heartbeatUser(
-    user: CurrentUser,
-    currentPage: string,
-    visitorId?: string,
-    game?: string,
-  ): Promise<void>;
+  heartbeatUser(user: CurrentUser, input: Heartbeat): Promise<void>;
   heartbeatGuest(input: GuestHeartbeat): Promise<void>;
   /**
    * The browser's last tab closed: its entry (the user's, else the guest's) leaves
-   * Live Activity now and admins are told at once.
+   * Live Activity now and admins are told at once, unless another page load `tab` of this
+   * visitor has beaten since (the tab went on to another page of the site).
    */
-  leave(userId: string | undefined, visitorId: string | undefined): Promise<void>;
+  leave(userId: string | undefined, visitorId: string | undefined, tab?: string): Promise<void>;
   /** Active visitors per game open in their viewer. */
   countPlaying(): Promise<Map<string, number>>;
   getActiveUsers(): Promise<ActiveUsersResponse>;
@@ -239,7 +241,7 @@ export function createPresenceService(deps: {
 
   // ---- heartbeats --------------------------------------------------------------------------
   return {
-    async heartbeatUser(user, currentPage, visitorId, game) {
+    async heartbeatUser(user, { currentPage, visitorId, game, tab }) {
       counters.heartbeats++;
       const at = now();
       const key = userPresenceKey(user.id);
@@ -263,6 +265,9 @@ export function createPresenceService(deps: {
       // set only when present (no spread: this runs on every heartbeat)
       if (game) {
         entry.game = game;
+      }
+      if (tab) {
+        entry.tab = tab;
       }
       const previous = await store.touch(entry);
       // the entry is per user, so several tabs share one clock: their heartbeats never double-count
@@ -291,15 +296,18 @@ export function createPresenceService(deps: {
       if (input.game) {
         entry.game = input.game;
       }
+      if (input.tab) {
+        entry.tab = input.tab;
+      }
       await store.touch(entry);
       analytics.noteVisitor(key, false, at);
       schedulePush();
     },
 
-    async leave(userId, visitorId) {
+    async leave(userId, visitorId, tab) {
       const key = userId ? userPresenceKey(userId) : visitorId ? guestKey(visitorId) : undefined;
       if (key) {
-        await store.remove(key);
+        await store.remove(key, tab);
         schedulePush();
       }
     },

@@ -20,7 +20,8 @@ interface Visit extends VisitInfo {
   n: number;
 }
 
-const tabId = Math.random().toString(36).slice(2);
+/** This page load (PageLoadId): a leave names it, so the next page's heartbeat is not undone. */
+const tabId = Math.random().toString(36).slice(2, 14) || '0';
 let current: { path: string; start: number } | undefined;
 
 function read<T>(key: string): T | undefined {
@@ -84,6 +85,7 @@ export function heartbeatFields(page: string, now = Date.now()): Partial<Heartbe
   markTabAlive(now);
   const game = new URLSearchParams(location.search).get('play');
   const fields = {
+    tab: tabId,
     ...(page === viewedPage ? {} : startPageView(page, now)),
     ...(game ? { game: game.slice(0, 64) } : {}),
   };
@@ -119,6 +121,7 @@ export function leavePage(visitorId: string, now = Date.now()): void {
     bounce: n === 1,
     last: !Object.values(tabs).some((at) => now - at < TAB_ALIVE_MS),
     visitorId,
+    tab: tabId,
   });
   if (n) {
     write(VISIT_KEY, { ...info, n, at: now });

@@ -528,4 +528,43 @@ describe('a tab that closes', () => {
     clock += 80_000;
     expect(await active()).toBe(before);
   });
+
+  it("does not undo the next page's heartbeat when a tab goes on to another page of the site", async () => {
+    const tab: Visitor = { ip: '192.0.2.45', userAgent: CHROME_DESKTOP };
+    const visitorId = 'navigatingTabVisitor0001';
+    const client = app.client();
+    const active = async () =>
+      ActiveUsersResponse.parse((await admin.get('/api/active-users')).body).anonymous.currentPages;
+    clock += 80_000;
+    const heartbeat = (currentPage: string, tabId: string) =>
+      client.post(
+        '/api/anonymous-heartbeat',
+        { currentPage, visitorId, tab: tabId },
+        headersOf(tab),
+      );
+    await heartbeat('/', 'firstpage');
+    // a full navigation: the next page's first heartbeat reaches the server before the old
+    // page's pagehide beacon (which then believes it was the last tab)
+    await heartbeat('/games', 'secondpage');
+    await beacon(
+      tab,
+      { type: 'leave', path: '/', seconds: 3, last: true, visitorId, tab: 'firstpage' },
+      client,
+    );
+    expect(await active()).toEqual({ '/games': 1 });
+    // the page that beat last closes: gone at once
+    await beacon(
+      tab,
+      { type: 'leave', path: '/games', seconds: 5, last: true, visitorId, tab: 'secondpage' },
+      client,
+    );
+    expect(await active()).toEqual({});
+    // a page load id that is not one is refused like any bad field
+    const refused = await client.post(
+      '/api/analytics/beacon',
+      { type: 'leave', path: '/', seconds: 1, tab: 'Not One!' },
+      headersOf(tab),
+    );
+    expect(refused.status).toBe(400);
+  });
 });

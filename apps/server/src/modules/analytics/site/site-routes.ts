@@ -97,7 +97,7 @@ export function createSiteAnalyticsRouter(deps: {
       collector.leave(facts, beacon);
       // the browser's last tab closed: it leaves Live Activity now, not when its entry expires
       if (beacon.last) {
-        await presence.leave(req.auth?.user.id, beacon.visitorId);
+        await presence.leave(req.auth?.user.id, beacon.visitorId, beacon.tab);
       }
     } else {
       if (!deps.findGame(beacon.gameId)) {
