@@ -7,6 +7,7 @@ export * from './gallery.js';
 export * from './tutorials.js';
 export * from './game-sdk.js';
 export * from './site.js';
+export * from './pages.js';
 export * from './mail.js';
 export {
   CurrentUserResponseGuard,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalPagePath, findSitePage } from './site.js';
+import { canonicalPagePath, findSitePage } from './pages.js';
 import * as classic from './index.js';
 import { CurrentUser, CurrentUserResponse } from './session.js';
 

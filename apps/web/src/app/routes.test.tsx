@@ -88,19 +88,23 @@ describe('routes', () => {
     expect(screen.queryByRole('heading', { name: 'Register' })).not.toBeInTheDocument();
   });
 
-  it("sets each page's title and description", async () => {
+  it("keeps the title and description on the page as the visitor moves (the first page's come in the server's HTML)", async () => {
     stubApi();
+    document.title = 'As the server wrote it';
     const { router } = renderApp('/gallery');
     await screen.findByRole('heading', { name: 'My Gallery' });
     const description = document.createElement('meta');
     description.name = 'description';
     document.head.append(description);
-    await waitFor(() => expect(document.title).toBe('My Gallery | GameDev Portfolio'));
+    expect(document.title).toBe('As the server wrote it');
     await router.navigate('/tutorials');
     await waitFor(() => expect(document.title).toBe('Tutorials | GameDev Portfolio'));
     expect(description.content).toBe(
       'Learn C++ and Unreal Engine with runnable code samples and guides.',
     );
+    // a path the site does not list: the site's name, not the last page's title
+    await router.navigate('/no-such-page');
+    await waitFor(() => expect(document.title).toBe('GameDev Portfolio'));
     description.remove();
   });
 
@@ -234,10 +238,13 @@ describe('routes', () => {
       });
       await vi.advanceTimersByTimeAsync(30_000);
       expect(heartbeats()).toHaveLength(2);
-      // the ones every 30 s carry no page view
+      // the ones every 30 s carry no page view, only the page load they come from
+      const tab = (heartbeats()[0]?.body as { tab?: string } | undefined)?.tab;
+      expect(tab).toMatch(/^[0-9a-z]{1,16}$/);
       expect(heartbeats()[1]?.body).toEqual({
         currentPage: '/games',
         visitorId: expect.any(String) as string,
+        tab,
       });
     } finally {
       vi.useRealTimers();

@@ -1,9 +1,11 @@
 import type { Post } from '@portfolio/types/devlog';
-import { DEFAULT_DESCRIPTION, PAGE_DATA_ELEMENT_ID, SITE_NAME } from '@portfolio/types/site';
+import { DEFAULT_DESCRIPTION } from '@portfolio/types/pages';
+import { PAGE_DATA_ELEMENT_ID } from '@portfolio/types/site';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
+import { siteConfig } from '../../lib/config';
 import { isHttpError } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { getPost } from './devlog-api';
@@ -73,7 +75,7 @@ export function PostPage() {
       return;
     }
     queueMicrotask(() => {
-      document.title = `${post.title} | ${SITE_NAME}`;
+      document.title = `${post.title} | ${siteConfig.siteName}`;
       document
         .querySelector('meta[name="description"]')
         ?.setAttribute('content', post.summary || DEFAULT_DESCRIPTION);

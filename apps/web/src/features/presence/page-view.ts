@@ -1,5 +1,6 @@
 import type { AnalyticsBeacon } from '@portfolio/types/analytics';
 import type { HeartbeatRequest, PageViewInfo, VisitInfo } from '@portfolio/types';
+import { canonicalPagePath } from '@portfolio/types/pages';
 
 import { getVisitorId } from './visitor-id';
 
@@ -80,11 +81,19 @@ export function startPageView(path: string, now = Date.now()) {
 /** The page the last page view was sent for: the next heartbeat for another page starts one. */
 let viewedPage: string | undefined;
 
-/** Site analytics' fields of a heartbeat for `page`: its page view if new, the open game. */
-export function heartbeatFields(page: string, now = Date.now()): Partial<HeartbeatRequest> {
+/**
+ * A heartbeat's page as the site spells it, this page load, and site analytics' fields: the page
+ * view if new, the open game.
+ */
+export function heartbeatFields(
+  path: string,
+  now = Date.now(),
+): Pick<HeartbeatRequest, 'currentPage'> & Partial<HeartbeatRequest> {
+  const page = canonicalPagePath(path).slice(0, 512);
   markTabAlive(now);
   const game = new URLSearchParams(location.search).get('play');
   const fields = {
+    currentPage: page,
     tab: tabId,
     ...(page === viewedPage ? {} : startPageView(page, now)),
     ...(game ? { game: game.slice(0, 64) } : {}),
