@@ -251,6 +251,40 @@ describe('the admin API', () => {
     expect(taken.status).toBe(409);
   });
 
+  it('names new items after their titles, refuses a taken id and an order naming no tutorial', async () => {
+    const tutorial = { title: 'Move semantics', section: 'cpp', type: 'markdown', content: 'x' };
+    const first = await admin.post<AdminTutorialResponse>('/api/admin/tutorials', tutorial);
+    const second = await admin.post<AdminTutorialResponse>('/api/admin/tutorials', tutorial);
+    expect(first.body.tutorial.id).toMatch(/^move-semantics/);
+    // the same title again: the slug with a random suffix, after the first
+    expect(second.body.tutorial.id).toMatch(/^move-semantics(-[0-9a-f]{6})?$/);
+    expect(second.body.tutorial.id).not.toBe(first.body.tutorial.id);
+    const taken = await admin.post<ErrorBody>('/api/admin/tutorials', {
+      ...tutorial,
+      id: first.body.tutorial.id,
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.message).toBe(
+      `A tutorial with the id '${first.body.tutorial.id}' exists already`,
+    );
+    const all = await admin.get<AdminTutorialsResponse>('/api/admin/tutorials');
+    const ids = all.body.tutorials.map((item) => item.id);
+    // the new ones went to the end, in the order they were added
+    expect(ids.slice(-2)).toEqual([first.body.tutorial.id, second.body.tutorial.id]);
+    const unknown = await admin.put<ErrorBody>('/api/admin/tutorials/order', {
+      ids: [...ids.slice(1), 'no-such-tutorial'],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toBe("ids: there is no tutorial 'no-such-tutorial'");
+    const twice = await admin.put<ErrorBody>('/api/admin/tutorials/order', {
+      ids: [...ids.slice(1), ids[1]],
+    });
+    expect(twice.body.error.message).toBe('ids: must list every tutorial once');
+    // nothing moved
+    const after = await admin.get<AdminTutorialsResponse>('/api/admin/tutorials');
+    expect(after.body.tutorials.map((item) => item.id)).toEqual(ids);
+  });
+
   it('adds, publishes, edits and deletes a markdown tutorial', async () => {
     const created = await admin.post<AdminTutorialResponse>('/api/admin/tutorials', {
       title: 'Lambdas in C++',

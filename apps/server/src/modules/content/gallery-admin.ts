@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
-import { eq, max } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 
 import type {
   AdminGalleryProject,
@@ -10,10 +8,17 @@ import type {
 
 import type { Db } from '../../db/client.js';
 import { galleryProjects } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { recordContentAudit } from './audit.js';
-import { changedFields, publishAction, slugId } from './edit-helpers.js';
+import { changedFields, publishAction } from './edit-helpers.js';
+import {
+  newItemId,
+  nextPosition,
+  noSuchItem,
+  type OrderedItems,
+  reorderItems,
+  takenId,
+} from './ordered-items.js';
 import { type ContentStore, galleryOrder, mediaOf, toAdminGalleryProject } from './store.js';
 
 /** The admin's gallery commands: each one writes its audit entry in its transaction. */
@@ -46,8 +51,12 @@ function mediaUrlsOf(row: { thumbnail: string; media: unknown[] }): string[] {
   return urls;
 }
 
-const noSuchProject = (id: string) =>
-  notFound(`No gallery project with the id '${id.slice(0, 64)}'`);
+const GALLERY: OrderedItems = {
+  table: galleryProjects,
+  kind: 'gallery',
+  noun: 'gallery project',
+  fallbackId: 'project',
+};
 
 export function createGalleryAdmin(deps: {
   db: Db;
@@ -70,31 +79,7 @@ export function createGalleryAdmin(deps: {
 
     async create(input, actor) {
       const row = await db.transaction(async (tx) => {
-        let id = input.id;
-        if (
-          id !== undefined &&
-          (
-            await tx
-              .select({ id: galleryProjects.id })
-              .from(galleryProjects)
-              .where(eq(galleryProjects.id, id))
-          ).length > 0
-        ) {
-          throw conflict(`A gallery project with the id '${id}' exists already`);
-        }
-        if (id === undefined) {
-          id = slugId(input.title, 'project');
-          const taken = await tx
-            .select({ id: galleryProjects.id })
-            .from(galleryProjects)
-            .where(eq(galleryProjects.id, id));
-          if (taken.length > 0) {
-            id = `${id}-${randomBytes(3).toString('hex')}`;
-          }
-        }
-        const [last] = await tx
-          .select({ position: max(galleryProjects.position) })
-          .from(galleryProjects);
+        const id = await newItemId(tx, GALLERY, input.id, input.title);
         const [inserted] = await tx
           .insert(galleryProjects)
           .values({
@@ -104,12 +89,12 @@ export function createGalleryAdmin(deps: {
             thumbnail: input.thumbnail,
             repositoryLink: input.repositoryLink || null,
             media: input.media,
-            position: (last?.position ?? -1) + 1,
+            position: await nextPosition(tx, GALLERY),
             published: input.published ?? false,
           })
           .returning();
         if (!inserted) {
-          throw conflict(`A gallery project with the id '${id}' exists already`);
+          throw takenId(GALLERY, id);
         }
         await recordContentAudit(tx, {
           kind: 'gallery',
@@ -132,7 +117,7 @@ export function createGalleryAdmin(deps: {
           .where(eq(galleryProjects.id, id))
           .for('update');
         if (!before) {
-          throw noSuchProject(id);
+          throw noSuchItem(GALLERY, id);
         }
         const changes = {
           ...(input.title !== undefined ? { title: input.title } : {}),
@@ -150,7 +135,7 @@ export function createGalleryAdmin(deps: {
           .where(eq(galleryProjects.id, id))
           .returning();
         if (!after) {
-          throw noSuchProject(id);
+          throw noSuchItem(GALLERY, id);
         }
         const fields = changedFields(
           { ...before, media: mediaOf(before) },
@@ -180,7 +165,7 @@ export function createGalleryAdmin(deps: {
           .where(eq(galleryProjects.id, id))
           .returning();
         if (!deleted) {
-          throw noSuchProject(id);
+          throw noSuchItem(GALLERY, id);
         }
         await recordContentAudit(tx, {
           kind: 'gallery',
@@ -204,31 +189,7 @@ export function createGalleryAdmin(deps: {
     },
 
     async reorder(ids, actor) {
-      await db.transaction(async (tx) => {
-        const rows = await tx
-          .select({ id: galleryProjects.id })
-          .from(galleryProjects)
-          .orderBy(...galleryOrder)
-          .for('update');
-        const known = new Set(rows.map((row) => row.id));
-        if (new Set(ids).size !== ids.length || ids.length !== known.size) {
-          throw badRequest('ids: must list every gallery project once');
-        }
-        const unknown = ids.find((id) => !known.has(id));
-        if (unknown !== undefined) {
-          throw badRequest(`ids: there is no gallery project '${unknown.slice(0, 64)}'`);
-        }
-        for (const [position, id] of ids.entries()) {
-          await tx.update(galleryProjects).set({ position }).where(eq(galleryProjects.id, id));
-        }
-        await recordContentAudit(tx, {
-          kind: 'gallery',
-          itemId: null,
-          action: 'reorder',
-          actor,
-          detail: `New order: ${ids.join(', ')}`,
-        });
-      });
+      await db.transaction((tx) => reorderItems(tx, GALLERY, ids, actor));
       await store.changed();
       return list();
     },

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
-import { eq, max } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 
 import {
   type AdminTutorial,
@@ -10,11 +8,18 @@ import {
 
 import type { Db } from '../../db/client.js';
 import { tutorials } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
 import type { Actor } from '../users/audit.js';
 import { recordContentAudit } from './audit.js';
-import { changedFields, publishAction, slugId } from './edit-helpers.js';
+import { changedFields, publishAction } from './edit-helpers.js';
+import {
+  newItemId,
+  nextPosition,
+  noSuchItem,
+  type OrderedItems,
+  reorderItems,
+  takenId,
+} from './ordered-items.js';
 import { type ContentStore, toAdminTutorial, tutorialOrder } from './store.js';
 
 /** The admin's tutorial commands: each one writes its audit entry in its transaction. */
@@ -26,7 +31,12 @@ export interface TutorialsAdmin {
   reorder(ids: readonly string[], actor: Actor): Promise<AdminTutorial[]>;
 }
 
-const noSuchTutorial = (id: string) => notFound(`No tutorial with the id '${id.slice(0, 64)}'`);
+const TUTORIALS: OrderedItems = {
+  table: tutorials,
+  kind: 'tutorial',
+  noun: 'tutorial',
+  fallbackId: 'tutorial',
+};
 
 export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): TutorialsAdmin {
   const { db, store } = deps;
@@ -44,20 +54,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
 
     async create(input, actor) {
       const row = await db.transaction(async (tx) => {
-        const isTaken = async (id: string) =>
-          (await tx.select({ id: tutorials.id }).from(tutorials).where(eq(tutorials.id, id)))
-            .length > 0;
-        let id = input.id;
-        if (id !== undefined && (await isTaken(id))) {
-          throw conflict(`A tutorial with the id '${id}' exists already`);
-        }
-        if (id === undefined) {
-          id = slugId(input.title, 'tutorial');
-          if (await isTaken(id)) {
-            id = `${id}-${randomBytes(3).toString('hex')}`;
-          }
-        }
-        const [last] = await tx.select({ position: max(tutorials.position) }).from(tutorials);
+        const id = await newItemId(tx, TUTORIALS, input.id, input.title);
         const [inserted] = await tx
           .insert(tutorials)
           .values({
@@ -67,12 +64,12 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
             type: input.type,
             content: input.content,
             iframeSrc: input.type === 'iframe' ? (input.iframeSrc ?? null) : null,
-            position: (last?.position ?? -1) + 1,
+            position: await nextPosition(tx, TUTORIALS),
             published: input.published ?? false,
           })
           .returning();
         if (!inserted) {
-          throw conflict(`A tutorial with the id '${id}' exists already`);
+          throw takenId(TUTORIALS, id);
         }
         await recordContentAudit(tx, {
           kind: 'tutorial',
@@ -95,7 +92,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
           .where(eq(tutorials.id, id))
           .for('update');
         if (!before) {
-          throw noSuchTutorial(id);
+          throw noSuchItem(TUTORIALS, id);
         }
         // the result is checked whole: a change of type may need an address or content
         const merged = parseInput(CreateTutorialRequest, {
@@ -120,7 +117,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
           .where(eq(tutorials.id, id))
           .returning();
         if (!after) {
-          throw noSuchTutorial(id);
+          throw noSuchItem(TUTORIALS, id);
         }
         const fields = changedFields(before, after, {
           title: 'title',
@@ -143,7 +140,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
       await db.transaction(async (tx) => {
         const [deleted] = await tx.delete(tutorials).where(eq(tutorials.id, id)).returning();
         if (!deleted) {
-          throw noSuchTutorial(id);
+          throw noSuchItem(TUTORIALS, id);
         }
         await recordContentAudit(tx, {
           kind: 'tutorial',
@@ -157,27 +154,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
     },
 
     async reorder(ids, actor) {
-      await db.transaction(async (tx) => {
-        const rows = await tx.select({ id: tutorials.id }).from(tutorials).for('update');
-        const known = new Set(rows.map((row) => row.id));
-        if (new Set(ids).size !== ids.length || ids.length !== known.size) {
-          throw badRequest('ids: must list every tutorial once');
-        }
-        const unknown = ids.find((id) => !known.has(id));
-        if (unknown !== undefined) {
-          throw badRequest(`ids: there is no tutorial '${unknown.slice(0, 64)}'`);
-        }
-        for (const [position, id] of ids.entries()) {
-          await tx.update(tutorials).set({ position }).where(eq(tutorials.id, id));
-        }
-        await recordContentAudit(tx, {
-          kind: 'tutorial',
-          itemId: null,
-          action: 'reorder',
-          actor,
-          detail: `New order: ${ids.join(', ')}`,
-        });
-      });
+      await db.transaction((tx) => reorderItems(tx, TUTORIALS, ids, actor));
       await store.changed();
       return list();
     },
