@@ -11,14 +11,7 @@ import { galleryProjects } from '../../db/schema.js';
 import type { Actor } from '../users/audit.js';
 import { recordContentAudit } from './audit.js';
 import { changedFields, publishAction } from './edit-helpers.js';
-import {
-  newItemId,
-  nextPosition,
-  noSuchItem,
-  type OrderedItems,
-  reorderItems,
-  takenId,
-} from './ordered-items.js';
+import { orderedItems } from './ordered-items.js';
 import { type ContentStore, galleryOrder, mediaOf, toAdminGalleryProject } from './store.js';
 
 /** The admin's gallery commands: each one writes its audit entry in its transaction. */
@@ -51,12 +44,12 @@ function mediaUrlsOf(row: { thumbnail: string; media: unknown[] }): string[] {
   return urls;
 }
 
-const GALLERY: OrderedItems = {
+const GALLERY = orderedItems({
   table: galleryProjects,
   kind: 'gallery',
   noun: 'gallery project',
   fallbackId: 'project',
-};
+});
 
 export function createGalleryAdmin(deps: {
   db: Db;
@@ -79,7 +72,7 @@ export function createGalleryAdmin(deps: {
 
     async create(input, actor) {
       const row = await db.transaction(async (tx) => {
-        const id = await newItemId(tx, GALLERY, input.id, input.title);
+        const id = await GALLERY.newId(tx, input.id, input.title);
         const [inserted] = await tx
           .insert(galleryProjects)
           .values({
@@ -89,12 +82,12 @@ export function createGalleryAdmin(deps: {
             thumbnail: input.thumbnail,
             repositoryLink: input.repositoryLink || null,
             media: input.media,
-            position: await nextPosition(tx, GALLERY),
+            position: await GALLERY.nextPosition(tx),
             published: input.published ?? false,
           })
           .returning();
         if (!inserted) {
-          throw takenId(GALLERY, id);
+          throw GALLERY.taken(id);
         }
         await recordContentAudit(tx, {
           kind: 'gallery',
@@ -117,7 +110,7 @@ export function createGalleryAdmin(deps: {
           .where(eq(galleryProjects.id, id))
           .for('update');
         if (!before) {
-          throw noSuchItem(GALLERY, id);
+          throw GALLERY.noSuch(id);
         }
         const changes = {
           ...(input.title !== undefined ? { title: input.title } : {}),
@@ -135,7 +128,7 @@ export function createGalleryAdmin(deps: {
           .where(eq(galleryProjects.id, id))
           .returning();
         if (!after) {
-          throw noSuchItem(GALLERY, id);
+          throw GALLERY.noSuch(id);
         }
         const fields = changedFields(
           { ...before, media: mediaOf(before) },
@@ -165,7 +158,7 @@ export function createGalleryAdmin(deps: {
           .where(eq(galleryProjects.id, id))
           .returning();
         if (!deleted) {
-          throw noSuchItem(GALLERY, id);
+          throw GALLERY.noSuch(id);
         }
         await recordContentAudit(tx, {
           kind: 'gallery',
@@ -189,7 +182,7 @@ export function createGalleryAdmin(deps: {
     },
 
     async reorder(ids, actor) {
-      await db.transaction((tx) => reorderItems(tx, GALLERY, ids, actor));
+      await db.transaction((tx) => GALLERY.reorder(tx, ids, actor));
       await store.changed();
       return list();
     },

@@ -12,10 +12,10 @@ import { recordContentAudit } from './audit.js';
 import { slugId } from './edit-helpers.js';
 
 /**
- * A table of the owner's content kept in the admin's order (gallery projects, tutorials): the
- * commands they share, each run inside the caller's transaction with its audit entry.
+ * A table of the owner's content kept in the admin's order (gallery projects, tutorials), and the
+ * commands such tables share; each runs inside the caller's transaction, with its audit entry.
  */
-export interface OrderedItems {
+export interface OrderedItemsTable {
   table: PgTable & { id: PgColumn; position: PgColumn };
   kind: ContentKind;
   /** How errors name one item: 'gallery project', 'tutorial'. */
@@ -24,70 +24,60 @@ export interface OrderedItems {
   fallbackId: string;
 }
 
-/** 404 for an id that names no item. */
-export function noSuchItem(items: OrderedItems, id: string): HttpError {
-  return notFound(`No ${items.noun} with the id '${id.slice(0, 64)}'`);
-}
-
-/** 409 for an id another item has. */
-export function takenId(items: OrderedItems, id: string): HttpError {
-  return conflict(`A ${items.noun} with the id '${id}' exists already`);
-}
-
-/**
- * The id of a new item: the one asked for (409 when taken), else a slug of its title, with a
- * random suffix when another item has that slug.
- */
-export async function newItemId(
-  tx: Db,
-  items: OrderedItems,
-  requested: string | undefined,
-  title: string,
-): Promise<string> {
-  const { table } = items;
-  const isTaken = async (id: string) =>
+export function orderedItems({ table, kind, noun, fallbackId }: OrderedItemsTable) {
+  const isTaken = async (tx: Db, id: string) =>
     (await tx.select({ id: table.id }).from(table).where(eq(table.id, id))).length > 0;
-  if (requested !== undefined) {
-    if (await isTaken(requested)) {
-      throw takenId(items, requested);
-    }
-    return requested;
-  }
-  const id = slugId(title, items.fallbackId);
-  return (await isTaken(id)) ? `${id}-${randomBytes(3).toString('hex')}` : id;
-}
+  /** 409 for an id another item has. */
+  const taken = (id: string): HttpError => conflict(`A ${noun} with the id '${id}' exists already`);
 
-/** The position after the last item (a new item goes to the end). */
-export async function nextPosition(tx: Db, items: OrderedItems): Promise<number> {
-  const [last] = await tx.select({ position: max(items.table.position) }).from(items.table);
-  return typeof last?.position === 'number' ? last.position + 1 : 0;
-}
+  return {
+    taken,
 
-/** Puts every item at its index in `ids`, which must name each item once (else 400), audited. */
-export async function reorderItems(
-  tx: Db,
-  items: OrderedItems,
-  ids: readonly string[],
-  actor: Actor,
-): Promise<void> {
-  const { table } = items;
-  const rows = await tx.select({ id: table.id }).from(table).for('update');
-  const known = new Set(rows.map((row) => String(row.id)));
-  if (new Set(ids).size !== ids.length || ids.length !== known.size) {
-    throw badRequest(`ids: must list every ${items.noun} once`);
-  }
-  const unknown = ids.find((id) => !known.has(id));
-  if (unknown !== undefined) {
-    throw badRequest(`ids: there is no ${items.noun} '${unknown.slice(0, 64)}'`);
-  }
-  for (const [position, id] of ids.entries()) {
-    await tx.update(table).set({ position }).where(eq(table.id, id));
-  }
-  await recordContentAudit(tx, {
-    kind: items.kind,
-    itemId: null,
-    action: 'reorder',
-    actor,
-    detail: `New order: ${ids.join(', ')}`,
-  });
+    /** 404 for an id that names no item. */
+    noSuch: (id: string): HttpError => notFound(`No ${noun} with the id '${id.slice(0, 64)}'`),
+
+    /**
+     * The id of a new item: the one asked for (409 when taken), else a slug of its title, with a
+     * random suffix when another item has that slug.
+     */
+    async newId(tx: Db, requested: string | undefined, title: string): Promise<string> {
+      if (requested !== undefined) {
+        if (await isTaken(tx, requested)) {
+          throw taken(requested);
+        }
+        return requested;
+      }
+      const id = slugId(title, fallbackId);
+      return (await isTaken(tx, id)) ? `${id}-${randomBytes(3).toString('hex')}` : id;
+    },
+
+    /** The position after the last item (a new item goes to the end). */
+    async nextPosition(tx: Db): Promise<number> {
+      const [last] = await tx.select({ position: max(table.position) }).from(table);
+      return typeof last?.position === 'number' ? last.position + 1 : 0;
+    },
+
+    /** Puts every item at its index in `ids`, which must name each item once (else 400). */
+    async reorder(tx: Db, ids: readonly string[], actor: Actor): Promise<void> {
+      const rows = await tx.select({ id: table.id }).from(table).for('update');
+      const known = new Set(rows.map((row) => String(row.id)));
+      if (new Set(ids).size !== ids.length || ids.length !== known.size) {
+        throw badRequest(`ids: must list every ${noun} once`);
+      }
+      const unknown = ids.find((id) => !known.has(id));
+      if (unknown !== undefined) {
+        throw badRequest(`ids: there is no ${noun} '${unknown.slice(0, 64)}'`);
+      }
+      for (const [position, id] of ids.entries()) {
+        await tx.update(table).set({ position }).where(eq(table.id, id));
+      }
+      await recordContentAudit(tx, {
+        kind,
+        itemId: null,
+        action: 'reorder',
+        actor,
+        detail: `New order: ${ids.join(', ')}`,
+      });
+    },
+  };
 }

@@ -12,14 +12,7 @@ import { parseInput } from '../../lib/validate.js';
 import type { Actor } from '../users/audit.js';
 import { recordContentAudit } from './audit.js';
 import { changedFields, publishAction } from './edit-helpers.js';
-import {
-  newItemId,
-  nextPosition,
-  noSuchItem,
-  type OrderedItems,
-  reorderItems,
-  takenId,
-} from './ordered-items.js';
+import { orderedItems } from './ordered-items.js';
 import { type ContentStore, toAdminTutorial, tutorialOrder } from './store.js';
 
 /** The admin's tutorial commands: each one writes its audit entry in its transaction. */
@@ -31,12 +24,12 @@ export interface TutorialsAdmin {
   reorder(ids: readonly string[], actor: Actor): Promise<AdminTutorial[]>;
 }
 
-const TUTORIALS: OrderedItems = {
+const TUTORIALS = orderedItems({
   table: tutorials,
   kind: 'tutorial',
   noun: 'tutorial',
   fallbackId: 'tutorial',
-};
+});
 
 export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): TutorialsAdmin {
   const { db, store } = deps;
@@ -54,7 +47,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
 
     async create(input, actor) {
       const row = await db.transaction(async (tx) => {
-        const id = await newItemId(tx, TUTORIALS, input.id, input.title);
+        const id = await TUTORIALS.newId(tx, input.id, input.title);
         const [inserted] = await tx
           .insert(tutorials)
           .values({
@@ -64,12 +57,12 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
             type: input.type,
             content: input.content,
             iframeSrc: input.type === 'iframe' ? (input.iframeSrc ?? null) : null,
-            position: await nextPosition(tx, TUTORIALS),
+            position: await TUTORIALS.nextPosition(tx),
             published: input.published ?? false,
           })
           .returning();
         if (!inserted) {
-          throw takenId(TUTORIALS, id);
+          throw TUTORIALS.taken(id);
         }
         await recordContentAudit(tx, {
           kind: 'tutorial',
@@ -92,7 +85,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
           .where(eq(tutorials.id, id))
           .for('update');
         if (!before) {
-          throw noSuchItem(TUTORIALS, id);
+          throw TUTORIALS.noSuch(id);
         }
         // the result is checked whole: a change of type may need an address or content
         const merged = parseInput(CreateTutorialRequest, {
@@ -117,7 +110,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
           .where(eq(tutorials.id, id))
           .returning();
         if (!after) {
-          throw noSuchItem(TUTORIALS, id);
+          throw TUTORIALS.noSuch(id);
         }
         const fields = changedFields(before, after, {
           title: 'title',
@@ -140,7 +133,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
       await db.transaction(async (tx) => {
         const [deleted] = await tx.delete(tutorials).where(eq(tutorials.id, id)).returning();
         if (!deleted) {
-          throw noSuchItem(TUTORIALS, id);
+          throw TUTORIALS.noSuch(id);
         }
         await recordContentAudit(tx, {
           kind: 'tutorial',
@@ -154,7 +147,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
     },
 
     async reorder(ids, actor) {
-      await db.transaction((tx) => reorderItems(tx, TUTORIALS, ids, actor));
+      await db.transaction((tx) => TUTORIALS.reorder(tx, ids, actor));
       await store.changed();
       return list();
     },
