@@ -67,6 +67,19 @@ const entryOf = (board: Leaderboard, row: ScoreRow, rank: number): LeaderboardEn
   achievedAt: isoOf(row.achieved_at),
 });
 
+/** A player's scores on one board, every period. */
+const playerScores = (gameId: string, board: string, userId: string) =>
+  and(eq(gameScores.gameId, gameId), eq(gameScores.board, board), eq(gameScores.userId, userId));
+
+/** The username the audit names a player by (their id when the account is gone). */
+async function usernameOf(db: Db, userId: string): Promise<string | undefined> {
+  const [user] = await db
+    .select({ username: users.username })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user?.username;
+}
+
 async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   const result: unknown = await db.execute(query);
   return (result as { rows: T[] }).rows;
@@ -470,26 +483,17 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
       await db.transaction(async (tx) => {
         const removed = await tx
           .delete(gameScores)
-          .where(
-            and(
-              eq(gameScores.gameId, gameId),
-              eq(gameScores.board, boardKey),
-              eq(gameScores.userId, userId),
-            ),
-          )
+          .where(playerScores(gameId, boardKey, userId))
           .returning({ period: gameScores.period });
         if (removed.length === 0) {
           throw notFound(`That player has no score on ${board.name}`);
         }
-        const [user] = await tx
-          .select({ username: users.username })
-          .from(users)
-          .where(eq(users.id, userId));
+        const username = (await usernameOf(tx, userId)) ?? userId;
         await recordGameAudit(tx, {
           action: 'score-remove',
           actor,
           gameId,
-          detail: `Score of ${user?.username ?? userId} removed from '${board.name}'`,
+          detail: `Score of ${username} removed from '${board.name}'`,
         });
       });
       dropCached(gameId, boardKey);
@@ -499,31 +503,20 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
     async ban(gameId: string, boardKey: string, userId: string, actor: Actor): Promise<void> {
       const board = await findBoard(gameId, boardKey);
       await db.transaction(async (tx) => {
-        const [user] = await tx
-          .select({ username: users.username })
-          .from(users)
-          .where(eq(users.id, userId));
-        if (!user) {
+        const username = await usernameOf(tx, userId);
+        if (username === undefined) {
           throw notFound('No such user');
         }
         await tx
           .insert(gameLeaderboardBans)
           .values({ gameId, board: boardKey, userId, bannedBy: actor?.username ?? 'system' })
           .onConflictDoNothing();
-        await tx
-          .delete(gameScores)
-          .where(
-            and(
-              eq(gameScores.gameId, gameId),
-              eq(gameScores.board, boardKey),
-              eq(gameScores.userId, userId),
-            ),
-          );
+        await tx.delete(gameScores).where(playerScores(gameId, boardKey, userId));
         await recordGameAudit(tx, {
           action: 'player-ban',
           actor,
           gameId,
-          detail: `${user.username} banned from '${board.name}' (scores removed)`,
+          detail: `${username} banned from '${board.name}' (scores removed)`,
         });
       });
       dropCached(gameId, boardKey);
@@ -545,15 +538,12 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
         if (!removed[0]) {
           throw notFound('That player is not banned from this leaderboard');
         }
-        const [user] = await tx
-          .select({ username: users.username })
-          .from(users)
-          .where(eq(users.id, userId));
+        const username = (await usernameOf(tx, userId)) ?? userId;
         await recordGameAudit(tx, {
           action: 'player-unban',
           actor,
           gameId,
-          detail: `${user?.username ?? userId} may post scores on '${board.name}' again`,
+          detail: `${username} may post scores on '${board.name}' again`,
         });
       });
     },
