@@ -31,3 +31,48 @@ export function FormField({
     </div>
   );
 }
+
+interface ConfirmPasswordFieldProps {
+  id: string;
+  label?: string;
+  /** The password being confirmed. */
+  password: string;
+  value: string;
+  onValueChange: (value: string) => void;
+}
+
+/**
+ * The field that repeats a new password, with its live hint ('Passwords match' / 'Passwords do
+ * not match') once something is typed.
+ */
+export function ConfirmPasswordField({
+  id,
+  label = 'Confirm Password',
+  password,
+  value,
+  onValueChange,
+}: ConfirmPasswordFieldProps) {
+  const hintId = `${id}-match`;
+  const doMatch = password === value;
+  return (
+    <FormField
+      id={id}
+      label={label}
+      value={value}
+      onValueChange={onValueChange}
+      name="confirmPassword"
+      type="password"
+      autoComplete="new-password"
+      required
+      aria-describedby={hintId}
+    >
+      <p
+        id={hintId}
+        className={`form__hint ${doMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
+        aria-live="polite"
+      >
+        {value === '' ? null : doMatch ? 'Passwords match' : 'Passwords do not match'}
+      </p>
+    </FormField>
+  );
+}

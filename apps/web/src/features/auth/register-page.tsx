@@ -2,7 +2,7 @@ import { RegisterRequest, WHOLE_MESSAGES } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
-import { FormField } from '../../ui/form-field';
+import { ConfirmPasswordField, FormField } from '../../ui/form-field';
 import type { LoginState } from '../../lib/route-access';
 import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 
@@ -120,29 +120,12 @@ export function RegisterPage() {
             autoComplete="new-password"
             required
           />
-          <FormField
+          <ConfirmPasswordField
             id="register-confirm-password"
-            label="Confirm Password"
+            password={password}
             value={confirmPassword}
             onValueChange={editing(setConfirmPassword)}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            aria-describedby="password-match"
-          >
-            <p
-              id="password-match"
-              className={`form__hint ${doPasswordsMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
-              aria-live="polite"
-            >
-              {confirmPassword === ''
-                ? null
-                : doPasswordsMatch
-                  ? 'Passwords match'
-                  : 'Passwords do not match'}
-            </p>
-          </FormField>
+          />
           <button type="submit" className="button button--primary" disabled={isSubmitting}>
             {isSubmitting ? 'Registering...' : 'Register'}
           </button>

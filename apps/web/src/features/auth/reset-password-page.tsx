@@ -2,7 +2,7 @@ import { Password } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 
-import { FormField } from '../../ui/form-field';
+import { ConfirmPasswordField, FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { resetPassword } from './password-reset-api';
 import { ErrorAlert } from '../../ui/error-alert';
@@ -85,29 +85,12 @@ export function ResetPasswordPage() {
                 autoComplete="new-password"
                 required
               />
-              <FormField
+              <ConfirmPasswordField
                 id="reset-confirm-password"
-                label="Confirm Password"
+                password={password}
                 value={confirmPassword}
                 onValueChange={setConfirmPassword}
-                name="confirmPassword"
-                type="password"
-                autoComplete="new-password"
-                required
-                aria-describedby="reset-password-match"
-              >
-                <p
-                  id="reset-password-match"
-                  className={`form__hint ${doPasswordsMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
-                  aria-live="polite"
-                >
-                  {confirmPassword === ''
-                    ? null
-                    : doPasswordsMatch
-                      ? 'Passwords match'
-                      : 'Passwords do not match'}
-                </p>
-              </FormField>
+              />
               <button type="submit" className="button button--primary" disabled={isSubmitting}>
                 {isSubmitting ? 'Saving...' : 'Set new password'}
               </button>

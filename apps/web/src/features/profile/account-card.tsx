@@ -6,7 +6,7 @@ import {
 } from '@portfolio/types';
 import { useState, type FormEvent } from 'react';
 
-import { FormField } from '../../ui/form-field';
+import { ConfirmPasswordField, FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
 import { RoleBadge } from '../../ui/role-badge';
 import { MailPreference } from './mail-preference';
@@ -185,29 +185,13 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
         onValueChange={editing(setNewPassword)}
         required
       />
-      <FormField
+      <ConfirmPasswordField
         id="profile-confirm-password"
         label="Confirm New Password"
-        type="password"
-        name="confirmPassword"
-        autoComplete="new-password"
+        password={newPassword}
         value={confirmPassword}
         onValueChange={editing(setConfirmPassword)}
-        required
-        aria-describedby="profile-password-match"
-      >
-        <p
-          id="profile-password-match"
-          className={`form__hint ${doPasswordsMatch ? 'form__hint--ok' : 'form__hint--bad'}`}
-          aria-live="polite"
-        >
-          {confirmPassword === ''
-            ? null
-            : doPasswordsMatch
-              ? 'Passwords match'
-              : 'Passwords do not match'}
-        </p>
-      </FormField>
+      />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={isSaving}>
           {isSaving ? 'Saving...' : 'Save'}
