@@ -1,7 +1,8 @@
 import type { AdminGame, GameBuildResponse } from '@portfolio/types/game-host';
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
+import { DropZone } from '../../ui/drop-zone';
 import { uploadBuild } from './admin-games-api';
 import { BuildFacts } from './build-facts';
 import { formatBytes } from './game-labels';
@@ -36,12 +37,10 @@ interface BuildUploadProps {
  */
 export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
   const prefix = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
   const progressRef = useRef<HTMLDivElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [activate, setActivate] = useState(true);
-  const [isDragging, setDragging] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const isUploading = phase.kind === 'uploading';
 
@@ -66,21 +65,6 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
     }
     setFile(chosen);
     setPhase({ kind: 'idle' });
-  };
-
-  const handleDragOver = (event: DragEvent<HTMLDivElement>) => {
-    if (!Array.from(event.dataTransfer.types).includes('Files')) {
-      return;
-    }
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    setDragging(true);
-  };
-
-  const handleDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    choose(event.dataTransfer.files[0]);
   };
 
   const handleUpload = async () => {
@@ -110,7 +94,6 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
     }
   };
 
-  const hintId = `${prefix}-hint`;
   const percent =
     phase.kind === 'uploading' && phase.total > 0
       ? Math.min(100, Math.round((phase.sent / phase.total) * 100))
@@ -118,44 +101,25 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
 
   return (
     <div className="build-upload">
-      <div
-        className={`drop-zone${isDragging ? ' drop-zone--active' : ''}`}
-        onDragEnter={handleDragOver}
-        onDragOver={handleDragOver}
-        onDragLeave={() => setDragging(false)}
-        onDrop={handleDrop}
-        data-testid="build-drop-zone"
+      <DropZone
+        onFile={choose}
+        hint={
+          <>
+            Drop the game&apos;s web export here as a <strong>.zip</strong>, or
+          </>
+        }
+        buttonLabel="Choose a .zip file"
+        inputLabel="Build .zip file"
+        accept=".zip,application/zip"
+        disabled={isUploading}
+        testId="build-drop-zone"
       >
-        <p id={hintId} className="drop-zone__hint">
-          Drop the game&apos;s web export here as a <strong>.zip</strong>, or
-        </p>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => inputRef.current?.click()}
-          disabled={isUploading}
-          aria-describedby={hintId}
-        >
-          Choose a .zip file
-        </button>
-        <input
-          ref={inputRef}
-          type="file"
-          accept=".zip,application/zip"
-          hidden
-          aria-label="Build .zip file"
-          onChange={(event) => {
-            choose(event.target.files?.[0]);
-            // choosing the same file again after a failure fires change again
-            event.target.value = '';
-          }}
-        />
         {file ? (
           <p className="drop-zone__file">
             Selected: <strong>{file.name}</strong> ({formatBytes(file.size)})
           </p>
         ) : null}
-      </div>
+      </DropZone>
       <div className="build-upload__options">
         <label className="checkbox">
           <input

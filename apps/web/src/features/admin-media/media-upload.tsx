@@ -1,8 +1,9 @@
 import { formatBytes } from '@portfolio/types/format';
 import { MEDIA_ACCEPT_ATTRIBUTE, type StoredMedia } from '@portfolio/types/media';
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
+import { DropZone } from '../../ui/drop-zone';
 import { uploadMedia } from './media-api';
 
 import './admin-media.css';
@@ -40,9 +41,7 @@ export interface MediaUploadProps {
  */
 export function MediaUpload({ onUploaded, label = 'Upload media' }: MediaUploadProps) {
   const prefix = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
-  const [isDragging, setDragging] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const isUploading = phase.kind === 'uploading';
 
@@ -75,22 +74,6 @@ export function MediaUpload({ onUploaded, label = 'Upload media' }: MediaUploadP
     }
   };
 
-  const handleDragOver = (event: DragEvent<HTMLDivElement>) => {
-    if (!Array.from(event.dataTransfer.types).includes('Files')) {
-      return;
-    }
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    setDragging(true);
-  };
-
-  const handleDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    void upload(event.dataTransfer.files[0]);
-  };
-
-  const hintId = `${prefix}-hint`;
   const percent =
     phase.kind === 'uploading' && phase.total > 0
       ? Math.min(100, Math.round((phase.sent / phase.total) * 100))
@@ -98,43 +81,16 @@ export function MediaUpload({ onUploaded, label = 'Upload media' }: MediaUploadP
 
   return (
     <div className="media-upload">
-      <div
-        className={`media-drop${isDragging ? ' media-drop--active' : ''}`}
-        onDragEnter={handleDragOver}
-        onDragOver={handleDragOver}
-        onDragLeave={() => setDragging(false)}
-        onDrop={handleDrop}
-        data-testid="media-drop-zone"
-      >
-        <p className="media-drop__label">
-          <strong>{label}</strong>
-        </p>
-        <p id={hintId} className="media-drop__hint">
-          Drop an image (JPEG, PNG, WebP, AVIF, GIF), a video (MP4, WebM) or audio (MP3, OGG, WAV)
-          here, or
-        </p>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => inputRef.current?.click()}
-          disabled={isUploading}
-          aria-describedby={hintId}
-        >
-          Choose a file
-        </button>
-        <input
-          ref={inputRef}
-          type="file"
-          accept={MEDIA_ACCEPT_ATTRIBUTE}
-          hidden
-          aria-label="Media file"
-          onChange={(event) => {
-            void upload(event.target.files?.[0]);
-            // choosing the same file again after a failure fires change again
-            event.target.value = '';
-          }}
-        />
-      </div>
+      <DropZone
+        onFile={(file) => void upload(file)}
+        title={<strong>{label}</strong>}
+        hint="Drop an image (JPEG, PNG, WebP, AVIF, GIF), a video (MP4, WebM) or audio (MP3, OGG, WAV) here, or"
+        buttonLabel="Choose a file"
+        inputLabel="Media file"
+        accept={MEDIA_ACCEPT_ATTRIBUTE}
+        disabled={isUploading}
+        testId="media-drop-zone"
+      />
       {phase.kind === 'uploading' ? (
         <div className="media-upload__progress">
           <label htmlFor={`${prefix}-progress`}>
