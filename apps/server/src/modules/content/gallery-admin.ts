@@ -9,7 +9,6 @@ import type {
 import type { Db } from '../../db/client.js';
 import { galleryProjects } from '../../db/schema.js';
 import type { Actor } from '../users/audit.js';
-import { recordContentAudit } from './audit.js';
 import { changedFields, publishAction } from './edit-helpers.js';
 import { orderedItems } from './ordered-items.js';
 import { type ContentStore, galleryOrder, mediaOf, toAdminGalleryProject } from './store.js';
@@ -89,13 +88,7 @@ export function createGalleryAdmin(deps: {
         if (!inserted) {
           throw GALLERY.taken(id);
         }
-        await recordContentAudit(tx, {
-          kind: 'gallery',
-          itemId: id,
-          action: 'create',
-          actor,
-          detail: `Added '${input.title}' as ${inserted.published ? 'published' : 'a draft'}`,
-        });
+        await GALLERY.recordCreated(tx, inserted, actor);
         return inserted;
       });
       await store.changed();
@@ -141,10 +134,12 @@ export function createGalleryAdmin(deps: {
             media: 'media',
           },
         );
-        const { action, detail } = publishAction(before.published, after.published, fields);
-        if (detail !== '') {
-          await recordContentAudit(tx, { kind: 'gallery', itemId: id, action, actor, detail });
-        }
+        await GALLERY.recordEdited(
+          tx,
+          id,
+          publishAction(before.published, after.published, fields),
+          actor,
+        );
         return after;
       });
       await store.changed();
@@ -160,13 +155,7 @@ export function createGalleryAdmin(deps: {
         if (!deleted) {
           throw GALLERY.noSuch(id);
         }
-        await recordContentAudit(tx, {
-          kind: 'gallery',
-          itemId: id,
-          action: 'delete',
-          actor,
-          detail: `Deleted '${deleted.title}'`,
-        });
+        await GALLERY.recordDeleted(tx, deleted, actor);
         return deleted;
       });
       await store.changed();

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, max } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 
-import type { ContentKind } from '@portfolio/types/content';
+import type { ContentAuditAction, ContentKind } from '@portfolio/types/content';
 
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, type HttpError, notFound } from '../../lib/errors.js';
@@ -56,6 +56,42 @@ export function orderedItems({ table, kind, noun, fallbackId }: OrderedItemsTabl
       const [last] = await tx.select({ position: max(table.position) }).from(table);
       return typeof last?.position === 'number' ? last.position + 1 : 0;
     },
+
+    /** The history entry of an item just added (or of a draft). */
+    recordCreated: (
+      tx: Db,
+      item: { id: string; title: string; published: boolean },
+      actor: Actor,
+    ) =>
+      recordContentAudit(tx, {
+        kind,
+        itemId: item.id,
+        action: 'create',
+        actor,
+        detail: `Added '${item.title}' as ${item.published ? 'published' : 'a draft'}`,
+      }),
+
+    /** The history entry of an edit (see `publishAction`); none when nothing changed. */
+    recordEdited: async (
+      tx: Db,
+      id: string,
+      { action, detail }: { action: ContentAuditAction; detail: string },
+      actor: Actor,
+    ) => {
+      if (detail !== '') {
+        await recordContentAudit(tx, { kind, itemId: id, action, actor, detail });
+      }
+    },
+
+    /** The history entry of an item just deleted. */
+    recordDeleted: (tx: Db, item: { id: string; title: string }, actor: Actor) =>
+      recordContentAudit(tx, {
+        kind,
+        itemId: item.id,
+        action: 'delete',
+        actor,
+        detail: `Deleted '${item.title}'`,
+      }),
 
     /** Puts every item at its index in `ids`, which must name each item once (else 400). */
     async reorder(tx: Db, ids: readonly string[], actor: Actor): Promise<void> {

@@ -10,7 +10,6 @@ import type { Db } from '../../db/client.js';
 import { tutorials } from '../../db/schema.js';
 import { parseInput } from '../../lib/validate.js';
 import type { Actor } from '../users/audit.js';
-import { recordContentAudit } from './audit.js';
 import { changedFields, publishAction } from './edit-helpers.js';
 import { orderedItems } from './ordered-items.js';
 import { type ContentStore, toAdminTutorial, tutorialOrder } from './store.js';
@@ -64,13 +63,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
         if (!inserted) {
           throw TUTORIALS.taken(id);
         }
-        await recordContentAudit(tx, {
-          kind: 'tutorial',
-          itemId: id,
-          action: 'create',
-          actor,
-          detail: `Added '${input.title}' as ${inserted.published ? 'published' : 'a draft'}`,
-        });
+        await TUTORIALS.recordCreated(tx, inserted, actor);
         return inserted;
       });
       await store.changed();
@@ -119,10 +112,12 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
           content: 'content',
           iframeSrc: 'iframe address',
         });
-        const { action, detail } = publishAction(before.published, after.published, fields);
-        if (detail !== '') {
-          await recordContentAudit(tx, { kind: 'tutorial', itemId: id, action, actor, detail });
-        }
+        await TUTORIALS.recordEdited(
+          tx,
+          id,
+          publishAction(before.published, after.published, fields),
+          actor,
+        );
         return after;
       });
       await store.changed();
@@ -135,13 +130,7 @@ export function createTutorialsAdmin(deps: { db: Db; store: ContentStore }): Tut
         if (!deleted) {
           throw TUTORIALS.noSuch(id);
         }
-        await recordContentAudit(tx, {
-          kind: 'tutorial',
-          itemId: id,
-          action: 'delete',
-          actor,
-          detail: `Deleted '${deleted.title}'`,
-        });
+        await TUTORIALS.recordDeleted(tx, deleted, actor);
       });
       await store.changed();
     },
