@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -528,5 +529,21 @@ describe('deleting media', () => {
     ]) {
       expect((await fetchMedia(url)).response.status).toBe(404);
     }
+  });
+
+  it('never follows a link placed in the folder; a file there is served', async () => {
+    const file = `${'b'.repeat(64)}.png`;
+    writeFileSync(path.join(mediaDir, file), 'stored bytes');
+    symlinkSync('/etc/hostname', path.join(mediaDir, `${'a'.repeat(64)}.png`));
+    symlinkSync(path.join(mediaDir, file), path.join(mediaDir, `${'c'.repeat(64)}.png`));
+    for (const name of [`${'a'.repeat(64)}.png`, `${'c'.repeat(64)}.png`]) {
+      const { response, bytes } = await fetchMedia(`/media/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(bytes.toString(), name).not.toContain('stored bytes');
+      expect(bytes.toString(), name).not.toContain(readFileSync('/etc/hostname', 'utf8').trim());
+    }
+    const served = await fetchMedia(`/media/${file}`);
+    expect(served.response.status).toBe(200);
+    expect(served.bytes.toString()).toBe('stored bytes');
   });
 });
