@@ -22,8 +22,17 @@ export type MarkdownValue = string | MarkdownDescription;
 export type MarkdownReply =
   { id: number; ok: true; value: MarkdownValue } | { id: number; ok: false; message: string };
 
+/** What the worker says once it has loaded, before any answer. */
+export type MarkdownReady = 'ready';
+
 /** How long one render may take before its worker is ended (real posts take milliseconds). */
 export const MARKDOWN_TIME_LIMIT_MS = 5000;
+
+/**
+ * How long a new worker may take to load (from source, through tsx, on a busy machine: seconds);
+ * a render's own time limit starts once it has.
+ */
+const WORKER_START_LIMIT_MS = 60_000;
 
 /** The code of every refusal: the body's markdown cannot be rendered (limits, time, stack). */
 export const MARKDOWN_REFUSED = 'MARKDOWN_TOO_COMPLEX';
@@ -73,8 +82,8 @@ type Pending = {
 export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): MarkdownRenderer {
   const timeLimitMs = options.timeLimitMs ?? MARKDOWN_TIME_LIMIT_MS;
   const queue: Pending[] = [];
-  let worker: Worker | undefined;
-  let current: { pending: Pending; timer: NodeJS.Timeout } | undefined;
+  let worker: { thread: Worker; ready: boolean } | undefined;
+  let current: { pending: Pending; timer: NodeJS.Timeout | undefined } | undefined;
   let nextId = 1;
   let closed = false;
 
@@ -94,7 +103,7 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
   };
 
   const retire = (ended: Worker) => {
-    if (worker === ended) {
+    if (worker?.thread === ended) {
       worker = undefined;
     }
     ended.removeAllListeners();
@@ -103,14 +112,20 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
     void ended.terminate();
   };
 
-  const ensureWorker = (): Worker => {
+  const ensureWorker = (): { thread: Worker; ready: boolean } => {
     if (worker) {
       return worker;
     }
     const started = startWorker();
+    const entry = { thread: started, ready: false };
     // an idle worker does not keep the process alive
     started.unref();
-    started.on('message', (reply: MarkdownReply) => {
+    started.on('message', (reply: MarkdownReply | MarkdownReady) => {
+      if (reply === 'ready') {
+        entry.ready = true;
+        armLimit();
+        return;
+      }
       finish(
         reply.id,
         reply.ok
@@ -129,8 +144,27 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
     };
     started.on('error', fail);
     started.on('exit', (code) => fail(new Error(`exit code ${code}`)));
-    worker = started;
-    return started;
+    worker = entry;
+    return entry;
+  };
+
+  /** The running render's time limit, once its worker has loaded (the start's own, before). */
+  const armLimit = () => {
+    if (!current || !worker) {
+      return;
+    }
+    const { pending } = current;
+    const thread = worker.thread;
+    const limitMs = worker.ready ? timeLimitMs : WORKER_START_LIMIT_MS;
+    clearTimeout(current.timer);
+    current.timer = setTimeout(() => {
+      retire(thread);
+      finish(pending.job.id, {
+        error: refused(
+          `The markdown took longer than ${timeLimitMs / 1000} s to render: nest fewer lists and quotes, or split it.`,
+        ),
+      });
+    }, limitMs);
   };
 
   const startNext = () => {
@@ -142,16 +176,9 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
       return;
     }
     const running = ensureWorker();
-    const timer = setTimeout(() => {
-      retire(running);
-      finish(pending.job.id, {
-        error: refused(
-          `The markdown took longer than ${timeLimitMs / 1000} s to render: nest fewer lists and quotes, or split it.`,
-        ),
-      });
-    }, timeLimitMs);
-    current = { pending, timer };
-    running.postMessage(pending.job);
+    current = { pending, timer: undefined };
+    armLimit();
+    running.thread.postMessage(pending.job);
   };
 
   const render = (job: MarkdownJob): Promise<MarkdownValue> => {
@@ -200,7 +227,7 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
         current = undefined;
       }
       if (worker) {
-        const ending = worker;
+        const ending = worker.thread;
         worker = undefined;
         ending.removeAllListeners();
         ending.on('error', () => undefined);

@@ -1,7 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 
 import { describeMarkdown, renderMarkdownHtml, renderPostHtml } from './markdown.js';
-import type { MarkdownJob, MarkdownReply, MarkdownValue } from './markdown-renderer.js';
+import type {
+  MarkdownJob,
+  MarkdownReady,
+  MarkdownReply,
+  MarkdownValue,
+} from './markdown-renderer.js';
 
 /*
  * The devlog's markdown rendering, in a worker thread (markdown-renderer.ts starts it and ends it
@@ -33,3 +38,6 @@ parentPort?.on('message', (job: MarkdownJob) => {
   }
   parentPort?.postMessage(reply);
 });
+
+// loaded (remark and all): the renderer's time limit counts from here, not from a cold start
+parentPort?.postMessage('ready' satisfies MarkdownReady);
