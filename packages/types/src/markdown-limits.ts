@@ -10,8 +10,11 @@
 /** The most list and quote levels one line may open (real posts use fewer than ten). */
 export const MARKDOWN_DEPTH_MAX = 32;
 
-/** The longest markdown rendered: a post's body limit (POST_BODY_MAX) and the tutorials'. */
-export const MARKDOWN_SIZE_MAX = 100_000;
+/**
+ * The longest markdown rendered: the largest any contract stores (a tutorial's content; a post's
+ * body is at most POST_BODY_MAX, 100 000).
+ */
+export const MARKDOWN_SIZE_MAX = 200_000;
 
 export type MarkdownLimitCheck =
   { ok: true } | { ok: false; limit: 'depth' | 'size'; message: string };
