@@ -242,10 +242,12 @@ export type GameAuditResponse = z.infer<typeof GameAuditResponse>;
 /**
  * The codes of a refused build upload (4xx, nothing live changed): `NOT_A_ZIP`, `NO_START_PAGE`,
  * `UNSAFE_PATH` (`../`, absolute), `SYMLINK`, `ZIP_BOMB` (ratio or total unpacked size),
- * `TOO_MANY_FILES`, `PAYLOAD_TOO_LARGE` (413, over GAME_UPLOAD_MAX_BYTES).
+ * `TOO_MANY_FILES`, `PAYLOAD_TOO_LARGE` (413, over GAME_UPLOAD_MAX_BYTES), `BAD_ZIP` (an
+ * entry's bytes do not match its CRC-32).
  */
 export const BUILD_REFUSAL_CODES = [
   'NOT_A_ZIP',
+  'BAD_ZIP',
   'NO_START_PAGE',
   'UNSAFE_PATH',
   'SYMLINK',
