@@ -4,8 +4,9 @@ import { GameAccess } from './games.js';
 
 /*
  * The game host's contracts: the catalogue the web app reads from the server, the
- * admin's games section, builds and their versions. Games are served from an origin of their
- * own (GAMES_ORIGIN, or a second port of the same process on the embedded default).
+ * admin's games section, builds and their versions. Games are served from another site than the
+ * site's (GAMES_ORIGIN, or on the embedded default a second port of the same process under the
+ * other loopback name).
  */
 
 /** A game's id: its folder and URL segment. Letters, digits, '_' and '-', 1 to 64 characters. */
