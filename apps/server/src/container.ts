@@ -379,6 +379,12 @@ function buildUsers(
     rateLimiter,
     siteOrigin,
   });
+  // a registration with a used address is answered as a success; the address's owner is told
+  events.on('user:registration-email-taken', ({ email }) => {
+    passwordReset
+      .tellOwnerOfRegistration(email)
+      .catch((error: unknown) => mailLog.error({ err: error }, 'registration notice failed'));
+  });
   return { gameTitle, adminUsers, emailConfirmation, profile, passwordReset };
 }
 
