@@ -285,7 +285,12 @@ function buildAuth(config: Config, infra: Infrastructure, options: BuildOptions)
   const { database, events, bus } = infra;
   const users = createUsersRepo(database.db);
   const auth = createAuthService({ users, events });
-  const sessions = createSessionService({ db: database.db, secret: config.sessionSecret, bus });
+  const sessions = createSessionService({
+    db: database.db,
+    secret: config.sessionSecret,
+    bus,
+    isAdminTwoFactorRequired: config.adminRequireTwoFactor,
+  });
   // a demoted or deleted user must not keep a cached session anywhere
   events.on('user:role-changed', ({ userId }) => sessions.invalidateUser(userId));
   events.on('user:deleted', ({ userId }) => sessions.invalidateUser(userId));

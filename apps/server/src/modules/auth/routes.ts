@@ -19,7 +19,7 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { HttpError } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { isTwoFactorSetupPending } from './policies.js';
+import { accountUserOf, isTwoFactorSetupPending } from './policies.js';
 import type { AuthService } from './service.js';
 import type { SessionCookies } from './session-middleware.js';
 import type { SessionService } from './session-service.js';
@@ -121,10 +121,8 @@ export function createAuthRouter(deps: {
   // a guest is a normal answer, not an error: 200 with user null (no 401 in the browser console)
   router.get('/current-user', (req, res) => {
     res.json({
-      user: req.auth?.user ?? null,
-      ...(isTwoFactorSetupPending(req.auth, isAdminTwoFactorRequired)
-        ? { twoFactorSetupRequired: true }
-        : {}),
+      user: req.auth ? accountUserOf(req.auth) : null,
+      ...(isTwoFactorSetupPending(req.auth) ? { twoFactorSetupRequired: true } : {}),
     } satisfies CurrentUserResponse);
   });
 

@@ -5,6 +5,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type {
+  ActiveUsersResponse,
   ApiError,
   AuditEntry,
   CurrentUserResponse,
@@ -519,6 +520,30 @@ describe('ADMIN_REQUIRE_2FA', () => {
       pendingSocket.close();
       adminSocket.close();
     }
+  });
+
+  it("gives a pending admin a user's rights outside /api too: game files and heartbeats", async () => {
+    const pending = await signedInClient(app, 'admin');
+    const watcher = await userWithTwoFactor(app, 'admin');
+    const subscriberFile = () =>
+      fetch(`${app.url}/games/Pong/index.html`, {
+        headers: { cookie: pending.client.cookieHeader },
+      });
+    const roleInLiveActivity = async () => {
+      expect(
+        (await pending.client.post('/api/auth/heartbeat', { currentPage: '/profile' })).status,
+      ).toBe(200);
+      const active = await watcher.client.get<ActiveUsersResponse>('/api/active-users');
+      return active.body.authenticated.find((entry) => entry.username === pending.username)?.role;
+    };
+
+    const refused = await subscriberFile();
+    expect(refused.status).toBe(403);
+    expect(await roleInLiveActivity()).toBe('user');
+
+    await enableTwoFactor(pending.client);
+    expect((await subscriberFile()).status).toBe(200);
+    expect(await roleInLiveActivity()).toBe('admin');
   });
 
   it('leaves the admin API tokens working', async () => {
