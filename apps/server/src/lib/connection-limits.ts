@@ -1,6 +1,8 @@
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+import { httpStatusCode } from '@portfolio/types/errors';
+
 import type { ConnectionLimits } from '../config.js';
 import { rateLimitAddress } from './client-address.js';
 import { compileTrust, parseTrustProxy } from './proxy-trust.js';
@@ -250,7 +252,7 @@ function answerClientError(
     return;
   }
   const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
-  const code = (STATUS_CODES[status] ?? 'Bad Request').toUpperCase().replace(/[^A-Z]+/g, '_');
+  const code = httpStatusCode(status) ?? 'BAD_REQUEST';
   const body = JSON.stringify({
     error: { code, message: CLIENT_ERROR_MESSAGE[status] ?? 'The request could not be read.' },
   });

@@ -183,7 +183,6 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
         .where(eq(gameAchievementDefs.gameId, gameId));
       if (found && Number(found.count) > 0 && !found.defines) {
         throw new HttpError(
-          404,
           'UNKNOWN_ACHIEVEMENT',
           `No achievement '${key}' in this game's catalogue`,
         );
@@ -278,11 +277,10 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
       const def = await findDef(gameId, key);
       const type = sniffImage(image);
       if (!type) {
-        throw new HttpError(400, 'BAD_IMAGE', 'The icon is not a PNG, JPEG or WebP image.');
+        throw new HttpError('BAD_IMAGE', 'The icon is not a PNG, JPEG or WebP image.');
       }
       if (DECLARED_TYPE[contentType] !== type) {
         throw new HttpError(
-          400,
           'BAD_IMAGE',
           `The icon is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
         );

@@ -83,7 +83,6 @@ export function twoFactorSetupGate(isAdminTwoFactorRequired: boolean): RequestHa
       !isAllowedDuringTwoFactorSetup(req)
     ) {
       throw new HttpError(
-        403,
         TWO_FACTOR_ERROR_CODES.setupRequired,
         'Set up two-factor sign-in on your profile to continue',
       );

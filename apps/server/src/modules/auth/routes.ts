@@ -57,7 +57,7 @@ export const DEFAULT_AUTH_RATE_LIMITS = {
 } satisfies AuthRateLimits;
 
 const invalidCredentials = () =>
-  new HttpError(401, 'INVALID_CREDENTIALS', 'Invalid username or password');
+  new HttpError('INVALID_CREDENTIALS', 'Invalid username or password');
 const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please try again later.';
 
 /**
@@ -232,7 +232,7 @@ export function createAuthRouter(deps: {
     }
     if (!(await twoFactor.checkLoginCode(user, input.code))) {
       await twoFactor.recordFailedAttempt(pending);
-      throw invalidTwoFactorCode(401);
+      throw invalidTwoFactorCode();
     }
     if (!(await twoFactor.consumeChallenge(pending))) {
       throw challengeExpired();

@@ -222,12 +222,11 @@ export function createGameAdminService(deps: {
       recordOf(gameId);
       const type = sniffImage(image);
       if (!type) {
-        throw new HttpError(400, 'BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
+        throw new HttpError('BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
       }
       const declared = DECLARED_TYPE[contentType];
       if (declared !== type) {
         throw new HttpError(
-          400,
           'BAD_IMAGE',
           `The thumbnail is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
         );

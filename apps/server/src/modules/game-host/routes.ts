@@ -75,7 +75,6 @@ export function gameAdminAuth(host: Pick<GameHost, 'tokens'>): RequestHandler {
       const actor = token ? await host.tokens.authenticate(token) : undefined;
       if (!actor) {
         throw new HttpError(
-          401,
           'INVALID_TOKEN',
           'The API token is not valid, was deleted, or its admin is no longer an admin.',
         );

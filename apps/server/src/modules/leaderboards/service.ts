@@ -110,7 +110,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
       .from(gameLeaderboards)
       .where(and(eq(gameLeaderboards.gameId, gameId), eq(gameLeaderboards.board, board)));
     if (!row) {
-      throw new HttpError(404, 'NOT_FOUND', `No leaderboard '${board}' in this game`);
+      throw new HttpError('NOT_FOUND', `No leaderboard '${board}' in this game`);
     }
     return toBoard(row);
   }
@@ -371,7 +371,6 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
               ? `at least ${formatScore(board, board.min)}`
               : `at most ${formatScore(board, board.max ?? 0)}`;
         throw new HttpError(
-          422,
           'SCORE_OUT_OF_RANGE',
           `A score on ${board.name} must be ${range}; ${formatScore(board, value)} was refused.`,
         );
@@ -387,11 +386,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
           ),
         );
       if (banned) {
-        throw new HttpError(
-          403,
-          'BANNED_FROM_LEADERBOARD',
-          `You may not post scores on ${board.name}.`,
-        );
+        throw new HttpError('BANNED_FROM_LEADERBOARD', `You may not post scores on ${board.name}.`);
       }
       const at = new Date(now());
       const rankKey = rankKeyOf(board, value);

@@ -148,7 +148,6 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const image = await processImage(upload, type.mime, work, sha256).catch((error: unknown) => {
         if (error instanceof CorruptImageError) {
           throw refuseMedia(
-            400,
             'MEDIA_CORRUPT',
             `The image could not be read whole: it is truncated or damaged. Export it again and upload the new file.`,
             error.message,
@@ -174,7 +173,7 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
     }
     const facts = await probeMedia(upload, type.mime, received.bytes).catch((error: unknown) => {
       if (error instanceof CorruptMediaError) {
-        throw refuseMedia(400, 'MEDIA_CORRUPT', error.message);
+        throw refuseMedia('MEDIA_CORRUPT', error.message);
       }
       throw error;
     });
@@ -245,7 +244,6 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const user = await userOf(urlsOf(row));
       if (user) {
         throw new HttpError(
-          409,
           'MEDIA_IN_USE',
           `This file is still used by ${user}: remove it there first.`,
         );
