@@ -20,6 +20,7 @@ import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { sniffImage } from '../game-host/admin-service.js';
 import { recordGameAudit } from '../game-host/audit.js';
 import type { Actor } from '../users/audit.js';
+import { gameNotFound } from '../game-host/resolve-game.js';
 
 /*
  * A game's achievement catalogue: definitions by the admin (with an icon uploaded like the
@@ -224,7 +225,7 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
               .values({ gameId, key, ...input })
               .returning();
         if (!row) {
-          throw notFound(`No game with the id '${gameId}'`);
+          throw gameNotFound(gameId);
         }
         await recordGameAudit(tx, {
           action: 'achievement-save',

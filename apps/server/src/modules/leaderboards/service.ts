@@ -19,6 +19,7 @@ import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { setBounded } from '../../lib/memoize.js';
 import { recordGameAudit } from '../game-host/audit.js';
 import type { Actor } from '../users/audit.js';
+import { gameNotFound } from '../game-host/resolve-game.js';
 
 /*
  * Leaderboards: boards defined per game by the admin, each signed-in player's best score per
@@ -294,7 +295,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
             .values({ gameId, board, ...values })
             .returning();
           if (!row) {
-            throw notFound(`No game with the id '${gameId}'`);
+            throw gameNotFound(gameId);
           }
           await recordGameAudit(tx, {
             action: 'leaderboard-save',
