@@ -1,7 +1,7 @@
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-import { httpStatusCode } from '@portfolio/types/errors';
+import { type ApiErrorCode, httpStatusCode } from '@portfolio/types/errors';
 
 import type { ConnectionLimits } from '../config.js';
 import { rateLimitAddress } from './client-address.js';
@@ -130,7 +130,7 @@ function watchBody(watch: PendingWatch, limitMs: number): void {
       return;
     }
     const body = JSON.stringify({
-      error: { code: 'REQUEST_TIMEOUT', message: CLIENT_ERROR_MESSAGE[408] },
+      error: { code: 'REQUEST_TIMEOUT' satisfies ApiErrorCode, message: CLIENT_ERROR_MESSAGE[408] },
     });
     res.writeHead(408, {
       Connection: 'close',
