@@ -103,6 +103,9 @@ export const API_ERRORS = {
   UNKNOWN_ACHIEVEMENT: { status: 404, message: "No such achievement in this game's catalogue" },
   BAD_IMAGE: { status: 400, message: 'The image is not a PNG, JPEG or WebP image.' },
 
+  // markdown (devlog posts, tutorials): over the size, nesting or render-time limits
+  MARKDOWN_TOO_COMPLEX: { status: 422, message: 'The text is too large or too deeply nested.' },
+
   // build uploads (nothing live changes; an upload over the limit is PAYLOAD_TOO_LARGE)
   NOT_A_ZIP: { status: 400, message: 'The upload is not a zip file.' },
   NO_START_PAGE: { status: 400, message: 'The build has no start page.' },
