@@ -20,6 +20,7 @@ import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { sniffImage } from '../game-host/admin-service.js';
 import { recordGameAudit } from '../game-host/audit.js';
 import type { Actor } from '../users/audit.js';
+import { gameNotFound } from '../game-host/resolve-game.js';
 
 /*
  * A game's achievement catalogue: definitions by the admin (with an icon uploaded like the
@@ -183,7 +184,6 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
         .where(eq(gameAchievementDefs.gameId, gameId));
       if (found && Number(found.count) > 0 && !found.defines) {
         throw new HttpError(
-          404,
           'UNKNOWN_ACHIEVEMENT',
           `No achievement '${key}' in this game's catalogue`,
         );
@@ -225,7 +225,7 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
               .values({ gameId, key, ...input })
               .returning();
         if (!row) {
-          throw notFound(`No game with the id '${gameId}'`);
+          throw gameNotFound(gameId);
         }
         await recordGameAudit(tx, {
           action: 'achievement-save',
@@ -278,11 +278,10 @@ export function createAchievementService(deps: { db: Db; gamesDir: string }) {
       const def = await findDef(gameId, key);
       const type = sniffImage(image);
       if (!type) {
-        throw new HttpError(400, 'BAD_IMAGE', 'The icon is not a PNG, JPEG or WebP image.');
+        throw new HttpError('BAD_IMAGE', 'The icon is not a PNG, JPEG or WebP image.');
       }
       if (DECLARED_TYPE[contentType] !== type) {
         throw new HttpError(
-          400,
           'BAD_IMAGE',
           `The icon is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
         );

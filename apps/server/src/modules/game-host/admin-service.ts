@@ -20,10 +20,11 @@ import {
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { games } from '../../db/schema.js';
-import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, HttpError } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
 import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
+import { gameNotFound } from './resolve-game.js';
 
 /*
  * The admin's changes to the catalogue: add, edit, publish/unpublish, delete (not the
@@ -93,7 +94,7 @@ export function createGameAdminService(deps: {
   const recordOf = (gameId: string): GameRecord => {
     const record = catalogue.get(gameId);
     if (!record) {
-      throw notFound(`No game with the id '${gameId}'`);
+      throw gameNotFound(gameId);
     }
     return record;
   };
@@ -142,7 +143,7 @@ export function createGameAdminService(deps: {
       await db.transaction(async (tx) => {
         const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
         if (!game) {
-          throw notFound(`No game with the id '${gameId}'`);
+          throw gameNotFound(gameId);
         }
         if (input.published === true && !game.published && game.liveVersion === null) {
           throw conflict(`Upload a build of ${game.title} before publishing it`);
@@ -193,7 +194,7 @@ export function createGameAdminService(deps: {
       await db.transaction(async (tx) => {
         const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
         if (!game) {
-          throw notFound(`No game with the id '${gameId}'`);
+          throw gameNotFound(gameId);
         }
         if (game.isBuiltIn) {
           throw conflict(`${game.title} is a built-in game: unpublish it instead`);
@@ -222,12 +223,11 @@ export function createGameAdminService(deps: {
       recordOf(gameId);
       const type = sniffImage(image);
       if (!type) {
-        throw new HttpError(400, 'BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
+        throw new HttpError('BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
       }
       const declared = DECLARED_TYPE[contentType];
       if (declared !== type) {
         throw new HttpError(
-          400,
           'BAD_IMAGE',
           `The thumbnail is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
         );

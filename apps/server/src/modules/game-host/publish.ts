@@ -20,6 +20,7 @@ import { compressBuild } from './compress.js';
 import { detectBuild, removeLeftOut } from './detect.js';
 import { incomingDir, versionDir } from './layout.js';
 import { receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
+import { gameNotFound } from './resolve-game.js';
 
 /*
  * Publishing a build, the one path for an admin's upload and for the demo games
@@ -134,7 +135,7 @@ export function createPublisher(deps: {
     const build = await db.transaction(async (tx) => {
       const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
       if (!game) {
-        throw notFound(`No game with the id '${gameId}'`);
+        throw gameNotFound(gameId);
       }
       const [latest] = await tx
         .select({ version: sql<number | null>`max(${gameBuilds.version})` })
@@ -215,7 +216,7 @@ export function createPublisher(deps: {
   async function lockBuild(tx: Db, gameId: string, version: number) {
     const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
     if (!game) {
-      throw notFound(`No game with the id '${gameId}'`);
+      throw gameNotFound(gameId);
     }
     const [build] = await tx
       .select()

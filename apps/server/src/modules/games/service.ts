@@ -117,7 +117,6 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
       const bytes = Buffer.byteLength(json, 'utf8');
       if (bytes > GAME_SAVE_MAX_BYTES) {
         throw new HttpError(
-          413,
           'PAYLOAD_TOO_LARGE',
           `The save is ${Math.ceil(bytes / 1024)} KB; a game may save at most ${GAME_SAVE_MAX_BYTES / 1024} KB`,
         );
@@ -204,7 +203,6 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
         );
       if (!existing) {
         throw new HttpError(
-          409,
           'CONFLICT',
           `A player may unlock at most ${ACHIEVEMENTS_PER_GAME_MAX} achievements in one game`,
         );

@@ -148,14 +148,13 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const image = await processImage(upload, type.mime, work, sha256).catch((error: unknown) => {
         if (error instanceof CorruptImageError) {
           throw refuseMedia(
-            400,
             'MEDIA_CORRUPT',
             `The image could not be read whole: it is truncated or damaged. Export it again and upload the new file.`,
             error.message,
           );
         }
         if (error instanceof AnimationTooLargeError) {
-          throw refuseMedia(400, 'MEDIA_TOO_COMPLEX', error.message);
+          throw refuseMedia('MEDIA_TOO_COMPLEX', error.message);
         }
         throw error;
       });
@@ -177,10 +176,10 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
     }
     const facts = await probeMedia(upload, type.mime, received.bytes).catch((error: unknown) => {
       if (error instanceof CorruptMediaError) {
-        throw refuseMedia(400, 'MEDIA_CORRUPT', error.message);
+        throw refuseMedia('MEDIA_CORRUPT', error.message);
       }
       if (error instanceof MediaTooComplexError) {
-        throw refuseMedia(400, 'MEDIA_TOO_COMPLEX', error.message);
+        throw refuseMedia('MEDIA_TOO_COMPLEX', error.message);
       }
       throw error;
     });
@@ -251,7 +250,6 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const user = await userOf(urlsOf(row));
       if (user) {
         throw new HttpError(
-          409,
           'MEDIA_IN_USE',
           `This file is still used by ${user}: remove it there first.`,
         );

@@ -100,7 +100,7 @@ export function createHeartbeatFastPath(deps: {
       req.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > MAX_BODY_BYTES) {
-          reject(new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+          reject(new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
           req.resume();
           return;
         }
@@ -176,7 +176,7 @@ export function createHeartbeatFastPath(deps: {
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
-        throw new HttpError(401, required.code, required.message, undefined, headers);
+        throw new HttpError(required.code, { message: required.message, headers });
       }
       const input = parse(HeartbeatRequest, text);
       await limitUser(session.user.id);
@@ -231,15 +231,7 @@ export function createHeartbeatFastPath(deps: {
         return;
       }
       log.error({ err: error }, `${path} failed`);
-      send(
-        res,
-        500,
-        JSON.stringify(
-          errorBody(
-            new HttpError(500, 'INTERNAL', 'Something went wrong on our side. Please try again.'),
-          ),
-        ),
-      );
+      send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
     });
   };
 }

@@ -79,11 +79,7 @@ export interface CodeRunnerOptions {
 export const DEFAULT_SLOT_SECONDS_PER_MINUTE = 30;
 
 const unavailable = (reason: string) =>
-  new HttpError(
-    503,
-    'RUNNER_UNAVAILABLE',
-    `Running code is not available on this server: ${reason}`,
-  );
+  new HttpError('RUNNER_UNAVAILABLE', `Running code is not available on this server: ${reason}`);
 
 /** A least-recently-used map of results by request hash. */
 class ResultCache {
@@ -246,7 +242,6 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
       if (error instanceof BackendFailure) {
         log(error.message);
         throw new HttpError(
-          503,
           'RUNNER_FAILED',
           'The sandbox could not run this program. Please try again in a moment.',
         );

@@ -80,7 +80,7 @@ export function createSubscriptionService(deps: {
   async function requireBilling(userId: string): Promise<BillingRow> {
     const row = await repo.findBilling(userId);
     if (!row) {
-      throw new HttpError(401, 'UNAUTHORIZED', 'Authentication required');
+      throw new HttpError('UNAUTHORIZED', 'Authentication required');
     }
     return row;
   }
@@ -214,7 +214,6 @@ export function createSubscriptionService(deps: {
       if (clientSecret === null && subscription.status === 'incomplete') {
         log.error('an incomplete subscription came without a confirmation secret');
         throw new HttpError(
-          502,
           'PAYMENT_PROVIDER_ERROR',
           'The payment provider refused the request. Please try again later.',
         );
