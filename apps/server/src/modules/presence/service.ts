@@ -219,6 +219,6 @@ export function createPresenceService(deps: {
       pendingUsers: pending.users,
     }),
 
-    close: pusher.close,
+    close: () => pusher.close(),
   };
 }
