@@ -142,7 +142,8 @@ describe('POST /api/user/change-password', () => {
     expect(response.status).toBe(200);
     const setCookie = response.headers
       .getSetCookie()
-      .find((line) => line.startsWith('__Host-sid='));
+      // not the line that expires a partitioned (planted) copy first
+      .find((line) => line.startsWith('__Host-sid=') && !/;\s*Partitioned/i.test(line));
     expect(setCookie).toMatch(/^__Host-sid=[^;]+;.*HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(user.client.cookieHeader).not.toBe(oldCookie);
