@@ -238,6 +238,7 @@ export function sessionMiddleware(
       req.auth = {
         user: resolved.session.user,
         hasTwoFactor: resolved.session.hasTwoFactor,
+        twoFactorSetupPending: resolved.session.twoFactorSetupPending,
         sessionIdHash: resolved.session.idHash,
         token: resolved.token,
       };

@@ -81,6 +81,9 @@ describe('POST /api/user/update-email', () => {
     ['a space', 'some one@example.com'],
     ['no dot after the at sign', 'someone@example'],
     ['nothing', ''],
+    ['a display name', 'victim.example.com<evil@attacker.test>'],
+    ['an encoded word', '=?utf-8?b?ZXZpbEBhdHRhY2tlci50ZXN0?=@example.com'],
+    ['a quoted local part', '"evil"@example.com'],
   ])("refuses an email with %s: 'Please enter a valid email address'", async (_case, email) => {
     const { client } = await signedInClient(app);
     const response = await client.post('/api/user/update-email', { email });
