@@ -15,7 +15,8 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
 import type { SdkGame } from '../games/routes.js';
 import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
-import { actorOf, IMAGE_TYPES } from '../game-host/routes.js';
+import { actorOf } from '../../access/admin-guard.js';
+import { IMAGE_TYPES } from '../game-host/routes.js';
 import { ACHIEVEMENT_ICON_FILE, type AchievementService, achievementIconDir } from './service.js';
 
 /*

@@ -15,11 +15,12 @@ import {
 } from '@portfolio/types/achievements';
 
 import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { gameAchievementDefs, gameAchievements } from '../../db/schema.js';
 import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { sniffImage } from '../game-host/admin-service.js';
 import { recordGameAudit } from '../game-host/audit.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 
 /*
  * A game's achievement catalogue: definitions by the admin (with an icon uploaded like the
@@ -53,11 +54,6 @@ export const achievementIconUrl = (gameId: string, row: Pick<DefRow, 'icon' | 'u
 /** The folder of a game's achievement icons. */
 export const achievementIconDir = (gamesDir: string, gameId: string) =>
   path.join(gamesDir, gameId, 'achievements');
-
-async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
-}
 
 export function createAchievementService(deps: { db: Db; gamesDir: string }) {
   const { db, gamesDir } = deps;

@@ -18,7 +18,7 @@ import { parseInput } from '../../lib/validate.js';
 import { userNotFound } from '../users/admin-service.js';
 import { EMAIL_CONFIRMED_MESSAGE, type EmailConfirmation } from '../users/email-confirmation.js';
 import type { PasswordResetService } from './password-reset.js';
-import { requireAdmin, sessionOf } from './policies.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
 import type { SessionCookies } from './session-middleware.js';
 import { moduleLogger } from '../../lib/logger.js';
 

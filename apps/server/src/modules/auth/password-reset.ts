@@ -6,7 +6,7 @@ import { HttpError } from '../../lib/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import type { MailQueue } from '../mail/queue.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
-import { recordAudit, type Actor } from '../users/audit.js';
+import { recordAudit, type Actor } from '../../access/audit.js';
 import { userNotFound } from '../users/admin-service.js';
 import type { UserRow, UsersRepo } from '../users/repo.js';
 import type { EmailTokens } from './email-tokens.js';

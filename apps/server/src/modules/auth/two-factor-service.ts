@@ -23,7 +23,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { loginChallenges, twoFactorRecoveryCodes, userTwoFactor } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { recordAudit } from '../users/audit.js';
+import { recordAudit } from '../../access/audit.js';
 import type { UsersRepo } from '../users/repo.js';
 import { verifyPassword } from './passwords.js';
 

@@ -21,7 +21,7 @@ import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { games } from '../../db/schema.js';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { recordGameAudit } from './audit.js';
 import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
 

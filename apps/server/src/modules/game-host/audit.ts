@@ -4,7 +4,7 @@ import type { GameAuditAction, GameAuditEntry } from '@portfolio/types/game-host
 
 import type { Db } from '../../db/client.js';
 import { gameAuditLog } from '../../db/schema.js';
-import { type Actor, SYSTEM_ACTOR_NAME } from '../users/audit.js';
+import { type Actor, SYSTEM_ACTOR_NAME } from '../../access/audit.js';
 
 export interface GameAuditInput {
   action: GameAuditAction;

@@ -7,7 +7,7 @@ import { describeTokenCreated, describeTokenDeleted } from '@portfolio/types/gam
 
 import type { Db } from '../../db/client.js';
 import { adminTokens, users } from '../../db/schema.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { recordGameAudit } from './audit.js';
 
 /*

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
 import type { GamesService } from './service.js';
 
 /** `?slot=` of a save (0, the save games had before slots, by default). */

@@ -19,9 +19,9 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
+import { actorOf } from '../../access/admin-guard.js';
 import type { SdkGame } from '../games/routes.js';
-import { actorOf } from '../game-host/routes.js';
 import type { LeaderboardService } from './service.js';
 
 /*

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import type { MailOutboxEntry } from '@portfolio/types';
 
-import { requireAdmin } from '../auth/policies.js';
+import { requireAdmin } from '../../access/policies.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import type { MailQueue, MailRow } from './queue.js';

@@ -6,7 +6,7 @@ import { MULTIPLAYER_NAMESPACES } from '@portfolio/types/multiplayer';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
 import type { SdkGame } from '../games/routes.js';
 import type { PlayTickets } from './play-tickets.js';
 

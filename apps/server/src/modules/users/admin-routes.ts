@@ -15,7 +15,7 @@ import {
 } from '@portfolio/types';
 
 import { parseInput } from '../../lib/validate.js';
-import { requireAdmin, sessionOf } from '../auth/policies.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
 import { type AdminUsersService, userNotFound } from './admin-service.js';
 
 /**

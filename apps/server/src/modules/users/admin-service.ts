@@ -13,7 +13,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import { toCurrentUser } from '../auth/service.js';
 import { type AdminChange, type AdminChangeOutcome, createAdminRepo } from './admin-repo.js';
-import { listAudit } from './audit.js';
+import { listAudit } from '../../access/audit.js';
 import type { GameRecordsReader } from './game-records.js';
 import { grantOf, toAuditEntry, toDeviceSummary, toUserSummary } from './present.js';
 import type { UserRow, UsersRepo } from './repo.js';

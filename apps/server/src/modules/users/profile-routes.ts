@@ -10,7 +10,7 @@ import {
 
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
 import type { SessionCookies } from '../auth/session-middleware.js';
 import type { ProfileService } from './profile-service.js';
 
