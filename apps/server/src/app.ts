@@ -239,7 +239,11 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(
-    createMailRouter({ mail: deps.mail, db: deps.database.db, secret: deps.config.sessionSecret }),
+    createMailRouter({
+      mail: deps.mail,
+      preferences: deps.users,
+      secret: deps.config.sessionSecret,
+    }),
   );
   api.use(createRunCodeInfoRouter({ runner: deps.codeRunner }));
   api.use(

@@ -97,7 +97,7 @@ import {
   createEmailConfirmation,
   type EmailConfirmation,
 } from './modules/users/email-confirmation.js';
-import { createGameRecordsReader } from './modules/users/game-records.js';
+import { createGameRecordsReader } from './modules/games/game-records.js';
 import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
 import { type AdminNotifier, createAdminNotifier } from './lib/admin-notifier.js';

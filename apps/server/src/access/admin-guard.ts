@@ -4,10 +4,7 @@ import { forbidden, HttpError, unauthorized } from '../lib/errors.js';
 import type { Actor } from './audit.js';
 import { policies } from './policies.js';
 
-/**
- * How an API token becomes the admin it was made for. Declared here and implemented by the game
- * host's tokens (injected by the caller), so the guard needs no feature module.
- */
+/** How an API token becomes the admin it was made for (api-tokens.ts; tests may stub it). */
 export interface ApiTokenAuthenticator {
   authenticate(token: string): Promise<NonNullable<Actor> | undefined>;
 }

@@ -30,6 +30,8 @@ export const unauthorized = (message = 'Authentication required') =>
 export const forbidden = (message = 'You do not have permission to do that') =>
   new HttpError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);
+/** The one answer for an unknown or malformed user id (admin user pages, reset links). */
+export const userNotFound = () => notFound('No such user');
 export const conflict = (message: string) => new HttpError(409, 'CONFLICT', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, 'RATE_LIMITED', message, undefined, {

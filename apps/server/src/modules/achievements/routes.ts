@@ -13,10 +13,10 @@ import {
 
 import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
-import type { SdkGame } from '../games/routes.js';
+import type { SdkGame } from '../games/index.js';
 import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
 import { actorOf } from '../../access/admin-guard.js';
-import { IMAGE_TYPES } from '../game-host/routes.js';
+import { IMAGE_TYPES } from '../game-host/index.js';
 import { ACHIEVEMENT_ICON_FILE, type AchievementService, achievementIconDir } from './service.js';
 
 /*

@@ -18,8 +18,8 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { gameAchievementDefs, gameAchievements } from '../../db/schema.js';
 import { conflict, HttpError, notFound } from '../../lib/errors.js';
-import { sniffImage } from '../game-host/admin-service.js';
-import { recordGameAudit } from '../game-host/audit.js';
+import { sniffImage } from '../game-host/index.js';
+import { recordGameAudit } from '../../access/game-audit.js';
 import type { Actor } from '../../access/audit.js';
 
 /*

@@ -20,7 +20,7 @@ import {
 
 import { parseInput } from '../../lib/validate.js';
 import { actorOf, gameAdminAuth } from '../../access/admin-guard.js';
-import type { GameHost } from '../game-host/service.js';
+import type { GameHost } from '../game-host/index.js';
 import type { Content } from './service.js';
 
 /*

@@ -14,7 +14,7 @@ import { gameBuilds, games, retiredGameVersions } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../access/audit.js';
 import { SYSTEM_ACTOR_NAME } from '../../access/audit.js';
-import { recordGameAudit } from './audit.js';
+import { recordGameAudit } from '../../access/game-audit.js';
 import type { BuildRow, GameCatalogue } from './catalogue.js';
 import { compressBuild } from './compress.js';
 import { detectBuild, removeLeftOut } from './detect.js';

@@ -23,6 +23,7 @@ import { actorOf, gameAdminAuth } from '../../access/admin-guard.js';
 import { requireAdmin, sessionOf } from '../../access/policies.js';
 import { THUMBNAIL_MAX_BYTES } from './admin-service.js';
 import { toAdminGame, toGameBuild, toGameEntry, type PresentContext } from './catalogue.js';
+import { IMAGE_TYPES } from './images.js';
 import { gamesOriginFor } from './origin.js';
 import type { GameHost } from './service.js';
 
@@ -186,7 +187,6 @@ const ZIP_TYPES = new Set([
   'application/x-zip-compressed',
   'application/octet-stream',
 ]);
-export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 /**
  * The binary uploads (a build's zip, a thumbnail), mounted ahead of the API's JSON-only guard

@@ -21,7 +21,7 @@ import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../li
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../../access/policies.js';
 import { actorOf } from '../../access/admin-guard.js';
-import type { SdkGame } from '../games/routes.js';
+import type { SdkGame } from '../games/index.js';
 import type { LeaderboardService } from './service.js';
 
 /*

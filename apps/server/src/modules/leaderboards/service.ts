@@ -18,7 +18,7 @@ import { rowsOf } from '../../db/rows.js';
 import { gameLeaderboardBans, gameLeaderboards, gameScores, users } from '../../db/schema.js';
 import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { setBounded } from '../../lib/memoize.js';
-import { recordGameAudit } from '../game-host/audit.js';
+import { recordGameAudit } from '../../access/game-audit.js';
 import type { Actor } from '../../access/audit.js';
 
 /*

@@ -6,7 +6,7 @@ import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multi
 
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { RealtimeServer } from '../../lib/admin-notifier.js';
-import type { ResolvedSession, SessionService } from '../auth/session-service.js';
+import type { ResolvedSession, SessionService } from '../auth/index.js';
 import { type GameServer, type PlayerSocketData, createGameServer } from './game-server.js';
 import type { PlayTickets } from './play-tickets.js';
 import { ROCKET_ROOM_CAPACITY, ROCKET_TICK_RATE, createRocketRoom } from './rocket-game.js';

@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../../access/policies.js';
-import type { SdkGame } from '../games/routes.js';
+import type { SdkGame } from '../games/index.js';
 import type { PlayTickets } from './play-tickets.js';
 
 /** A viewer asks once per open and once per reconnection: far below this. */

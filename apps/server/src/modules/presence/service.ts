@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import { memoizeBounded } from '../../lib/memoize.js';
 import type { AdminNotifier } from '../../lib/admin-notifier.js';
-import type { AnalyticsService } from '../analytics/dashboard/service.js';
+import type { AnalyticsService } from '../analytics/index.js';
 import {
   ACTIVE_WINDOW_MS,
   MAX_HEARTBEAT_GAP_MS,

@@ -12,7 +12,7 @@ import {
 
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { getLeaderboard } from '../games/games-api';
+import { getLeaderboard } from '../games';
 import {
   banPlayer,
   deleteLeaderboard,
