@@ -1,7 +1,7 @@
-import js from '@eslint/js';
-import reactHooks from 'eslint-plugin-react-hooks';
 import { readdirSync } from 'node:fs';
 
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
