@@ -70,7 +70,7 @@ export function createLeaderboardRouter(deps: {
   findGame: (gameId: string) => SdkGame | undefined;
   /** Any game of the catalogue, published or not (the admin's). */
   hasGame: (gameId: string) => boolean;
-  /** An admin session or an admin's API token (game-host's gameAdminAuth). */
+  /** An admin session or an admin's API token (access/admin-guard.ts's gameAdminAuth). */
   adminAuth: RequestHandler;
 }): Router {
   const { leaderboards, rateLimiter, findGame, hasGame, adminAuth } = deps;
