@@ -5,4 +5,5 @@ export {
   emailConfirmMail,
   passwordChangedMail,
   passwordResetMail,
+  registrationAttemptMail,
 } from './templates.js';
