@@ -1,10 +1,10 @@
 import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 
-import { PostArticle, PostBody } from '../devlog/post-article';
+import { PostArticle, PostBody } from '../devlog';
 import { previewPost } from './admin-devlog-api';
-import { listAdminGames } from '../admin-games/admin-games-api';
-import { MediaUpload } from '../admin-media/media-upload';
+import { listAdminGames } from '../admin-games';
+import { MediaUpload } from '../admin-media';
 
 /** The editor's fields, as the inputs hold them (text; the date as datetime-local's value). */
 export interface PostFormValues {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import { loadSaveOf, saveGame, submitScore, unlockAchievement } from './games-api';
 import {
   clearGuestProgress,

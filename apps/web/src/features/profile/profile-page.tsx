@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 
 import { ErrorAlert } from '../../ui/error-alert';
 import { ErrorBoundary } from '../../ui/error-boundary';
-import { ManageSubscription } from '../subscribe/manage-subscription';
+import { ManageSubscription } from '../subscribe';
 import { AccountCard } from './account-card';
 import { getProfile } from './profile-api';
 import { SubscriptionDetailsCard } from './subscription-details-card';

@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 
 import { FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import {
   beginTwoFactorSetup,
   disableTwoFactor,
