@@ -2,8 +2,8 @@ import type { GalleryProject, MediaItem } from '@portfolio/types';
 import { type AdminGalleryProject, CreateGalleryProjectRequest } from '@portfolio/types/content';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 
-import { type FieldErrors, fieldErrorsOf } from './field-errors';
-import { FormField } from './form-field';
+import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
 import {
   emptyMediaRow,
   MediaListEditor,
@@ -133,13 +133,7 @@ export function GalleryForm({
     label: string,
     hint?: string,
   ) => (
-    <FormField
-      formId={formId}
-      name={name}
-      label={label}
-      errors={errors}
-      {...(hint ? { hint } : {})}
-    >
+    <FormField {...fieldOf(formId, errors, name)} label={label} {...(hint ? { hint } : {})}>
       {(props) =>
         name === 'description' ? (
           <textarea

@@ -4,8 +4,8 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { serverMessageOr } from '../../lib/server-message';
 import { getSiteTexts, updateSiteTexts } from './admin-content-api';
 import { ContentHistory } from './content-history';
-import { type FieldErrors, fieldErrorsOf } from './field-errors';
-import { FormField } from './form-field';
+import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
 
 const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
 
@@ -99,7 +99,7 @@ export function SiteTextsTab() {
         noValidate
         aria-label="Home and site texts"
       >
-        <FormField formId={formId} name="siteName" label="Site name" errors={errors}>
+        <FormField {...fieldOf(formId, errors, 'siteName')} label="Site name">
           {(props) => (
             <input
               {...props}
@@ -108,7 +108,7 @@ export function SiteTextsTab() {
             />
           )}
         </FormField>
-        <FormField formId={formId} name="home.title" label="Home intro title" errors={errors}>
+        <FormField {...fieldOf(formId, errors, 'home.title')} label="Home intro title">
           {(props) => (
             <input
               {...props}
@@ -117,7 +117,7 @@ export function SiteTextsTab() {
             />
           )}
         </FormField>
-        <FormField formId={formId} name="home.lead" label="Home intro text" errors={errors}>
+        <FormField {...fieldOf(formId, errors, 'home.lead')} label="Home intro text">
           {(props) => (
             <textarea
               {...props}
@@ -130,12 +130,7 @@ export function SiteTextsTab() {
         {values.home.cards.map((card, index) => (
           <fieldset key={CARD_NAMES[index]} className="media-editor">
             <legend>Card to {CARD_NAMES[index]}</legend>
-            <FormField
-              formId={formId}
-              name={`home.cards.${index}.title`}
-              label="Title"
-              errors={errors}
-            >
+            <FormField {...fieldOf(formId, errors, `home.cards.${index}.title`)} label="Title">
               {(props) => (
                 <input
                   {...props}
@@ -144,12 +139,7 @@ export function SiteTextsTab() {
                 />
               )}
             </FormField>
-            <FormField
-              formId={formId}
-              name={`home.cards.${index}.text`}
-              label="Text"
-              errors={errors}
-            >
+            <FormField {...fieldOf(formId, errors, `home.cards.${index}.text`)} label="Text">
               {(props) => (
                 <textarea
                   {...props}

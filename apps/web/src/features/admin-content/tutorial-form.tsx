@@ -2,8 +2,8 @@ import type { Tutorial } from '@portfolio/types';
 import { type AdminTutorial, CreateTutorialRequest } from '@portfolio/types/content';
 import { type FormEvent, useId, useState } from 'react';
 
-import { type FieldErrors, fieldErrorsOf } from './field-errors';
-import { FormField } from './form-field';
+import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
 import { TutorialPreview } from './previews';
 
 export interface TutorialFormValues {
@@ -131,10 +131,8 @@ export function TutorialForm({
     >
       {isNew ? (
         <FormField
-          formId={formId}
-          name="id"
+          {...fieldOf(formId, errors, 'id')}
           label="Id (optional)"
-          errors={errors}
           hint="Letters, digits, _ and -; made from the title when empty."
         >
           {(props) => (
@@ -148,7 +146,7 @@ export function TutorialForm({
           )}
         </FormField>
       ) : null}
-      <FormField formId={formId} name="title" label="Title" errors={errors}>
+      <FormField {...fieldOf(formId, errors, 'title')} label="Title">
         {(props) => (
           <input
             {...props}
@@ -157,7 +155,7 @@ export function TutorialForm({
           />
         )}
       </FormField>
-      <FormField formId={formId} name="section" label="Section" errors={errors}>
+      <FormField {...fieldOf(formId, errors, 'section')} label="Section">
         {(props) => (
           <select
             {...props}
@@ -171,13 +169,7 @@ export function TutorialForm({
           </select>
         )}
       </FormField>
-      <FormField
-        formId={formId}
-        name="type"
-        label="Type"
-        errors={errors}
-        hint={TYPE_HINTS[values.type]}
-      >
+      <FormField {...fieldOf(formId, errors, 'type')} label="Type" hint={TYPE_HINTS[values.type]}>
         {(props) => (
           <select
             {...props}
@@ -195,10 +187,8 @@ export function TutorialForm({
       </FormField>
       {values.type === 'iframe' ? (
         <FormField
-          formId={formId}
-          name="iframeSrc"
+          {...fieldOf(formId, errors, 'iframeSrc')}
           label="Frame address"
-          errors={errors}
           hint="https: only."
         >
           {(props) => (
@@ -212,7 +202,7 @@ export function TutorialForm({
           )}
         </FormField>
       ) : null}
-      <FormField formId={formId} name="content" label="Content" errors={errors}>
+      <FormField {...fieldOf(formId, errors, 'content')} label="Content">
         {(props) => (
           <textarea
             {...props}
