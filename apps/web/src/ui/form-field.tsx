@@ -57,7 +57,7 @@ export function FormField(props: RenderProps | InputProps) {
       {isInline ? labelElement : null}
       {isRender(props) ? null : props.children}
       {hint ? (
-        <p id={hintId} className="form__hint">
+        <p id={hintId} className="form__hint form__hint--note">
           {hint}
         </p>
       ) : null}
@@ -86,6 +86,50 @@ function TextInput({
       aria-invalid={ariaInvalid || undefined}
       onChange={(event) => onValueChange(event.target.value)}
     />
+  );
+}
+
+interface SelectFieldProps<T extends string> extends FrameProps {
+  value: T;
+  /** The choices in their order, and the words each is shown with. */
+  options: readonly T[];
+  labels: Readonly<Record<T, string>>;
+  onValueChange: (value: T) => void;
+  /** Something else on the page that describes the choice (a note under a row of fields). */
+  describedBy?: string;
+}
+
+/** A FormField holding a select of fixed choices; only a listed choice reaches onValueChange. */
+export function SelectField<T extends string>({
+  value,
+  options,
+  labels,
+  onValueChange,
+  describedBy,
+  ...frame
+}: SelectFieldProps<T>) {
+  return (
+    <FormField {...frame}>
+      {(control) => (
+        <select
+          {...control}
+          aria-describedby={control['aria-describedby'] ?? describedBy}
+          value={value}
+          onChange={(event) => {
+            const chosen = options.find((option) => option === event.target.value);
+            if (chosen !== undefined) {
+              onValueChange(chosen);
+            }
+          }}
+        >
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {labels[option]}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   );
 }
 
