@@ -18,6 +18,8 @@ interface FrameProps {
   error?: string;
   /** A checkbox: the box beside its label, the label after it. */
   isInline?: boolean;
+  /** A class beside form__field, for the field's place in its layout. */
+  fieldClassName?: string;
 }
 
 interface RenderProps extends FrameProps {
@@ -42,7 +44,7 @@ const isRender = (props: RenderProps | InputProps): props is RenderProps =>
  * to the input, children follow it), or a function that draws any other control.
  */
 export function FormField(props: RenderProps | InputProps) {
-  const { id, label, hint, error, isInline = false } = props;
+  const { id, label, hint, error, isInline = false, fieldClassName } = props;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy =
@@ -51,7 +53,11 @@ export function FormField(props: RenderProps | InputProps) {
   const control = { id, 'aria-invalid': error !== undefined, 'aria-describedby': describedBy };
   const labelElement = <label htmlFor={id}>{label}</label>;
   return (
-    <div className={isInline ? 'form__field form__field--inline' : 'form__field'}>
+    <div
+      className={['form__field', isInline ? 'form__field--inline' : '', fieldClassName ?? '']
+        .filter(Boolean)
+        .join(' ')}
+    >
       {isInline ? null : labelElement}
       {isRender(props) ? props.children(control) : <TextInput {...props} {...control} />}
       {isInline ? labelElement : null}
@@ -75,6 +81,7 @@ function TextInput({
   hint: _hint,
   error: _error,
   isInline: _isInline,
+  fieldClassName: _fieldClassName,
   onValueChange,
   children: _children,
   'aria-invalid': ariaInvalid,

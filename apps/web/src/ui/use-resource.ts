@@ -16,6 +16,14 @@ export interface Resource<T> {
   setError: (error: string | null) => void;
 }
 
+interface ResourceOptions {
+  /**
+   * Keep showing the last answer while a changed `load` runs and when it fails (a table paged
+   * or searched stays on screen), instead of starting empty.
+   */
+  isKeptWhileLoading?: boolean;
+}
+
 interface Held<T> {
   /** The `load` this value answers: a new one means a new resource. */
   source: unknown;
@@ -32,7 +40,9 @@ interface Held<T> {
 export function useResource<T>(
   load: ((signal: AbortSignal) => Promise<T>) | null,
   fallback: string,
+  options: ResourceOptions = {},
 ): Resource<T> {
+  const { isKeptWhileLoading = false } = options;
   const [held, setHeld] = useState<Held<T>>({ source: null, data: undefined, error: null });
   // reload's requests are aborted when the component goes away, as the first load's are
   const unmounted = useRef(new AbortController());
@@ -53,12 +63,16 @@ export function useResource<T>(
       (data) => setHeld({ source: load, data, error: null }),
       (failure: unknown) => {
         if (!controller.signal.aborted) {
-          setHeld({ source: load, data: undefined, error: serverMessageOr(failure, fallback) });
+          setHeld((current) => ({
+            source: load,
+            data: isKeptWhileLoading ? current.data : undefined,
+            error: serverMessageOr(failure, fallback),
+          }));
         }
       },
     );
     return () => controller.abort();
-  }, [load, fallback]);
+  }, [load, fallback, isKeptWhileLoading]);
 
   const reload = useCallback(async () => {
     if (!load) {
@@ -91,7 +105,7 @@ export function useResource<T>(
 
   const isCurrent = held.source === load;
   return {
-    data: isCurrent ? held.data : undefined,
+    data: isCurrent || isKeptWhileLoading ? held.data : undefined,
     error: isCurrent ? held.error : null,
     isLoading: load !== null && !isCurrent,
     reload,
