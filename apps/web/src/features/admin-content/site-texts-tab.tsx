@@ -1,11 +1,12 @@
 import { SiteTextsRequest } from '@portfolio/types/content';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { getSiteTexts, updateSiteTexts } from './admin-content-api';
 import { ContentHistory } from './content-history';
 import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
 import { FormField, fieldOf } from '../../ui/form-field';
+import { useResource } from '../../ui/use-resource';
 
 const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
 
@@ -14,35 +15,29 @@ const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
  * and three cards. Saved texts show on the next page load of every visitor.
  */
 export function SiteTextsTab() {
+  const texts = useResource(getSiteTexts, 'Failed to load the site texts');
+  if (texts.error) {
+    return (
+      <p className="alert alert--error" role="alert">
+        {texts.error}
+      </p>
+    );
+  }
+  if (!texts.data) {
+    return <p className="admin-muted">Loading...</p>;
+  }
+  return <SiteTextsForm initial={texts.data} />;
+}
+
+/** The texts as loaded, edited and saved. */
+function SiteTextsForm({ initial }: { initial: SiteTextsRequest }) {
   const formId = useId();
-  const [values, setValues] = useState<SiteTextsRequest | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [isBusy, setBusy] = useState(false);
   const [saved, setSaved] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getSiteTexts(controller.signal).then(setValues, (failure: unknown) => {
-      if (!controller.signal.aborted) {
-        setLoadError(serverMessageOr(failure, 'Failed to load the site texts'));
-      }
-    });
-    return () => controller.abort();
-  }, []);
-
-  if (loadError) {
-    return (
-      <p className="alert alert--error" role="alert">
-        {loadError}
-      </p>
-    );
-  }
-  if (!values) {
-    return <p className="admin-muted">Loading...</p>;
-  }
 
   const setHome = (patch: Partial<SiteTextsRequest['home']>) =>
     setValues({ ...values, home: { ...values.home, ...patch } });

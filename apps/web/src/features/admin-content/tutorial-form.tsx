@@ -1,9 +1,9 @@
 import type { Tutorial } from '@portfolio/types';
 import { type AdminTutorial, CreateTutorialRequest } from '@portfolio/types/content';
-import { type FormEvent, useId, useState } from 'react';
 
-import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
+import { fieldErrorsOf } from '../../lib/zod-issues';
 import { FormField, fieldOf } from '../../ui/form-field';
+import { type Checked, type ItemFields, ItemForm } from './content-form';
 import { TutorialPreview } from './previews';
 
 export interface TutorialFormValues {
@@ -35,10 +35,11 @@ export function tutorialValuesOf(tutorial: AdminTutorial): TutorialFormValues {
   };
 }
 
-type Checked = { ok: true; body: CreateTutorialRequest } | { ok: false; errors: FieldErrors };
-
 /** The request these values make, or each field's error (the server's own rules). */
-export function checkTutorialValues(values: TutorialFormValues, isNew: boolean): Checked {
+export function checkTutorialValues(
+  values: TutorialFormValues,
+  isNew: boolean,
+): Checked<CreateTutorialRequest> {
   const result = CreateTutorialRequest.safeParse({
     ...(isNew && values.id.trim() ? { id: values.id.trim() } : {}),
     title: values.title,
@@ -89,46 +90,30 @@ export function TutorialForm({
   onSubmit,
   onCancel,
 }: TutorialFormProps) {
-  const formId = useId();
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [isBusy, setBusy] = useState(false);
-  const [isPreviewing, setPreviewing] = useState(false);
-
-  const change = (patch: Partial<TutorialFormValues>) =>
-    setValues((held) => ({ ...held, ...patch }));
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setServerError(null);
-    const checked = checkTutorialValues(values, isNew);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      const first = Object.keys(checked.errors)[0];
-      if (first) {
-        document.getElementById(`${formId}-${first}`)?.focus();
-      }
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onSubmit(checked.body);
-    } catch (failure) {
-      setServerError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form
-      className="form content-form"
-      onSubmit={(event) => void handleSubmit(event)}
-      noValidate
-      aria-label={isNew ? 'Add a tutorial' : `Edit ${initial.title}`}
+    <ItemForm
+      label={isNew ? 'Add a tutorial' : `Edit ${initial.title}`}
+      initial={initial}
+      check={(values) => checkTutorialValues(values, isNew)}
+      submitLabel={submitLabel}
+      onSubmit={onSubmit}
+      onCancel={onCancel}
+      preview={(values) => <TutorialPreview tutorial={previewOf(values)} />}
     >
+      {(fields) => <TutorialFields {...fields} isNew={isNew} />}
+    </ItemForm>
+  );
+}
+
+function TutorialFields({
+  formId,
+  values,
+  errors,
+  change,
+  isNew,
+}: ItemFields<TutorialFormValues> & { isNew: boolean }) {
+  return (
+    <>
       {isNew ? (
         <FormField
           {...fieldOf(formId, errors, 'id')}
@@ -214,28 +199,6 @@ export function TutorialForm({
           />
         )}
       </FormField>
-      {serverError ? (
-        <p className="alert alert--error" role="alert">
-          {serverError}
-        </p>
-      ) : null}
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isBusy}>
-          {isBusy ? 'Saving...' : submitLabel}
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => setPreviewing((shown) => !shown)}
-          aria-expanded={isPreviewing}
-        >
-          {isPreviewing ? 'Hide preview' : 'Preview'}
-        </button>
-        <button type="button" className="button button--ghost" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      {isPreviewing ? <TutorialPreview tutorial={previewOf(values)} /> : null}
-    </form>
+    </>
   );
 }
