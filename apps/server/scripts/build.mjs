@@ -18,6 +18,8 @@ const entries = {
   // the WebAssembly backend's worker threads (src/modules/run-code/wasm-backend.ts)
   'run-code-wasm-compile-worker': 'src/modules/run-code/wasm-compile-worker.ts',
   'run-code-wasm-run-worker': 'src/modules/run-code/wasm-run-worker.ts',
+  // the devlog's markdown worker thread (src/modules/devlog/markdown-renderer.ts)
+  'devlog-markdown-worker': 'src/modules/devlog/markdown-worker.ts',
 };
 await build({
   entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),

@@ -107,6 +107,7 @@ import { createSnippetsService, type SnippetsService } from './modules/run-code/
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
+import { createMarkdownRenderer } from './modules/devlog/markdown-renderer.js';
 import { createDevlogService, type DevlogService } from './modules/devlog/service.js';
 import { createReadiness, type Readiness } from './lib/readiness.js';
 import { moduleLogger } from './lib/logger.js';
@@ -538,7 +539,13 @@ async function buildContent(
     isReferenced: (urls) => content.gallery.usesAnyMedia(urls),
   });
   const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
-  const devlog = createDevlogService({ db: database.db, bus, gameTitle, now });
+  const devlog = createDevlogService({
+    db: database.db,
+    bus,
+    gameTitle,
+    markdown: createMarkdownRenderer(),
+    now,
+  });
   media.addReferenceSource({
     name: 'a devlog post',
     isReferenced: (urls) => devlog.usesAnyMedia(urls),
@@ -697,6 +704,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         .catch((error: unknown) => sessionsLog.error({ err: error }, 'final flush failed'));
       await bus.close();
       deps.codeRunner.close();
+      await devlog.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await database.close();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.js';
-import { applyConnectionLimits } from './lib/connection-limits.js';
+import { applyConnectionLimits, keepRequestDeadlinesFirst } from './lib/connection-limits.js';
 import { createGracefulClose } from './lib/graceful-close.js';
 import { addMetricsSource, type MetricsServer, startMetricsServer } from './lib/metrics.js';
 import { collectMetricsSource } from './lib/metrics-source.js';
@@ -150,6 +150,8 @@ export async function startServer(
     multiplayer: deps.multiplayer,
     playTickets: deps.playTickets,
   });
+  // the engine took the request listeners when it attached: its requests get the deadlines too
+  keepRequestDeadlinesFirst(server);
   const address = server.address() as AddressInfo;
   // PORT=0 (tests): the site's origins on the games origin (frame-ancestors) need the real port
   config.port = address.port;

@@ -171,6 +171,17 @@ describe('connection limits', () => {
     },
   );
 
+  it('closes a Socket.IO polling request whose body trickles in within REQUEST_TIMEOUT_MS', async () => {
+    // the engine answers 400 at once (no session id) and Node goes on reading the body
+    const closed = await trickleAfter(
+      `POST /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        'Content-Type: text/plain;charset=UTF-8\r\nContent-Length: 1000000\r\n\r\n',
+      '127.0.0.27',
+    );
+    expect(closed.text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(closed.ms).toBeLessThan(3500);
+  });
+
   it('reads at most 1 MB of a body after answering before it', async () => {
     const socket = await rawConnection('127.0.0.26');
     socket.write(

@@ -35,10 +35,19 @@ export function applyConnectionLimits(
   // request timeout, which can neither exempt an upload nor bound a body after an early answer
   server.requestTimeout = 0;
   const watchLater = createDeferredWatch(limits.requestTimeoutMs);
-  // ahead of the app, which rewrites req.url as it routes
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+  const watched = new WeakSet<IncomingMessage>();
+  const watchRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // once per request: after Socket.IO attaches (keepRequestDeadlinesFirst) this listener runs
+    // both ahead of the engine and again among the listeners the engine calls for the app's
+    if (watched.has(req)) {
+      return;
+    }
+    watched.add(req);
     watchLater(req, res, isLongUpload?.(req) ? 'idle' : 'total');
-  });
+  };
+  requestWatchers.set(server, { watchRequest, limitMs: limits.requestTimeoutMs });
+  // ahead of the app, which rewrites req.url as it routes
+  server.prependListener('request', watchRequest);
   server.on('clientError', answerClientError);
   const trust = compileTrust(parseTrustProxy(trustProxy));
   const perAddress = createSocketLimiter(limits.connectionsPerAddress);
@@ -52,6 +61,40 @@ export function applyConnectionLimits(
       return;
     }
     socket.once('close', perAddress.opened(address));
+  });
+}
+
+/** Each limited server's request watcher (keepRequestDeadlinesFirst puts it back in front). */
+const requestWatchers = new WeakMap<
+  Server,
+  { watchRequest: (req: IncomingMessage, res: ServerResponse) => void; limitMs: number }
+>();
+
+/**
+ * Puts the body deadlines back in front of the server's 'request' listeners, and gives upgrade
+ * handshakes the same deadline. Socket.IO's engine, when it attaches, takes every 'request'
+ * listener off the server and calls them only for requests that are not its own: its polling
+ * requests (a body trickled after its early 400) were then watched by nothing and held their
+ * connection for minutes. An upgrade is handed its socket and never reaches 'request': one not
+ * answered within the deadline is closed. Call it after the engine attached (only a server with
+ * an 'upgrade' listener takes upgrades; the games origin has none and answers them as requests).
+ */
+export function keepRequestDeadlinesFirst(server: Server): void {
+  const watcher = requestWatchers.get(server);
+  if (!watcher) {
+    return;
+  }
+  const { watchRequest, limitMs } = watcher;
+  server.removeListener('request', watchRequest);
+  server.prependListener('request', watchRequest);
+  server.prependListener('upgrade', (_req: IncomingMessage, socket: Socket) => {
+    const deadline = setTimeout(() => {
+      // nothing written: neither the handshake's 101 nor a refusal came
+      if (!socket.destroyed && socket.bytesWritten === 0) {
+        socket.destroy();
+      }
+    }, limitMs).unref();
+    socket.once('close', () => clearTimeout(deadline));
   });
 }
 

@@ -107,4 +107,13 @@ describe('MarkdownContent', () => {
       }
     }
   });
+
+  it('shows markdown nested past the limits as its plain text, at once', () => {
+    const deep = `${'- '.repeat(40000)}x`;
+    const started = performance.now();
+    const { container } = render(<MarkdownContent>{deep}</MarkdownContent>);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(container.querySelector('li')).toBeNull();
+    expect(container.querySelector('.markdown__plain')?.textContent).toBe(deep);
+  });
 });

@@ -2,6 +2,8 @@ import type { Components } from 'react-markdown';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
+import { checkMarkdownLimits } from '@portfolio/types/markdown-limits';
+
 import './markdown.css';
 import { safeUrl } from './safe-url';
 
@@ -44,10 +46,20 @@ const components: Components = {
  * Markdown with GitHub's extensions (tables, task lists, strikethrough, footnotes, autolinks);
  * links only for http, https, irc, ircs, mailto and xmpp. Raw HTML is never rendered: it shows
  * as the text it is (react-markdown without rehype-raw), so no script, no event handler and no
- * element the markdown did not make reaches the page. Load it lazily (its own chunk): only the
- * pages that show markdown (tutorials, posts, the admin's preview) need it.
+ * element the markdown did not make reaches the page. Text over the limits of
+ * `@portfolio/types/markdown-limits` (size, nesting) is shown as plain text. Load it lazily (its
+ * own chunk): only the pages that show markdown (tutorials, posts, the admin's preview) need it.
  */
 export function MarkdownContent({ children }: { children: string }) {
+  // remark nests recursively: thousands of list or quote levels would hold the tab for minutes
+  // (or overflow its stack), so text past the limits is shown as the plain text it is
+  if (!checkMarkdownLimits(children).ok) {
+    return (
+      <div className="markdown">
+        <pre className="markdown__plain">{children}</pre>
+      </div>
+    );
+  }
   return (
     <div className="markdown">
       <Markdown remarkPlugins={[remarkGfm]} urlTransform={safeUrl} components={components}>

@@ -1,8 +1,6 @@
 import { DEFAULT_DESCRIPTION, FEED_PATH, SITE_NAME } from '@portfolio/types';
 import type { Post } from '@portfolio/types/devlog';
 
-import { renderMarkdownHtml } from './markdown.js';
-
 const escapeXml = (text: string) =>
   text
     .replace(/&/g, '&amp;')
@@ -21,14 +19,21 @@ export const postPath = (slug: string) => `/devlog/${encodeURIComponent(slug)}`;
  * as sanitized HTML, every address absolute under `origin`. Entry ids are tag-free permanent
  * URNs of the post's id, so a renamed slug is not a new entry to feed readers.
  */
-export function atomFeed(origin: string, posts: readonly Post[], author: string): string {
+export async function atomFeed(
+  origin: string,
+  posts: readonly Post[],
+  author: string,
+  /** A body as sanitized HTML, its site paths absolute (the devlog service's feedHtml). */
+  bodyHtml: (body: string) => Promise<string>,
+): Promise<string> {
   const updated = posts.reduce(
     (latest, post) => (post.updatedAt > latest ? post.updatedAt : latest),
     posts[0]?.publishedAt ?? new Date(0).toISOString(),
   );
-  const entries = posts.map((post) => {
+  const htmls = await Promise.all(posts.map((post) => bodyHtml(post.body)));
+  const entries = posts.map((post, index) => {
     const url = `${origin}${postPath(post.slug)}`;
-    const html = renderMarkdownHtml(post.body, origin);
+    const html = htmls[index] ?? '';
     return [
       '  <entry>',
       `    <id>urn:uuid:${post.id}</id>`,

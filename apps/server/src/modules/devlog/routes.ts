@@ -24,7 +24,6 @@ import { parseInput } from '../../lib/validate.js';
 import { requireAdmin, sessionOf } from '../auth/policies.js';
 import type { Actor } from '../users/audit.js';
 import { atomFeed } from './feed.js';
-import { renderPostHtml } from './markdown.js';
 import type { DevlogService } from './service.js';
 
 /*
@@ -100,9 +99,9 @@ export function createDevlogRouter(deps: { devlog: DevlogService }): Router {
   });
 
   // the editor's preview: the same rendering as the post page (no write, no audit)
-  router.post('/admin/posts/preview', (req, res) => {
+  router.post('/admin/posts/preview', async (req, res) => {
     const { body } = parseInput(PostPreviewRequest, req.body);
-    res.json({ html: renderPostHtml(body) } satisfies PostPreviewResponse);
+    res.json({ html: await devlog.previewHtml(body) } satisfies PostPreviewResponse);
   });
 
   router.patch('/admin/posts/:id', async (req, res) => {
@@ -137,7 +136,9 @@ export function createFeedRouter(deps: {
     rendered.set(posts, byOrigin);
     let feed = byOrigin.get(origin);
     if (!feed) {
-      const xml = atomFeed(origin, posts, SITE_NAME);
+      const xml = await atomFeed(origin, posts, SITE_NAME, (body) =>
+        deps.devlog.feedHtml(body, origin),
+      );
       feed = {
         xml,
         etag: `"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`,

@@ -18,7 +18,7 @@ import { badRequest, conflict, notFound, uniqueViolationConstraint } from '../..
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor } from '../users/audit.js';
 import { listPostAudit, recordPostAudit } from './audit.js';
-import { describeMarkdown, renderPostHtml } from './markdown.js';
+import { htmlOrPlainText, type MarkdownRenderer } from './markdown-renderer.js';
 
 /*
  * The devlog (posts with a markdown body, optionally about one game). A post is public when it
@@ -68,8 +68,14 @@ export interface DevlogService {
    * devlog, the home page's list and the feed show what they are for.
    */
   seedWelcomePost(): Promise<void>;
+  /** A body as the post page will show it (the editor's preview); 422 when it cannot render. */
+  previewHtml(body: string): Promise<string>;
+  /** A post's body as the feed carries it: escaped plain text when it cannot render. */
+  feedHtml(body: string, origin: string): Promise<string>;
   /** Drops what this process cached (a bus message does it too). */
   invalidate(): void;
+  /** Ends its markdown renderer's worker (at shutdown). */
+  close(): Promise<void>;
 }
 
 /** The post a new site starts with (edited or deleted like any other; never written again). */
@@ -96,9 +102,11 @@ export function createDevlogService(deps: {
   db: Db;
   bus: InvalidationBus;
   gameTitle: GameTitleOf;
+  /** Renders off the event loop, with limits (markdown-renderer.ts). */
+  markdown: MarkdownRenderer;
   now?: () => number;
 }): DevlogService {
-  const { db, bus, gameTitle } = deps;
+  const { db, bus, gameTitle, markdown } = deps;
   const now = () => new Date((deps.now ?? Date.now)());
 
   const toSummary = (row: PostRow): PostSummary => ({
@@ -113,10 +121,11 @@ export function createDevlogService(deps: {
     publishedAt: (row.publishedAt ?? row.createdAt).toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });
-  const toPost = (row: PostRow): Post => ({
+  // a stored body that cannot be rendered shows as its text, never as an error
+  const toPost = async (row: PostRow): Promise<Post> => ({
     ...toSummary(row),
     body: row.body,
-    html: renderPostHtml(row.body),
+    html: await htmlOrPlainText(() => markdown.postHtml(row.body), row.body),
   });
   const toAdmin = (row: PostRow): AdminPost => {
     const publishedAt = row.publishedAt?.toISOString() ?? null;
@@ -282,7 +291,7 @@ export function createDevlogService(deps: {
           .where(isVisible(now()))
           .orderBy(desc(posts.publishedAt), desc(posts.id))
           .limit(FEED_POSTS);
-        current.feed = rows.map(toPost);
+        current.feed = await Promise.all(rows.map(toPost));
       }
       return current.feed;
     },
@@ -333,7 +342,8 @@ export function createDevlogService(deps: {
         throw slugConflict(input.slug);
       }
       const slug = input.slug ?? (await freeSlugFor(input.title));
-      const described = describeMarkdown(input.body);
+      // before the transaction: a body that cannot render is refused (422) with nothing written
+      const described = await markdown.describe(input.body);
       const publishedAt = input.publishedAt
         ? new Date(input.publishedAt)
         : input.published
@@ -421,7 +431,7 @@ export function createDevlogService(deps: {
         values.publishedAt = now();
       }
       if (input.body !== undefined && input.body !== before.body) {
-        const described = describeMarkdown(input.body);
+        const described = await markdown.describe(input.body);
         values.excerpt = described.excerpt;
         values.bodyImage = described.image;
       }
@@ -476,7 +486,7 @@ export function createDevlogService(deps: {
       if (written) {
         return;
       }
-      const described = describeMarkdown(WELCOME_POST.body);
+      const described = await markdown.describe(WELCOME_POST.body);
       await db.transaction(async (tx) => {
         // two replicas starting together: the slug lets one of them in
         const [inserted] = await tx
@@ -502,6 +512,9 @@ export function createDevlogService(deps: {
       });
       changed();
     },
+    previewHtml: (body) => markdown.postHtml(body),
+    feedHtml: (body, origin) => htmlOrPlainText(() => markdown.feedHtml(body, origin), body),
     invalidate,
+    close: () => markdown.close(),
   };
 }
