@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, REPOSITORY_ROOT } from './config.js';
 
 const SECRET = 'a'.repeat(32);
 const ORIGIN = 'https://portfolio.example';
@@ -63,7 +63,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       env: 'development',
-      dataDir: path.resolve('./data'),
+      dataDir: path.join(REPOSITORY_ROOT, 'data'),
       databaseUrl: undefined,
       logLevel: 'info',
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { z } from 'zod';
 
@@ -18,6 +19,22 @@ export type { ConnectionLimits, LogSettings };
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema);
 const optionalString = unsetIfEmpty(z.string().optional());
+
+/**
+ * The repository's root: this file is apps/server/src/config.ts, and bundled it is
+ * apps/server/dist/<entry>.js, three folders below the root either way.
+ */
+export const REPOSITORY_ROOT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../..',
+);
+
+/**
+ * Where a path setting (DATA_DIR, GAMES_DIR, MEDIA_DIR, WEB_DIST_DIR) points: a relative one is
+ * read from the repository's root, never from the folder a command happens to run in (npm runs
+ * the server from the root but the backup and restore scripts in apps/server).
+ */
+export const resolveSettingPath = (value: string) => path.resolve(REPOSITORY_ROOT, value);
 
 const EnvSchema = z
   .object({
@@ -447,7 +464,7 @@ function loadOrCreateSessionSecret(dataDir: string): string {
 
 /** DATA_DIR as loadConfig resolves it, without the rest (restore places a secret there first). */
 export function dataDirFrom(source: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(source.DATA_DIR || './data');
+  return resolveSettingPath(source.DATA_DIR || './data');
 }
 
 /** Parses and validates the environment once; throws ConfigError with every problem listed. */
@@ -460,7 +477,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
-  const dataDir = path.resolve(env.DATA_DIR);
+  const dataDir = resolveSettingPath(env.DATA_DIR);
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -492,7 +509,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             apiUrl: env.STRIPE_API_URL,
           }
         : undefined,
-    webDistDir: env.WEB_DIST_DIR,
+    webDistDir: env.WEB_DIST_DIR === undefined ? undefined : resolveSettingPath(env.WEB_DIST_DIR),
     registerLimitPerHour: env.REGISTER_LIMIT_PER_HOUR,
     loginLimitPer5Minutes: env.LOGIN_LIMIT_PER_5_MINUTES,
     runCodeLimitPerMinute: env.RUN_CODE_LIMIT_PER_MINUTE,
@@ -504,14 +521,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       origin: env.GAMES_ORIGIN,
       sameSiteProblem: gamesOriginSameSiteProblem(env),
       port: env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1),
-      dir: path.resolve(env.GAMES_DIR ?? path.join(dataDir, 'games')),
+      dir: env.GAMES_DIR ? resolveSettingPath(env.GAMES_DIR) : path.join(dataDir, 'games'),
       uploadMaxBytes: env.GAME_UPLOAD_MAX_BYTES,
       zipMaxFiles: env.GAME_ZIP_MAX_FILES,
       zipMaxUnpackedBytes: env.GAME_ZIP_MAX_UNPACKED_BYTES,
       zipMaxRatio: env.GAME_ZIP_MAX_RATIO,
     },
     media: {
-      dir: path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media')),
+      dir: env.MEDIA_DIR ? resolveSettingPath(env.MEDIA_DIR) : path.join(dataDir, 'media'),
       limits: {
         image: env.MEDIA_MAX_IMAGE_BYTES,
         video: env.MEDIA_MAX_VIDEO_BYTES,

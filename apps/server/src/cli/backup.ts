@@ -7,37 +7,24 @@
  * time: stop the server first.
  */
 import { existsSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { moduleLogger } from '../lib/logger.js';
 import { BackupError, createBackup } from '../modules/backup/archive.js';
-
-const USAGE = 'Usage: npm run backup [-- --out FILE]   (default: backup-<date>.tar.gz here)';
-
-function outFile(args: string[], cwd: string): string {
-  const at = args.indexOf('--out');
-  if (at !== -1) {
-    const value = args[at + 1];
-    if (!value) {
-      throw new BackupError(USAGE);
-    }
-    return path.resolve(cwd, value);
-  }
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return path.resolve(cwd, `backup-${stamp}.tar.gz`);
-}
+import { backupFileFor, USAGE } from './backup-file.js';
 
 async function main(args: string[]): Promise<void> {
   if (args.includes('--help') || args.includes('-h')) {
     console.info(USAGE);
     return;
   }
-  // npm runs the script in apps/server: --out is relative to where npm was started
-  const out = outFile(args, process.env.INIT_CWD ?? process.cwd());
   const config = loadConfig();
+  // npm runs the script in apps/server: --out is relative to where npm was started
+  const out = backupFileFor(args, process.env.INIT_CWD ?? process.cwd(), config.dataDir);
+  await mkdir(path.dirname(out), { recursive: true });
   const dirs = { gamesDir: config.gamesHost.dir, mediaDir: config.media.dir };
   let manifest;
   if (config.databaseUrl) {
