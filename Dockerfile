@@ -30,12 +30,16 @@ RUN apt-get update && apt-get install -y --no-install-recommends g++ bubblewrap 
     postgresql-client \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-# Production needs two settings the image cannot know: PUBLIC_ORIGIN (the site's address as
+# Production needs three settings the image cannot know: PUBLIC_ORIGIN (the site's address as
 # browsers see it; writes and sockets from any other origin are refused, and the server does not
-# start without it) and SESSION_SECRET (32+ characters), e.g.
-#   docker run -p 3000:3000 -v portfolio-data:/data -e PUBLIC_ORIGIN=https://example.com \
+# start without it), GAMES_ORIGIN (the games' address, on another registrable domain: the server
+# does not start with games on the site's domain, whose cookies they would share) and
+# SESSION_SECRET (32+ characters), e.g.
+#   docker run -p 3000:3000 -p 3001:3001 -v portfolio-data:/data \
+#     -e PUBLIC_ORIGIN=https://example.com -e GAMES_ORIGIN=https://example-games.net \
 #     -e SESSION_SECRET=… --security-opt seccomp=unconfined --security-opt apparmor=unconfined …
-# (PUBLIC_ORIGIN=http://localhost:3000 to try it on this machine). HOST is 0.0.0.0 here so the
+# (PUBLIC_ORIGIN=http://localhost:3000 GAMES_ORIGIN=http://127.0.0.1:3001 to try it on this
+# machine: the other loopback name is another cookie jar). HOST is 0.0.0.0 here so the
 # published port reaches the server; outside a container the default is 127.0.0.1.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules
@@ -47,7 +51,7 @@ COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/web/dist ./apps/web/dist
 VOLUME /data
-# 3000 the site, 3001 the games origin (GAMES_PORT; give it a host of its own: GAMES_ORIGIN)
+# 3000 the site, 3001 the games origin (GAMES_PORT; give it a domain of its own: GAMES_ORIGIN)
 EXPOSE 3000 3001
 # ready = migrated, PostgreSQL (or PGlite) and Redis answering, not shutting down
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"

@@ -29,7 +29,8 @@ export const PORTS = {
   proxyGames: REPLICAS_BASE_PORT + 5,
 };
 export const SITE = `http://127.0.0.1:${PORTS.proxy}`;
-export const GAMES = `http://127.0.0.1:${PORTS.proxyGames}`;
+// the other loopback name: production refuses a games origin that shares the site's cookie jar
+export const GAMES = `http://localhost:${PORTS.proxyGames}`;
 export const ADMIN = { username: 'replica_admin', password: 'replica admin password' };
 
 /** Why the stack cannot run here (nginx, PostgreSQL or the build missing), or undefined. */

@@ -12,7 +12,7 @@ import { expect, expectNoSeriousA11yViolations, registerAccount, signIn, test } 
 
 const SITE_PORT = Number(process.env.E2E_PORT ?? 4300);
 const SITE = `http://127.0.0.1:${SITE_PORT}`;
-const GAMES_ORIGIN = `http://127.0.0.1:${SITE_PORT + 1}`;
+const GAMES_ORIGIN = `http://localhost:${SITE_PORT + 1}`;
 const GAME = 'MainQuest2';
 /** A 1×1 PNG. */
 const PNG = Buffer.from(

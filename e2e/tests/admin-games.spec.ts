@@ -16,8 +16,8 @@ import {
 } from '../fixtures';
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
-/** The games origin on the embedded default: the site's host name, GAMES_PORT = PORT + 1. */
-const GAMES_ORIGIN = `http://127.0.0.1:${PORT + 1}`;
+/** The games origin on the embedded default: the other loopback name, GAMES_PORT = PORT + 1. */
+const GAMES_ORIGIN = `http://localhost:${PORT + 1}`;
 
 /** What the Upload a Build section shows for each fixture export. */
 const DETECTED: Record<

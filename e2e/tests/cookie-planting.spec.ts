@@ -1,18 +1,25 @@
-import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Frame,
+  type Page,
+  request as playwrightRequest,
+} from '@playwright/test';
 
 import { expect, registerAccount, signIn, test } from '../fixtures';
 
 /*
- * A game can plant cookies for the site. Browsers do not separate cookies by port (the
- * embedded games origin is the site's host on the next port) and a page on games.example.com may
- * set a cookie for Domain=example.com, so a published build may run `document.cookie = …` with
- * the site's cookie names. The site's cookies are __Host- cookies (Secure, Path=/, no Domain,
- * HttpOnly): whatever a game plants, the signed-in visitor stays signed in as themselves.
+ * A game may try to plant cookies for the site. Browsers do not separate cookies by port, so the
+ * embedded games origin is the other loopback name (the site on 127.0.0.1, its games on
+ * localhost, the next port), as production puts games on another registrable domain; a page on
+ * games.example.com could still set a cookie for Domain=example.com, which the site's __Host-
+ * names (Secure, Path=/, no Domain, HttpOnly) refuse. Whatever a game plants, the signed-in
+ * visitor stays signed in as themselves: also when it fills the cookie jar until the browser
+ * evicts the site's cookies, or sets a partitioned copy of the session cookie from its frame.
  */
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
 const SITE = `http://127.0.0.1:${PORT}`;
-const GAMES = `http://127.0.0.1:${PORT + 1}`;
+const GAMES = `http://localhost:${PORT + 1}`;
 
 /** A page of a published public game, opened on the games origin, as its own scripts run there. */
 async function openGamePage(page: Page, request: APIRequestContext): Promise<Page> {
@@ -124,8 +131,13 @@ test('a game that plants session cookies leaves the visitor signed in as themsel
   const after = await sessionCookie();
   expect(after?.value).toBe(before?.value);
   expect(await signedInAs(page)).toBe(account.username);
-  // the browser took none of the game's __Host- cookies
-  expect(planted).not.toContain('__Host-');
+  // the game's __Host- cookies stayed in its own host's jar, never the site's
+  expect(planted).toContain('__Host-sid=');
+  const siteCookies = await page.context().cookies(SITE);
+  expect(siteCookies.filter((cookie) => cookie.name.startsWith('__Host-'))).toEqual([
+    expect.objectContaining({ name: '__Host-sid', value: before?.value }),
+    expect.objectContaining({ name: '__Host-did' }),
+  ]);
   // because it is a __Host- cookie: Secure, Path=/, no Domain, HttpOnly
   expect(after).toMatchObject({
     name: '__Host-sid',
@@ -150,4 +162,82 @@ test("a guest's browser does not become the attacker's through a planted plain c
   await page.reload();
   await expect(page.getByRole('banner').getByText('Guest')).toBeVisible();
   expect(await signedInAs(page)).toBeNull();
+});
+
+/** What the probe's build ran: ~400 cookies, so the browser evicts the oldest of the host's. */
+async function overflowAndPlant(target: Page | Frame, attackerSession: string): Promise<string> {
+  return target.evaluate((session) => {
+    for (let index = 0; index < 400; index += 1) {
+      document.cookie = `ovf${index}=x; Path=/; Secure; Max-Age=3600`;
+    }
+    document.cookie = `__Host-sid=${session}; Path=/; Secure; Max-Age=31536000`;
+    for (let index = 0; index < 400; index += 1) {
+      document.cookie = `ovf${index}=; Path=/; Secure; Max-Age=0`;
+    }
+    // what the page's jar holds now
+    return document.cookie;
+  }, attackerSession);
+}
+
+test('a game that overflows the cookie jar and sets the session cookie leaves the player themselves', async ({
+  page,
+  account,
+}) => {
+  await signIn(page, account);
+  const token = await attackerToken();
+  const gamePage = await openGamePage(page, page.request);
+  expect(new URL(gamePage.url()).hostname, 'the games origin is another host name').not.toBe(
+    new URL(SITE).hostname,
+  );
+  // the game's own jar took it: the attack ran as the probe ran it
+  expect(await overflowAndPlant(gamePage, token)).toContain(`__Host-sid=${token}`);
+  await gamePage.close();
+
+  expect(await signedInAs(page)).toBe(account.username);
+  await page.reload();
+  await expect(
+    page.getByRole('banner').getByRole('link', { name: account.username }),
+  ).toBeVisible();
+  expect(await signedInAs(page)).toBe(account.username);
+
+  // why games need a host name of their own: the same script on the site's host name (where
+  // games were served before, on the next port) takes the player's session over
+  await overflowAndPlant(page, token);
+  const taken = await signedInAs(page);
+  expect(taken).not.toBeNull();
+  expect(taken).not.toBe(account.username);
+});
+
+test("a game's partitioned copy of the session cookie leaves the player themselves", async ({
+  page,
+  account,
+}) => {
+  await signIn(page, account);
+  const token = await attackerToken();
+  const games = (await (await page.request.get('/api/games')).json()) as {
+    games: Array<{ access: string; playUrl: string | null }>;
+  };
+  const playUrl = games.games.find(
+    (game) => game.access === 'public' && game.playUrl?.startsWith(GAMES),
+  )?.playUrl;
+  expect(playUrl, 'a public game on the games origin').toBeTruthy();
+  // the game runs in a frame of a site page, as in the viewer: a cookie it sets with
+  // `Partitioned` is kept under the site's top-level key
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.src = src;
+    document.body.append(frame);
+  }, playUrl ?? '');
+  await expect.poll(() => page.frames().some((frame) => frame.url() === playUrl)).toBe(true);
+  const frame = page.frames().find((candidate) => candidate.url() === playUrl);
+  await frame?.evaluate((session) => {
+    document.cookie = `__Host-sid=${session}; Path=/; Secure; Partitioned; Max-Age=31536000`;
+  }, token);
+
+  expect(await signedInAs(page)).toBe(account.username);
+  await page.reload();
+  await expect(
+    page.getByRole('banner').getByRole('link', { name: account.username }),
+  ).toBeVisible();
+  expect(await signedInAs(page)).toBe(account.username);
 });

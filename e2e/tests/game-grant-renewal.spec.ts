@@ -8,7 +8,7 @@ import { E2E_ADMIN } from '../fixtures/constants';
  */
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
-const GAMES = `http://127.0.0.1:${PORT + 1}`;
+const GAMES = `http://localhost:${PORT + 1}`;
 const GRANTED = new RegExp(`^${GAMES}/g/([^/]+)/Pong/\\d+/`);
 
 test("the open viewer renews a subscriber game's grant in the running frame, without a reload", async ({

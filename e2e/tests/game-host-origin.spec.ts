@@ -23,7 +23,7 @@ import { expect, registerAccount, test } from '../fixtures';
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
 const SITE = `http://127.0.0.1:${PORT}`;
-const GAMES = `http://127.0.0.1:${PORT + 1}`;
+const GAMES = `http://localhost:${PORT + 1}`;
 const ID: Record<EngineExportKind, string> = {
   gamemaker: 'FixtureGameMaker',
   'godot4-threads': 'FixtureGodotThreads',
@@ -204,7 +204,7 @@ test("a game's frame cannot act as the visitor on the site's API nor read its co
       return ((await response.json()) as { user: { username: string } | null }).user?.username;
     }),
   ).toBe(account.username);
-  // the site's cookie is HttpOnly: a game on the same host (another port) cannot read it
+  // the site's cookie is HttpOnly and on another host name: a game cannot read it
   expect(attempts.cookie).not.toContain('sid=');
   expect(attempts.cookie).toBe('');
 });

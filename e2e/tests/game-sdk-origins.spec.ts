@@ -14,7 +14,7 @@ import { expect, registerAccount, signIn, test } from '../fixtures';
  */
 
 const SITE_PORT = Number(process.env.E2E_PORT ?? 4300);
-const GAMES_ORIGIN = `http://127.0.0.1:${SITE_PORT + 1}`;
+const GAMES_ORIGIN = `http://localhost:${SITE_PORT + 1}`;
 const DEMO_GAMES_DIR = fileURLToPath(new URL('../../packages/games', import.meta.url));
 
 interface Entry {

@@ -17,7 +17,7 @@ import {
 const SECTIONS = ['Multiplayer Browser Games', 'Made With GameMaker', 'Made With Godot'];
 
 /** The games origin of the site under test: the same host on the next port. */
-const GAMES_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4300) + 1}`;
+const GAMES_ORIGIN = `http://localhost:${Number(process.env.E2E_PORT ?? 4300) + 1}`;
 
 /** Console messages that say the frame's permissions were given twice. */
 function collectFullscreenWarnings(page: Page): string[] {

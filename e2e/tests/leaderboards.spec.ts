@@ -21,7 +21,7 @@ import {
 
 const SITE_PORT = Number(process.env.E2E_PORT ?? 4300);
 const SITE = `http://127.0.0.1:${SITE_PORT}`;
-const GAMES_ORIGIN = `http://127.0.0.1:${SITE_PORT + 1}`;
+const GAMES_ORIGIN = `http://localhost:${SITE_PORT + 1}`;
 const GAME = 'CoopAdventure';
 
 async function adminApi(): Promise<APIRequestContext> {

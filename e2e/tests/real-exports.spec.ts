@@ -24,7 +24,7 @@ import { expect, signIn, test } from '../fixtures';
 
 const PORT = Number(process.env.E2E_PORT ?? 4300);
 const SITE = `http://127.0.0.1:${PORT}`;
-const GAMES = `http://127.0.0.1:${PORT + 1}`;
+const GAMES = `http://localhost:${PORT + 1}`;
 const RUN = Date.now().toString(36);
 const ID: Record<RealExportKind | 'godot4-threads', string> = {
   'godot43-cdn': `RealGodot43${RUN}`,

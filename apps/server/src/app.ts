@@ -102,7 +102,7 @@ export function createApp(deps: Deps): Express {
   api.use(apiCompression());
   const sessionCookies = createSessionCookies({ publicOrigin: config.publicOrigin });
   // ADMIN_REQUIRE_2FA: an admin without 2FA may only set it up (and sign in or out) until it is on
-  const twoFactorGate = twoFactorSetupGate(config.adminRequireTwoFactor);
+  const twoFactorGate = twoFactorSetupGate();
   const resolveSession = sessionMiddleware(deps.sessions, sessionCookies);
   const resolveSessionAndGate: express.RequestHandler = (req, res, next) =>
     resolveSession(req, res, (error?: unknown) => {

@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from './config.js';
 
 const SECRET = 'a'.repeat(32);
 const ORIGIN = 'https://portfolio.example';
+/** Games on another registrable domain, as production requires. */
+const GAMES = 'https://portfolio-games.example';
 const tempDirs: string[] = [];
 function tempDir() {
   const dir = mkdtempSync(path.join(tmpdir(), 'config-test-'));
@@ -138,8 +140,12 @@ describe('loadConfig', () => {
       /SESSION_SECRET: must be at least 32 characters/,
     );
     expect(
-      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: ORIGIN })
-        .sessionSecret,
+      loadConfig({
+        NODE_ENV: 'production',
+        SESSION_SECRET: SECRET,
+        PUBLIC_ORIGIN: ORIGIN,
+        GAMES_ORIGIN: GAMES,
+      }).sessionSecret,
     ).toBe(SECRET);
   });
 
@@ -151,11 +157,92 @@ describe('loadConfig', () => {
       configError({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: '' }),
     ).toMatch(/PUBLIC_ORIGIN: is required/);
     expect(
-      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: `${ORIGIN}/` })
-        .publicOrigin,
+      loadConfig({
+        NODE_ENV: 'production',
+        SESSION_SECRET: SECRET,
+        PUBLIC_ORIGIN: `${ORIGIN}/`,
+        GAMES_ORIGIN: GAMES,
+      }).publicOrigin,
     ).toBe(ORIGIN);
     // development and tests run without it (then only loopback host names count as the site)
     expect(loadConfig({ NODE_ENV: 'test', SESSION_SECRET: SECRET }).publicOrigin).toBeUndefined();
+  });
+
+  describe('the games origin must be another site than the site (cookies are per host, not per port)', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: ORIGIN };
+
+    it("refuses to start production with games on the site's registrable domain, naming both settings", () => {
+      for (const games of [
+        'https://games.portfolio.example',
+        'https://portfolio.example:8443',
+        'http://PORTFOLIO.example',
+      ]) {
+        const message = configError({ ...production, GAMES_ORIGIN: games });
+        expect(message).toMatch(/GAMES_ORIGIN: /);
+        expect(message).toContain(`GAMES_ORIGIN (${new URL(games).origin})`);
+        expect(message).toContain(`same site as PUBLIC_ORIGIN (${ORIGIN})`);
+        expect(message).toContain('GAMES_ORIGIN_ALLOW_SAME_SITE=true');
+      }
+      // the public suffix list decides, not the last two labels
+      expect(
+        configError({
+          ...production,
+          PUBLIC_ORIGIN: 'https://studio.co.uk',
+          GAMES_ORIGIN: 'https://play.studio.co.uk',
+        }),
+      ).toMatch(/same site as PUBLIC_ORIGIN/);
+      expect(
+        loadConfig({
+          ...production,
+          PUBLIC_ORIGIN: 'https://studio.github.io',
+          GAMES_ORIGIN: 'https://studio-games.github.io',
+        }).gamesHost.sameSiteProblem,
+      ).toBeUndefined();
+      expect(
+        loadConfig({ ...production, GAMES_ORIGIN: 'https://example-games.net' }).gamesHost,
+      ).toMatchObject({ origin: 'https://example-games.net', sameSiteProblem: undefined });
+    });
+
+    it('refuses production without GAMES_ORIGIN when the site is not on a loopback name', () => {
+      const message = configError(production);
+      expect(message).toMatch(/GAMES_ORIGIN: GAMES_ORIGIN is unset/);
+      expect(message).toContain(`PUBLIC_ORIGIN=${ORIGIN}`);
+      expect(
+        configError({ ...production, PUBLIC_ORIGIN: 'http://localhost:8080', HOST: '0.0.0.0' }),
+      ).toMatch(/GAMES_ORIGIN is unset and the site is not on a loopback name \(HOST=0\.0\.0\.0/);
+      // on loopback the games origin is the other loopback name, another cookie jar
+      expect(
+        loadConfig({ ...production, PUBLIC_ORIGIN: 'http://127.0.0.1:3000' }).gamesHost
+          .sameSiteProblem,
+      ).toBeUndefined();
+    });
+
+    it('starts anyway with GAMES_ORIGIN_ALLOW_SAME_SITE=true, keeping the reason for the warning', () => {
+      const config = loadConfig({
+        ...production,
+        GAMES_ORIGIN: 'https://games.portfolio.example',
+        GAMES_ORIGIN_ALLOW_SAME_SITE: 'true',
+      });
+      expect(config.gamesHost.origin).toBe('https://games.portfolio.example');
+      expect(config.gamesHost.sameSiteProblem).toMatch(/same site as PUBLIC_ORIGIN/);
+      expect(
+        configError({
+          ...production,
+          GAMES_ORIGIN: 'https://games.portfolio.example',
+          GAMES_ORIGIN_ALLOW_SAME_SITE: 'yes',
+        }),
+      ).toMatch(/GAMES_ORIGIN_ALLOW_SAME_SITE: /);
+    });
+
+    it('only warns in development', () => {
+      const config = loadConfig({
+        SESSION_SECRET: SECRET,
+        PUBLIC_ORIGIN: ORIGIN,
+        GAMES_ORIGIN: 'https://games.portfolio.example',
+      });
+      expect(config.gamesHost.sameSiteProblem).toMatch(/same site as PUBLIC_ORIGIN/);
+      expect(loadConfig({ SESSION_SECRET: SECRET }).gamesHost.sameSiteProblem).toBeUndefined();
+    });
   });
 
   it('listens on HOST when it is set (the Docker image sets 0.0.0.0)', () => {
@@ -245,7 +332,12 @@ describe('loadConfig', () => {
   });
 
   it('requires 2FA of admins by default in production only (ADMIN_REQUIRE_2FA)', () => {
-    const production = { NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_ORIGIN: ORIGIN };
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: SECRET,
+      PUBLIC_ORIGIN: ORIGIN,
+      GAMES_ORIGIN: GAMES,
+    };
     expect(loadConfig(production).adminRequireTwoFactor).toBe(true);
     expect(loadConfig({ ...production, ADMIN_REQUIRE_2FA: 'false' }).adminRequireTwoFactor).toBe(
       false,

@@ -6,6 +6,9 @@ import { z } from 'zod';
 
 import { DEFAULT_SITE_CONFIG, Password, type SiteConfig, Username } from '@portfolio/types';
 
+// lib/sites.ts imports nothing of ours: lib/security.ts would load the logger, which reads this file
+import { isLoopbackHostName, isSameSite } from './lib/sites.js';
+
 // `FOO=` in a .env file or compose means "not set": without this, PORT= became port 0 (a random
 // port) and DATA_DIR= the current directory.
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -113,14 +116,19 @@ const EnvSchema = z
       z.coerce.number().int().min(5).max(600).default(30),
     ),
     // the games origin: where uploaded builds are served, apart from the site. Set it in
-    // production to a host of its own (https://games.example.com) and route it to GAMES_PORT;
-    // unset, the same process serves it on http://<HOST>:<GAMES_PORT>
+    // production to another site (registrable domain) than PUBLIC_ORIGIN's, e.g.
+    // https://example-games.net beside https://example.com, and route it to GAMES_PORT; unset,
+    // the same process serves it on the other loopback name (localhost <-> 127.0.0.1) and port
+    // GAMES_PORT
     GAMES_ORIGIN: unsetIfEmpty(
       z
         .url({ protocol: /^https?$/ })
         .transform((url) => new URL(url).origin)
         .optional(),
     ),
+    // start although the games origin shares the site's cookie jar (a game could then sign its
+    // players into another account): for a setup that cannot have a second domain yet
+    GAMES_ORIGIN_ALLOW_SAME_SITE: unsetIfEmpty(z.enum(['true', 'false']).default('false')),
     // the games origin's port on this process; default PORT + 1 (0 with PORT=0: any free port)
     GAMES_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
     // where builds are stored (default DATA_DIR/games): back it up with the database
@@ -227,6 +235,18 @@ const EnvSchema = z
           "is required when NODE_ENV=production (the site's address as browsers see it, e.g. https://example.com)",
       });
     }
+    // refinements run even when a field failed: then that field's own message is enough
+    const origins = [env.PUBLIC_ORIGIN, env.GAMES_ORIGIN].filter((origin) => origin !== undefined);
+    const sameSite = origins.every((origin) => URL.canParse(origin))
+      ? gamesOriginSameSiteProblem(env)
+      : undefined;
+    if (env.NODE_ENV === 'production' && sameSite && env.GAMES_ORIGIN_ALLOW_SAME_SITE !== 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GAMES_ORIGIN'],
+        message: `${sameSite}. Serve games from another domain (e.g. PUBLIC_ORIGIN=https://example.com, GAMES_ORIGIN=https://example-games.net), or set GAMES_ORIGIN_ALLOW_SAME_SITE=true to start anyway`,
+      });
+    }
     const stripeKeys = [
       env.STRIPE_SECRET_KEY,
       env.STRIPE_PUBLISHABLE_KEY,
@@ -270,6 +290,30 @@ const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/**
+ * Why games would share the site's cookie jar, or undefined when they are on another site.
+ * Browsers keep cookies per host name, not per port, and a page may set cookies for its whole
+ * registrable domain: a game on the site's domain can fill the jar until the browser evicts the
+ * site's HttpOnly session cookie, then set its own (the attacker's session). Unset, the games
+ * origin is the other loopback name, which is another jar only while the site is on loopback.
+ */
+function gamesOriginSameSiteProblem(
+  env: Pick<Env, 'HOST' | 'PUBLIC_ORIGIN' | 'GAMES_ORIGIN'>,
+): string | undefined {
+  if (env.GAMES_ORIGIN) {
+    return env.PUBLIC_ORIGIN && isSameSite(env.GAMES_ORIGIN, env.PUBLIC_ORIGIN)
+      ? `GAMES_ORIGIN (${env.GAMES_ORIGIN}) is on the same site as PUBLIC_ORIGIN (${env.PUBLIC_ORIGIN}): browsers share cookies across one registrable domain and its ports, so a game could sign its players into another account`
+      : undefined;
+  }
+  const bindsLoopback = isLoopbackHostName(env.HOST);
+  const isPublicLoopback = env.PUBLIC_ORIGIN
+    ? isLoopbackHostName(new URL(env.PUBLIC_ORIGIN).hostname)
+    : true;
+  return bindsLoopback && isPublicLoopback
+    ? undefined
+    : `GAMES_ORIGIN is unset and the site is not on a loopback name (HOST=${env.HOST}, PUBLIC_ORIGIN=${env.PUBLIC_ORIGIN ?? 'unset'}): games would be served on the site's own host name, whose cookies they share, so a game could sign its players into another account`;
+}
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -347,8 +391,17 @@ export interface MailConfig {
 }
 
 export interface GamesHostConfig {
-  /** GAMES_ORIGIN: the public origin of the games host; unset = http://<HOST>:<port>, this process. */
+  /**
+   * GAMES_ORIGIN: the public origin of the games host; unset = this process on the other
+   * loopback name than the site's (gamesOriginFor).
+   */
   origin: string | undefined;
+  /**
+   * Why games share the site's cookie jar (same registrable domain, or unset GAMES_ORIGIN off
+   * loopback); undefined when they do not. Production refuses to start with it unless
+   * GAMES_ORIGIN_ALLOW_SAME_SITE=true; the start logs it as a warning otherwise.
+   */
+  sameSiteProblem?: string;
   /** The port this process serves the games origin on. */
   port: number;
   /** Where builds are stored: <dir>/<gameId>/<version>/… */
@@ -483,6 +536,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     analyticsSegmentCacheBytes: env.ANALYTICS_SEGMENT_CACHE_MB * 1024 * 1024,
     gamesHost: {
       origin: env.GAMES_ORIGIN,
+      sameSiteProblem: gamesOriginSameSiteProblem(env),
       port: env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1),
       dir: path.resolve(env.GAMES_DIR ?? path.join(dataDir, 'games')),
       uploadMaxBytes: env.GAME_UPLOAD_MAX_BYTES,

@@ -286,7 +286,12 @@ function buildAuth(config: Config, infra: Infrastructure, options: BuildOptions)
   const { database, events, bus } = infra;
   const users = createUsersRepo(database.db);
   const auth = createAuthService({ users, events });
-  const sessions = createSessionService({ db: database.db, secret: config.sessionSecret, bus });
+  const sessions = createSessionService({
+    db: database.db,
+    secret: config.sessionSecret,
+    bus,
+    isAdminTwoFactorRequired: config.adminRequireTwoFactor,
+  });
   // a demoted or deleted user must not keep a cached session anywhere
   events.on('user:role-changed', ({ userId }) => sessions.invalidateUser(userId));
   events.on('user:deleted', ({ userId }) => sessions.invalidateUser(userId));
@@ -379,6 +384,12 @@ function buildUsers(
     mail,
     rateLimiter,
     siteOrigin,
+  });
+  // a registration with a used address is answered as a success; the address's owner is told
+  events.on('user:registration-email-taken', ({ email }) => {
+    passwordReset
+      .tellOwnerOfRegistration(email)
+      .catch((error: unknown) => mailLog.error({ err: error }, 'registration notice failed'));
   });
   return { gameTitle, adminUsers, emailConfirmation, profile, passwordReset };
 }

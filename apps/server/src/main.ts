@@ -15,6 +15,13 @@ async function main() {
     }
     throw error;
   }
+  if (config.gamesHost.sameSiteProblem) {
+    // only with GAMES_ORIGIN_ALLOW_SAME_SITE=true in production (refused otherwise), or in
+    // development off loopback: loud, on every start
+    log.warn(
+      `UNSAFE GAMES ORIGIN: ${config.gamesHost.sameSiteProblem}.${config.env === 'production' ? ' Started only because GAMES_ORIGIN_ALLOW_SAME_SITE=true.' : ''}`,
+    );
+  }
   let running;
   try {
     running = await startServer(config);

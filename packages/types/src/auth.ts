@@ -41,9 +41,14 @@ const storableText = () => z.string().regex(STORABLE_TEXT_PATTERN, STORABLE_TEXT
 
 /**
  * Email as the spec's update-email rule checks it: something@something.something, with no spaces,
- * control characters or lone surrogates.
+ * control characters or lone surrogates; and a bare address only, the one rule everywhere an
+ * address is taken: no angle brackets, quotes, parentheses, commas, semicolons, colons, square
+ * brackets or backslashes, and no MIME encoded word ("=?utf-8?b?...?="). A mailer reads those as
+ * a display name, a comment, a list or an encoded name, and would send to another address than
+ * the one stored ("victim.example.com<evil@attacker.test>").
  */
-export const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cs}]+@[^\s@\p{Cc}\p{Cs}]+\.[^\s@\p{Cc}\p{Cs}]+$/u;
+export const EMAIL_PATTERN =
+  /^(?!.*=\?)[^\s@\p{Cc}\p{Cs}<>()[\]\\,;:"]+@[^\s@\p{Cc}\p{Cs}<>()[\]\\,;:"]+\.[^\s@\p{Cc}\p{Cs}<>()[\]\\,;:"]+$/u;
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 export const Email = z
   .string()

@@ -4,8 +4,9 @@ import { GameAccess } from './games.js';
 
 /*
  * The game host's contracts: the catalogue the web app reads from the server, the
- * admin's games section, builds and their versions. Games are served from an origin of their
- * own (GAMES_ORIGIN, or a second port of the same process on the embedded default).
+ * admin's games section, builds and their versions. Games are served from another site than the
+ * site's (GAMES_ORIGIN, or on the embedded default a second port of the same process under the
+ * other loopback name).
  */
 
 /** A game's id: its folder and URL segment. Letters, digits, '_' and '-', 1 to 64 characters. */
@@ -242,10 +243,12 @@ export type GameAuditResponse = z.infer<typeof GameAuditResponse>;
 /**
  * The codes of a refused build upload (4xx, nothing live changed): `NOT_A_ZIP`, `NO_START_PAGE`,
  * `UNSAFE_PATH` (`../`, absolute), `SYMLINK`, `ZIP_BOMB` (ratio or total unpacked size),
- * `TOO_MANY_FILES`, `PAYLOAD_TOO_LARGE` (413, over GAME_UPLOAD_MAX_BYTES).
+ * `TOO_MANY_FILES`, `PAYLOAD_TOO_LARGE` (413, over GAME_UPLOAD_MAX_BYTES), `BAD_ZIP` (an
+ * entry's bytes do not match its CRC-32).
  */
 export const BUILD_REFUSAL_CODES = [
   'NOT_A_ZIP',
+  'BAD_ZIP',
   'NO_START_PAGE',
   'UNSAFE_PATH',
   'SYMLINK',

@@ -107,17 +107,38 @@ export const SubmitScoreRequest = z.object({
 });
 export type SubmitScoreRequest = z.infer<typeof SubmitScoreRequest>;
 
-/** One row of a board. */
+/**
+ * One row of a board as everyone sees it: the player's name, never their user id. The signed-in
+ * player's own row says `you: true`.
+ */
 export const LeaderboardEntry = z.object({
   rank: z.number().int().positive(),
-  userId: z.string(),
   username: z.string(),
   value: z.number(),
   /** The value as the board shows it ('1:02.500', '1,200 coins'). */
   display: z.string(),
   achievedAt: z.string(),
+  you: z.literal(true).optional(),
 });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
+
+/** A row as the admin sees it: with the player's user id, for removing scores and bans. */
+export const PlayerScore = LeaderboardEntry.omit({ you: true }).extend({ userId: z.string() });
+export type PlayerScore = z.infer<typeof PlayerScore>;
+
+/** `GET /api/admin/games/:id/leaderboards/:board/scores?limit=`: the all-time top. */
+export const AdminLeaderboardScoresResponse = z.object({ entries: z.array(PlayerScore) });
+export type AdminLeaderboardScoresResponse = z.infer<typeof AdminLeaderboardScoresResponse>;
+
+/** `GET /api/admin/games/:id/leaderboards/:board/scores` query. */
+export const AdminLeaderboardScoresQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(LEADERBOARD_LIMIT_MAX, `must be at most ${LEADERBOARD_LIMIT_MAX}`)
+    .default(100),
+});
 
 /** The answer of a submission: the player's best in each period after it. */
 export const SubmitScoreResponse = z.object({

@@ -1,10 +1,18 @@
 import { z } from 'zod';
 
-import { Password } from './auth.js';
+import { EMAIL_PATTERN, INVALID_EMAIL_MESSAGE, Password } from './auth.js';
 
-/** POST /api/auth/forgot-password: a username or an email address. */
+/**
+ * POST /api/auth/forgot-password: a username or an email address. Usernames have no '@', so a
+ * login with one is an address and passes the one email rule (a bare address only).
+ */
 export const ForgotPasswordRequest = z.object({
-  login: z.string().trim().min(1, 'Please enter your username or email').max(254, 'is too long'),
+  login: z
+    .string()
+    .trim()
+    .min(1, 'Please enter your username or email')
+    .max(254, 'is too long')
+    .refine((login) => !login.includes('@') || EMAIL_PATTERN.test(login), INVALID_EMAIL_MESSAGE),
 });
 export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequest>;
 

@@ -100,6 +100,8 @@ export const MEDIA_ERROR_CODES = [
   'MEDIA_TYPE_REFUSED',
   'MEDIA_NAME_MISMATCH',
   'MEDIA_CORRUPT',
+  /** An animation of too many frames × pixels, or a container of too many chunks. */
+  'MEDIA_TOO_COMPLEX',
   'MEDIA_EMPTY',
   'MEDIA_IN_USE',
 ] as const;

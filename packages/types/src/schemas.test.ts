@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DeviceInfo, Email, LoginRequest, RegisterRequest } from './auth.js';
+import { ForgotPasswordRequest } from './mail.js';
 import { AnonymousHeartbeatRequest, HeartbeatRequest, TrackGameClickRequest } from './presence.js';
 
 const firstIssue = (result: {
@@ -102,6 +103,28 @@ describe('text that is stored', () => {
       ),
     ).toBe('email: Please enter a valid email address');
     expect(Email.safeParse('jürgen@bücher.example').success).toBe(true);
+  });
+
+  it('takes a bare address only: no display name, quotes, encoded word or list', () => {
+    for (const email of [
+      'victim.example.com<evil@attacker.test>',
+      'Someone <evil@attacker.test>',
+      '=?utf-8?b?ZXZpbEBhdHRhY2tlci50ZXN0?=@example.com',
+      '"evil"@example.com',
+      'me,evil@attacker.test',
+      'me;evil@attacker.test',
+      'evil@attacker.test (comment)',
+      'a@[192.0.2.1]',
+    ]) {
+      expect(Email.safeParse(email).success, email).toBe(false);
+      expect(ForgotPasswordRequest.safeParse({ login: email }).success, email).toBe(false);
+    }
+    for (const email of ['someone@example.com', "o'brien+tag@mail.example.co.uk", 'x=y@z.io']) {
+      expect(Email.safeParse(email).success, email).toBe(true);
+      expect(ForgotPasswordRequest.safeParse({ login: email }).success, email).toBe(true);
+    }
+    // a username has no '@' and is still a login
+    expect(ForgotPasswordRequest.safeParse({ login: 'alice' }).success).toBe(true);
   });
 
   it('refuses control characters in a username', () => {

@@ -15,7 +15,7 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly details?: string,
-    readonly headers: Record<string, string> = {},
+    readonly headers: Record<string, string | string[]> = {},
   ) {
     super(message);
     this.name = 'HttpError';

@@ -22,6 +22,17 @@ export const requestContext = new AsyncLocalStorage<{ reqId: string }>();
 
 const CENSORED = '[redacted]';
 
+/** Whether a logger was made with a `reqId` binding (one answer per logger: bindings are fixed). */
+const boundRequestId = new WeakMap<Logger, boolean>();
+function carriesRequestId(instance: Logger): boolean {
+  let carries = boundRequestId.get(instance);
+  if (carries === undefined) {
+    carries = 'reqId' in instance.bindings();
+    boundRequestId.set(instance, carries);
+  }
+  return carries;
+}
+
 /** Fields that hold secrets or personal data, censored wherever they appear (one level deep). */
 const SECRET_KEYS = [
   'password',
@@ -96,10 +107,11 @@ export const logger: Logger = pino(
     level: settings.level,
     base: { pid: process.pid },
     redact: { paths: REDACT_PATHS, censor: CENSORED },
-    // every line written inside a request names it
-    mixin: () => {
+    // every line written inside a request names it, once: the request log's own logger
+    // (pino-http's child) already carries it as a binding
+    mixin: (_object, _level, instance) => {
       const context = requestContext.getStore();
-      return context ? { reqId: context.reqId } : {};
+      return context && !carriesRequestId(instance) ? { reqId: context.reqId } : {};
     },
     hooks: { streamWrite: scrubLine },
   },

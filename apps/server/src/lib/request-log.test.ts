@@ -59,6 +59,39 @@ describe('request ids', () => {
     });
     expect(forged.headers.get('x-request-id')).toMatch(/^[\da-f-]{36}$/);
   });
+
+  it('replaces an incoming id that is path text, too short or too long, and logs only the new one', async () => {
+    for (const incoming of [
+      '../../etc/passwd',
+      'a/b/c/d/e/f',
+      'proxy:id.1',
+      'abc',
+      'x'.repeat(65),
+      `nginx-${randomUUID()}@host`,
+    ]) {
+      const response = await app.client().request('GET', '/api/games', undefined, {
+        'x-request-id': incoming,
+      });
+      const id = response.headers.get('x-request-id');
+      expect(id, incoming).toMatch(/^[\da-f-]{36}$/);
+      await waitForLine((entry) => entry.reqId === id);
+      expect(logs.text(), incoming).not.toContain(incoming);
+    }
+  });
+
+  it('writes the request id once on each line', async () => {
+    const response = await app.client().request('GET', '/api/games');
+    const id = response.headers.get('x-request-id') ?? '';
+    await waitForLine((entry) => entry.reqId === id);
+    const raw = logs
+      .text()
+      .split('\n')
+      .filter((line) => line.includes(id));
+    expect(raw.length).toBeGreaterThan(0);
+    for (const line of raw) {
+      expect(line.split('"reqId"').length - 1, line).toBe(1);
+    }
+  });
 });
 
 describe('what the logs never hold', () => {

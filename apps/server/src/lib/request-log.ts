@@ -6,8 +6,12 @@ import { pinoHttp } from 'pino-http';
 
 import { logger, requestContext } from './logger.js';
 
-/** An incoming X-Request-Id (from the proxy, or a client's own) is kept when it looks like one. */
-const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+/**
+ * An incoming X-Request-Id (from the proxy, or a client's own) is kept when it looks like one:
+ * letters, digits and dashes, 8 to 64 of them (a UUID, nginx's $request_id). Anything else
+ * (`../../etc/passwd`, quotes, slashes) would be echoed and logged as given: a new id instead.
+ */
+const REQUEST_ID = /^[A-Za-z0-9-]{8,64}$/;
 
 /** Probes and scrapes every few seconds: answered, never logged. */
 const QUIET_PATHS = new Set(['/api/health', '/api/ready', '/metrics']);

@@ -170,8 +170,8 @@ export function checkSameOrigin(
  * Refuses state-changing requests from other sites: the browser's Sec-Fetch-Site and Origin must
  * say same origin (or an allowed public origin), and bodies must be JSON, which a plain cross-site
  * form cannot send. With `guardReads` (the API), reads from other origins are refused too: a
- * game on the games origin is same-site with the site on the embedded default (another port of
- * the same host), so its cookie-bearing GETs must not be answered as the visitor.
+ * game on a games origin that shares the site's site (GAMES_ORIGIN_ALLOW_SAME_SITE, or another
+ * port in development) sends the site's cookies, so its GETs must not be answered as the visitor.
  */
 export function sameOriginGuard(
   allowedOrigins: readonly string[],

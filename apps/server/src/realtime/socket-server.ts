@@ -10,7 +10,7 @@ import { createRequestOrigin } from '../lib/proxy-trust.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { isSiteOrigin } from '../lib/security.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
-import { isTwoFactorSetupPending, policies } from '../modules/auth/policies.js';
+import { policies } from '../modules/auth/policies.js';
 import { gamesOriginFor } from '../modules/game-host/origin.js';
 import type { MultiplayerHub } from '../modules/multiplayer/hub.js';
 import type { PlayTickets } from '../modules/multiplayer/play-tickets.js';
@@ -211,14 +211,11 @@ export async function createRealtime(
   });
 
   const cookieNames = siteCookieNames(config.publicOrigin);
-  // ADMIN_REQUIRE_2FA: until an admin has set up 2FA, their sockets are a plain user's (no
-  // admins room), as their API calls are refused
+  // ADMIN_REQUIRE_2FA: until an admin has set up 2FA, the session is a plain user's (no admins
+  // room), as the session service resolves it
   const sessionOf = (socket: { request: IncomingMessage }) =>
     resolveSessionCookie(sessions, cookieNames, socket.request.headers.cookie).then(
-      ({ session }) =>
-        session && isTwoFactorSetupPending(session, config.adminRequireTwoFactor)
-          ? { ...session, user: { ...session.user, role: 'user' as const } }
-          : session,
+      ({ session }) => session,
     );
   io.use((socket, next) => {
     sessionOf(socket).then(

@@ -131,6 +131,47 @@ describe('forgot password → reset by mail', () => {
     ).toBe(200);
   });
 
+  it.each([
+    ['a display name', 'victim.example.com<evil@attacker.test>'],
+    ['an encoded word', '=?utf-8?b?ZXZpbEBhdHRhY2tlci50ZXN0?=@example.com'],
+  ])('refuses an address with %s as the other forms do', async (_case, login) => {
+    const response = await app.client().post('/api/auth/forgot-password', { login });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: { code: 'BAD_REQUEST', message: 'Please enter a valid email address' },
+    });
+  });
+
+  it('never sends to a recipient that is not a bare address', async () => {
+    const user = await userWithEmail();
+    // written around the contracts, as a row from before the rule would be
+    await app.deps.mail.enqueue({
+      kind: 'test',
+      to: `${user.username}.example.com<${user.email}>`,
+      subject: 'Not for anyone',
+      text: 'text',
+      html: '<p>html</p>',
+    });
+    await app.deps.mail.enqueue({
+      kind: 'test',
+      to: user.email,
+      subject: 'For the bare address',
+      text: 'text',
+      html: '<p>html</p>',
+    });
+    await smtp.waitFor(mailTo(user.email, /For the bare address/));
+    await app.deps.mail.deliverDue();
+    const [refused] = await app.deps.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, 'Not for anyone'));
+    expect(refused).toMatchObject({
+      status: 'failed',
+      lastError: 'the recipient is not a bare email address',
+    });
+    expect(received.some((message) => message.subject === 'Not for anyone')).toBe(false);
+  });
+
   it('answers an unknown user with the same words in the same time', async () => {
     const user = await userWithEmail();
     const timeOf = async (login: string) => {

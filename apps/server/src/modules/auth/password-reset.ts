@@ -5,7 +5,11 @@ import { users as usersTable } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
 import type { MailQueue } from '../mail/queue.js';
-import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
+import {
+  passwordChangedMail,
+  passwordResetMail,
+  registrationAttemptMail,
+} from '../mail/templates.js';
 import { recordAudit, type Actor } from '../users/audit.js';
 import { userNotFound } from '../users/admin-service.js';
 import type { UserRow, UsersRepo } from '../users/repo.js';
@@ -123,6 +127,30 @@ export function createPasswordResetService(deps: {
           }),
         );
       }
+    },
+
+    /**
+     * A registration gave this address, which an account uses: its owner is told, with links to
+     * sign in and to reset the password (a confirmed address only, and no more mails an hour than
+     * resets, so registering cannot fill a mailbox). Runs after the answer, like requestReset.
+     */
+    async tellOwnerOfRegistration(email: string): Promise<void> {
+      const owner = await users.findByEmail(email);
+      if (!owner?.email || !owner.emailConfirmedAt) {
+        return;
+      }
+      const { allowed } = await rateLimiter.consume(`register-notice:user:${owner.id}`, perAccount);
+      if (!allowed) {
+        return;
+      }
+      await mail.enqueue(
+        registrationAttemptMail({
+          to: owner.email,
+          username: owner.username,
+          signInUrl: `${siteOrigin()}/login`,
+          resetUrl: `${siteOrigin()}/forgot-password`,
+        }),
+      );
     },
 
     /** A one-time link the admin hands over another way (accounts without an email); audited. */

@@ -44,14 +44,34 @@ export function requireRole(...roles: Role[]): RequestHandler {
 export const requireAdmin = requireRole('admin');
 
 /**
- * ADMIN_REQUIRE_2FA: an admin whose account has no two-factor sign-in yet. Such a
- * session exists (the admin is never locked out) but may only set 2FA up.
+ * ADMIN_REQUIRE_2FA, decided once where a session is looked up (every request, socket and
+ * heartbeat takes it from there): an admin whose account has no two-factor sign-in yet. Such a
+ * session exists (the admin is never locked out) but is a plain user's ('user') everywhere: the
+ * API refuses it all but the setup (twoFactorSetupGate), and outside the API (game files, the
+ * C++ runner, heartbeats, sockets) it has a user's rights. Only the setup's routes read
+ * `twoFactorSetupPending` and answer with the account as it is (accountUserOf).
  */
-export function isTwoFactorSetupPending(
-  auth: { user: CurrentUser; hasTwoFactor: boolean } | undefined,
+export function withTwoFactorRequirement<T extends { user: CurrentUser; hasTwoFactor: boolean }>(
+  session: T,
   isAdminTwoFactorRequired: boolean,
+): T & { twoFactorSetupPending: boolean } {
+  const isPending =
+    isAdminTwoFactorRequired && session.user.role === 'admin' && !session.hasTwoFactor;
+  return isPending
+    ? { ...session, user: { ...session.user, role: 'user' }, twoFactorSetupPending: true }
+    : { ...session, twoFactorSetupPending: false };
+}
+
+/** ADMIN_REQUIRE_2FA: this session is an admin's who has not set up two-factor sign-in yet. */
+export function isTwoFactorSetupPending(
+  auth: { twoFactorSetupPending: boolean } | undefined,
 ): boolean {
-  return isAdminTwoFactorRequired && auth?.user.role === 'admin' && !auth.hasTwoFactor;
+  return auth?.twoFactorSetupPending === true;
+}
+
+/** The signed-in account as it is stored: a session pending 2FA setup is still an admin's. */
+export function accountUserOf(auth: { user: CurrentUser; twoFactorSetupPending: boolean }) {
+  return auth.twoFactorSetupPending ? { ...auth.user, role: 'admin' as const } : auth.user;
 }
 
 /**
@@ -76,12 +96,9 @@ function isAllowedDuringTwoFactorSetup(req: Request): boolean {
  * 403 TWO_FACTOR_SETUP_REQUIRED for every other call of a session pending 2FA setup. Bearer
  * tokens (the admin API) never set `req.auth`, so they pass untouched.
  */
-export function twoFactorSetupGate(isAdminTwoFactorRequired: boolean): RequestHandler {
+export function twoFactorSetupGate(): RequestHandler {
   return (req, _res, next) => {
-    if (
-      isTwoFactorSetupPending(req.auth, isAdminTwoFactorRequired) &&
-      !isAllowedDuringTwoFactorSetup(req)
-    ) {
+    if (isTwoFactorSetupPending(req.auth) && !isAllowedDuringTwoFactorSetup(req)) {
       throw new HttpError(
         403,
         TWO_FACTOR_ERROR_CODES.setupRequired,

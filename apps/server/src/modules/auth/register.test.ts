@@ -1,8 +1,10 @@
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError, RegisterResponse } from '@portfolio/types';
 
-import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { mailOutbox, users } from '../../db/schema.js';
+import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -13,6 +15,21 @@ afterAll(async () => {
 });
 
 const PASSWORD = 'password-1234';
+
+/** The outbox's message of this kind to this address, once queued (after the answer). */
+async function outboxMailTo(email: string, kind: string) {
+  for (let tries = 0; tries < 100; tries++) {
+    const [row] = await app.deps.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(sql`lower(${mailOutbox.recipient}) = lower(${email})`, eq(mailOutbox.kind, kind)));
+    if (row) {
+      return row;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${kind} mail to ${email}`);
+}
 
 function register(body: Record<string, unknown>) {
   return app.client().post<RegisterResponse & ApiError>('/api/auth/register', body);
@@ -79,18 +96,66 @@ describe('POST /api/auth/register', () => {
     expect(again.body.error.message).toBe('That username is already taken');
   });
 
-  it('answers 409 for an email registered in any letter case', async () => {
-    const email = `${uniqueName()}@example.com`;
-    expect((await register({ username: uniqueName(), email, password: PASSWORD })).status).toBe(
-      201,
-    );
-    const again = await register({
-      username: uniqueName(),
+  it('answers a used email as a free one, makes the account without it and tells its owner', async () => {
+    const owner = await signedInClient(app);
+    const email = `${owner.username}@example.com`;
+    // only a confirmed address gets mail (confirming has its own test)
+    await app.deps.database.db
+      .update(users)
+      .set({ email, emailConfirmedAt: new Date() })
+      .where(eq(users.id, owner.id));
+
+    const freeName = uniqueName();
+    const free = await register({
+      username: freeName,
+      email: `${freeName}@example.com`,
+      password: PASSWORD,
+    });
+    const takenName = uniqueName();
+    const taken = await register({
+      username: takenName,
       email: email.toUpperCase(),
       password: PASSWORD,
     });
-    expect(again.status).toBe(409);
-    expect(again.body.error.message).toBe('That email is already registered');
+    expect(taken.status).toBe(free.status);
+    expect(taken.body).toEqual({
+      message: 'Registration successful',
+      user: { id: expect.any(String) as string, username: takenName, role: 'user' },
+    });
+    expect(Object.keys(taken.body)).toEqual(Object.keys(free.body));
+
+    const newAccount = await app.deps.users.findById(taken.body.user.id);
+    expect(newAccount?.email).toBeNull();
+    expect((await app.deps.users.findById(owner.id))?.email).toBe(email);
+    // the new account signs in; the address stays with its owner
+    expect(
+      (await app.client().post('/api/auth/login', { username: takenName, password: PASSWORD }))
+        .status,
+    ).toBe(200);
+
+    const notice = await outboxMailTo(email, 'registration-attempt');
+    expect(notice.subject).toMatch(/Someone tried to register with your email address/);
+    expect(notice.text).toContain(`Hello ${owner.username},`);
+    expect(notice.text).toContain(`${app.url}/login`);
+    expect(notice.text).toContain(`${app.url}/forgot-password`);
+    // the free address got its confirmation link, the taken one nothing else
+    await outboxMailTo(`${freeName}@example.com`, 'email-confirm');
+    const toOwner = await app.deps.database.db
+      .select()
+      .from(mailOutbox)
+      .where(sql`lower(${mailOutbox.recipient}) = lower(${email})`);
+    expect(toOwner.map((row) => row.kind)).toEqual(['registration-attempt']);
+  });
+
+  it.each([
+    ['a display name', 'victim.example.com<evil@attacker.test>'],
+    ['an encoded word', '=?utf-8?b?ZXZpbEBhdHRhY2tlci50ZXN0?=@example.com'],
+    ['a quoted local part', '"evil"@example.com'],
+    ['a list', 'me,evil@attacker.test'],
+  ])('answers 400 for an address with %s', async (_case, email) => {
+    const response = await register({ username: uniqueName(), email, password: PASSWORD });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe('Please enter a valid email address');
   });
 
   it('treats an empty email as none, for any number of users', async () => {

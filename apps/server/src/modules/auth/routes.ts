@@ -19,7 +19,7 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { HttpError } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { isTwoFactorSetupPending } from './policies.js';
+import { accountUserOf, isTwoFactorSetupPending } from './policies.js';
 import type { AuthService } from './service.js';
 import type { SessionCookies } from './session-middleware.js';
 import type { SessionService } from './session-service.js';
@@ -42,8 +42,9 @@ export interface AuthRateLimits {
   /** Registration attempts per username. */
   registerPerUsername: RateLimitRule;
   /**
-   * Two-factor codes per user (the login's code step, enabling and disabling): with 10 per
-   * 5 minutes, guessing a 6-digit code takes years.
+   * Wrong two-factor codes per user (the login's code step, enabling and disabling). Enabling and
+   * disabling are refused past it; the login's code step is not (a right code always signs in),
+   * but past it each challenge ends at its first wrong code.
    */
   twoFactorPerUser: RateLimitRule;
 }
@@ -120,10 +121,8 @@ export function createAuthRouter(deps: {
   // a guest is a normal answer, not an error: 200 with user null (no 401 in the browser console)
   router.get('/current-user', (req, res) => {
     res.json({
-      user: req.auth?.user ?? null,
-      ...(isTwoFactorSetupPending(req.auth, isAdminTwoFactorRequired)
-        ? { twoFactorSetupRequired: true }
-        : {}),
+      user: req.auth ? accountUserOf(req.auth) : null,
+      ...(isTwoFactorSetupPending(req.auth) ? { twoFactorSetupRequired: true } : {}),
     } satisfies CurrentUserResponse);
   });
 
@@ -216,28 +215,36 @@ export function createAuthRouter(deps: {
   });
 
   router.post('/login/2fa', async (req, res) => {
+    // per address: every code counts, so a flood from one place is a 429
     await limit(`login2fa:ip:${rateLimitAddress(req.ip)}`, limits.loginPerIp, LOGIN_LIMIT_MESSAGE);
     const input = parseInput(LoginTwoFactorRequest, req.body);
     const pending = await twoFactor.findChallenge(input.challenge);
     if (!pending) {
       throw challengeExpired();
     }
-    // per user, across challenges: a new password step does not buy more guesses
-    // wrong codes count; a right one is given back (as a login's password attempt is)
-    const codeKey = `2fa:user:${pending.userId}`;
-    await limit(codeKey, limits.twoFactorPerUser, LOGIN_LIMIT_MESSAGE);
     const user = await auth.findUser(pending.userId);
-    if (!user) {
+    // per challenge: a few tries, then it is over
+    if (!user || !(await twoFactor.claimAttempt(pending))) {
       throw challengeExpired();
     }
     if (!(await twoFactor.checkLoginCode(user, input.code))) {
-      await twoFactor.recordFailedAttempt(pending);
+      // Per account, across challenges and addresses: wrong codes count, but past the limit they
+      // only shorten each challenge to this one guess, so every further guess costs a password
+      // step. It never refuses a right code or recovery code: whoever holds the password could
+      // otherwise keep the owner from signing in.
+      const { allowed } = await rateLimiter.consume(
+        `2fa:user:${pending.userId}`,
+        limits.twoFactorPerUser,
+      );
+      if (!allowed) {
+        await twoFactor.consumeChallenge(pending);
+        throw challengeExpired();
+      }
       throw invalidTwoFactorCode(401);
     }
     if (!(await twoFactor.consumeChallenge(pending))) {
       throw challengeExpired();
     }
-    await rateLimiter.refund(codeKey);
     await completeLogin(req, res, user, {
       deviceInfo: pending.deviceInfo ?? undefined,
       userAgent: pending.userAgent ?? undefined,

@@ -15,32 +15,52 @@ export const toCurrentUser = (row: Pick<UserRow, 'id' | 'username' | 'role'>): C
 
 export function createAuthService(deps: { users: UsersRepo; events: DomainEventBus }) {
   const { users, events } = deps;
+
+  /** The new account; a taken username is a 409, a taken email gives no account (undefined). */
+  async function insertNewUser(values: {
+    username: string;
+    email: string | null;
+    passwordHash: string;
+  }): Promise<UserRow | undefined> {
+    try {
+      return await users.insert(values);
+    } catch (error) {
+      const constraint = uniqueViolationConstraint(error);
+      if (constraint === 'users_username_lower_idx') {
+        throw conflict('That username is already taken');
+      }
+      if (constraint === 'users_email_lower_idx') {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
   return {
+    /**
+     * A taken username is a 409 (usernames are public). A taken email is not: the account is made
+     * without it and the answer is a normal success, so registering cannot tell whether an address
+     * has an account; the address's owner is told instead (as forgot-password answers alike).
+     */
     async register(input: RegisterRequest): Promise<CurrentUser> {
       assertAcceptablePassword(input.password, input.username);
       if (await users.findByUsername(input.username)) {
         throw conflict('That username is already taken');
       }
-      const passwordHash = await hashPassword(input.password);
-      try {
-        const row = await users.insert({
-          username: input.username,
-          email: input.email || null,
-          passwordHash,
-        });
-        events.emit('user:registered', { userId: row.id, at: row.createdAt });
-        return toCurrentUser(row);
-      } catch (error) {
-        // the email index decides duplicates; a concurrent registration can also win the username one
-        const constraint = uniqueViolationConstraint(error);
-        if (constraint === 'users_email_lower_idx') {
-          throw conflict('That email is already registered');
-        }
-        if (constraint === 'users_username_lower_idx') {
-          throw conflict('That username is already taken');
-        }
-        throw error;
+      const values = { username: input.username, passwordHash: await hashPassword(input.password) };
+      const email = input.email || null;
+      const isEmailFree = email !== null && (await users.findByEmail(email)) === undefined;
+      // the look-up spares most failed inserts; the unique index still decides a concurrent one
+      let row = isEmailFree ? await insertNewUser({ ...values, email }) : undefined;
+      row ??= await insertNewUser({ ...values, email: null });
+      if (!row) {
+        throw new Error('an account without an email cannot take a used one');
       }
+      if (email !== null && row.email === null) {
+        events.emit('user:registration-email-taken', { email });
+      }
+      events.emit('user:registered', { userId: row.id, at: row.createdAt });
+      return toCurrentUser(row);
     },
 
     /** The user for these credentials, or null. Takes the same time whether or not the user exists. */

@@ -22,7 +22,8 @@ async function cookieLines(app: TestApp) {
   );
   const login = await client.post('/api/auth/login', { username, password: PASSWORD });
   expect(login.status).toBe(200);
-  const [session = '', device = ''] = login.headers.getSetCookie();
+  // the site's own cookies (a partitioned copy is only ever expired: see the planted tests)
+  const [session = '', device = ''] = login.headers.getSetCookie().filter(isUnpartitioned);
   const sessionName = session.slice(0, session.indexOf('='));
   const logout = await client.post('/api/auth/logout');
   expect(logout.status).toBe(200);
@@ -31,12 +32,24 @@ async function cookieLines(app: TestApp) {
     .client()
     .request('GET', '/api/auth/current-user', undefined, { cookie: `${sessionName}=stale-token` });
   const named = (response: { headers: Headers }) =>
-    response.headers.getSetCookie().filter((line) => line.startsWith(`${sessionName}=`));
+    response.headers
+      .getSetCookie()
+      .filter((line) => line.startsWith(`${sessionName}=`) && isUnpartitioned(line));
   return {
     sessionName,
     deviceName: device.slice(0, device.indexOf('=')),
     lines: { login: [session], device: [device], logout: named(logout), stale: named(stale) },
   };
+}
+
+const isPartitioned = (line: string) => /;\s*Partitioned(;|$)/i.test(line);
+const isUnpartitioned = (line: string) => !isPartitioned(line);
+
+/** The Set-Cookie lines of an answer that expire a partitioned `name`. */
+function partitionedClearings(response: { headers: Headers }, name: string): string[] {
+  return response.headers
+    .getSetCookie()
+    .filter((line) => line.startsWith(`${name}=;`) && isPartitioned(line));
 }
 
 /** The session cookie `client` holds, as `name=value`. */
@@ -141,15 +154,63 @@ describe('a cookie planted beside the session', () => {
     expect(response.body.user).toBeNull();
   });
 
-  it('answers two different live sessions as a guest (one was planted), clearing neither', async () => {
+  it('answers two live sessions as a guest once, expiring only the partitioned (planted) copy', async () => {
     const victim = await signedInClient(app);
     const attacker = await signedInClient(app);
-    const response = await currentUserWith(
-      `${sessionPair(attacker.client)}; ${sessionPair(victim.client)}`,
-    );
+    const real = sessionPair(victim.client);
+    const name = real.slice(0, real.indexOf('='));
+    // a game's `__Host-sid=<attacker's token>; Partitioned` comes beside the real cookie
+    const both = `${sessionPair(attacker.client)}; ${real}`;
+    const response = await currentUserWith(both);
     expect(response.body.user).toBeNull();
-    expect(response.headers.getSetCookie()).toEqual([]);
+    // the site never sets a partitioned cookie: only that copy is expired, the real one stays
+    const lines = response.headers.getSetCookie();
+    expect(lines).toHaveLength(1);
+    expect(partitionedClearings(response, name)).toEqual(lines);
+    expect(lines[0]).toMatch(/;\s*Secure(;|$)/i);
+    expect(lines[0]).toMatch(/;\s*Path=\/(;|$)/i);
+    expect(lines[0]).toMatch(/;\s*Expires=Thu, 01 Jan 1970/i);
+    // the heartbeat fast path does the same
+    const beat = await app
+      .client()
+      .request('POST', '/api/anonymous-heartbeat', { currentPage: '/' }, { cookie: both });
+    expect(partitionedClearings(beat, name)).toHaveLength(1);
+    expect(beat.headers.getSetCookie().filter(isUnpartitioned)).toEqual([]);
+    // with the copy gone the browser sends the real cookie alone: the player is back
     expect((await currentUserOf(victim.client))?.username).toBe(victim.username);
+  });
+
+  it('expires every copy of the session cookie when signing in and out, so a planted one cannot lock a player out', async () => {
+    const attacker = await signedInClient(app);
+    const planted = sessionPair(attacker.client);
+    const name = planted.slice(0, planted.indexOf('='));
+    const client = app.client();
+    const username = uniqueName();
+    expect((await client.post('/api/auth/register', { username, password: PASSWORD })).status).toBe(
+      201,
+    );
+    // the player signs in while the planted copy is still sent
+    const login = await client.request(
+      'POST',
+      '/api/auth/login',
+      { username, password: PASSWORD },
+      { cookie: planted },
+    );
+    expect(login.status).toBe(200);
+    const lines = login.headers.getSetCookie().filter((line) => line.startsWith(`${name}=`));
+    // first the planted copy expires, then the new session is set: in this order a browser
+    // keeps the new one
+    expect(lines).toHaveLength(2);
+    expect(partitionedClearings(login, name)).toEqual([lines[0]]);
+    expect(lines[1]).not.toMatch(/;\s*Partitioned/i);
+    expect((await currentUserOf(client))?.username).toBe(username);
+    const logout = await client.post('/api/auth/logout');
+    expect(partitionedClearings(logout, name)).toHaveLength(1);
+    expect(
+      logout.headers
+        .getSetCookie()
+        .filter((line) => line.startsWith(`${name}=;`) && isUnpartitioned(line)),
+    ).toHaveLength(1);
   });
 
   it('joins a live game with the valid session of two (Socket.IO handshake)', async () => {

@@ -82,8 +82,12 @@ export function readCookieValues(cookieHeader: string | undefined, name: string)
 /** What a request's session cookies come to. */
 export type CookieSession =
   | { session: ResolvedSession; token: string }
-  /** `isStale`: it carried a session cookie that names no session (clear it). */
-  | { session: null; isStale: boolean };
+  /**
+   * `isStale`: it carried a session cookie that names no session (clear it). `isConflict`: two
+   * cookies named two live sessions, so one was planted (clear the partitioned copy: the site
+   * never sets one).
+   */
+  | { session: null; isStale: boolean; isConflict?: boolean };
 
 /**
  * The session a Cookie header names. Every value of the session cookie is tried, so an unknown
@@ -114,6 +118,11 @@ const NO_SESSION_COOKIE: Promise<CookieSession> = Promise.resolve(
   Object.freeze({ session: null, isStale: false }),
 );
 const STALE_SESSION_COOKIE: CookieSession = Object.freeze({ session: null, isStale: true });
+const CONFLICTING_SESSION_COOKIES: CookieSession = Object.freeze({
+  session: null,
+  isStale: false,
+  isConflict: true,
+});
 
 /** Two or more values of the session cookie: see resolveSessionCookie. */
 async function resolveAmong(sessions: SessionService, tokens: string[]): Promise<CookieSession> {
@@ -124,7 +133,7 @@ async function resolveAmong(sessions: SessionService, tokens: string[]): Promise
       continue;
     }
     if (found && found.session.idHash !== session.idHash) {
-      return { session: null, isStale: false };
+      return CONFLICTING_SESSION_COOKIES;
     }
     found ??= { session, token };
   }
@@ -134,20 +143,33 @@ async function resolveAmong(sessions: SessionService, tokens: string[]): Promise
 /** Sets and clears the site's cookies with the same names and attributes everywhere. */
 export interface SessionCookies {
   names: SiteCookieNames;
+  /** Sets the session cookie, clearing any partitioned copy first (signing in ends a lockout). */
   set(req: Request, res: Response, token: string, expires: Date): void;
+  /** Clears the session cookie, its partitioned copy too. */
   clear(req: Request, res: Response): void;
+  /** Clears only a partitioned copy, which the site never sets: the real cookie stays. */
+  clearPlanted(req: Request, res: Response): void;
   /** Sets the device cookie a successful login leaves. */
   setDevice(req: Request, res: Response, value: string): void;
   /** The device cookie's values on a request (any may be a valid one of the user logging in). */
   deviceValues(req: Request): string[];
-  /** The Set-Cookie value that clears it, for bare node:http responses (the heartbeat path). */
-  clearingHeader(isSecureRequest: boolean): string;
+  /** The Set-Cookie values that clear it, for bare node:http responses (the heartbeat path). */
+  clearingHeader(isSecureRequest: boolean): string[];
+  /** The Set-Cookie values that clear only a partitioned copy, for bare node:http responses. */
+  plantedClearingHeader(isSecureRequest: boolean): string[];
 }
 
 /**
  * The site's cookies are `HttpOnly`, `SameSite`, `Path=/`, host-only and, under their `__Host-`
  * names, always `Secure`. Under plain names (a plain-http site on a non-loopback host) they are
  * Secure when the request came over HTTPS, or the public origin is https.
+ *
+ * A page in a frame (a game, another site) may set a `Partitioned` cookie of the site's name: the
+ * browser keeps it apart from the site's own, under the top-level site, and sends both, and a
+ * Set-Cookie without `Partitioned` never replaces it. Two live sessions are a guest (see
+ * resolveSessionCookie), so a planted copy would keep its player a guest for its whole max-age,
+ * signing in again or not. The site never sets a partitioned cookie: signing in, signing out, a
+ * stale cookie and two live sessions all expire the partitioned copy as well.
  */
 export function createSessionCookies(options: {
   publicOrigin: string | undefined;
@@ -161,18 +183,36 @@ export function createSessionCookies(options: {
       secure: names.isHostPrefixed || isPublicOriginHttps || isSecureRequest,
       path: '/',
     }) satisfies CookieOptions;
-  const clearing = (isSecureRequest: boolean) =>
-    serialize(names.session, '', { ...cookieOptions(isSecureRequest), expires: new Date(0) });
-  const clearingSecure = clearing(true);
-  const clearingPlain = clearing(false);
+  const clearing = (isSecureRequest: boolean, partitioned: boolean) =>
+    serialize(names.session, '', {
+      ...cookieOptions(isSecureRequest),
+      partitioned,
+      expires: new Date(0),
+    });
+  // browsers keep a partitioned cookie only when Secure: without it there is none to clear
+  const plantedClearing = (isSecureRequest: boolean) =>
+    cookieOptions(isSecureRequest).secure ? [clearing(isSecureRequest, true)] : [];
+  // the same strings every time: made once (a bogus cookie on every request asks for them)
+  const plantedSecure = plantedClearing(true);
+  const plantedPlain = plantedClearing(false);
+  const clearingSecure = [clearing(true, false), ...plantedSecure];
+  const clearingPlain = [clearing(false, false), ...plantedPlain];
+  const appendPlantedClearing = (req: Request, res: Response) => {
+    for (const line of req.secure ? plantedSecure : plantedPlain) {
+      res.append('Set-Cookie', line);
+    }
+  };
   return {
     names,
     set(req, res, token, expires) {
+      appendPlantedClearing(req, res);
       res.cookie(names.session, token, { ...cookieOptions(req.secure), expires });
     },
     clear(req, res) {
       res.clearCookie(names.session, cookieOptions(req.secure));
+      appendPlantedClearing(req, res);
     },
+    clearPlanted: appendPlantedClearing,
     setDevice(req, res, value) {
       // Path=/ as `__Host-` requires (it was /api/auth): a few bytes on every request
       res.cookie(names.device, value, {
@@ -182,8 +222,8 @@ export function createSessionCookies(options: {
       });
     },
     deviceValues: (req) => readCookieValues(req.headers.cookie, names.device),
-    // the same two strings every time: made once (a bogus cookie on every request asks for it)
     clearingHeader: (isSecureRequest) => (isSecureRequest ? clearingSecure : clearingPlain),
+    plantedClearingHeader: (isSecureRequest) => (isSecureRequest ? plantedSecure : plantedPlain),
   };
 }
 
@@ -198,12 +238,17 @@ export function sessionMiddleware(
       req.auth = {
         user: resolved.session.user,
         hasTwoFactor: resolved.session.hasTwoFactor,
+        twoFactorSetupPending: resolved.session.twoFactorSetupPending,
         sessionIdHash: resolved.session.idHash,
         token: resolved.token,
       };
     } else if (resolved.isStale) {
       // a stale cookie: forget it so the browser stops sending it
       cookies.clear(req, res);
+    } else if (resolved.isConflict) {
+      // this answer is a guest's (which of the two is real cannot be told), the next one not:
+      // the planted copy is partitioned (a __Host- name allows no other path or domain)
+      cookies.clearPlanted(req, res);
     }
     next();
   };

@@ -10,6 +10,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { memoizeBounded, setBounded } from '../../lib/memoize.js';
 import { createTruncatedMac } from '../../lib/truncated-mac.js';
 import { type DeviceCookieSigner, createDeviceCookieSigner } from './device-cookie.js';
+import { withTwoFactorRequirement } from './policies.js';
 import { moduleLogger } from '../../lib/logger.js';
 
 const log = moduleLogger('sessions');
@@ -47,11 +48,16 @@ export interface ResolvedSession {
   user: CurrentUser;
   /** The user has two-factor sign-in on (ADMIN_REQUIRE_2FA asks it of admins). */
   hasTwoFactor: boolean;
+  /**
+   * ADMIN_REQUIRE_2FA: an admin without two-factor sign-in, whose `user.role` is then 'user'
+   * (see withTwoFactorRequirement). Only the setup's own routes read this.
+   */
+  twoFactorSetupPending: boolean;
   expiresAt: number;
   absoluteExpiresAt: number;
 }
 
-interface CacheEntry extends ResolvedSession {
+interface CacheEntry extends Omit<ResolvedSession, 'twoFactorSetupPending'> {
   cachedAt: number;
   touchedAt: number;
 }
@@ -97,6 +103,8 @@ export function createSessionService(deps: {
   bus: InvalidationBus;
   timeouts?: SessionTimeouts;
   now?: () => number;
+  /** ADMIN_REQUIRE_2FA */
+  isAdminTwoFactorRequired?: boolean;
 }): SessionService {
   const { db, bus } = deps;
   const timeouts = deps.timeouts ?? DEFAULT_SESSION_TIMEOUTS;
@@ -261,13 +269,16 @@ export function createSessionService(deps: {
         pendingTouches.add(idHash);
       }
     }
-    return {
-      idHash: entry.idHash,
-      user: entry.user,
-      hasTwoFactor: entry.hasTwoFactor,
-      expiresAt: entry.expiresAt,
-      absoluteExpiresAt: entry.absoluteExpiresAt,
-    };
+    return withTwoFactorRequirement(
+      {
+        idHash: entry.idHash,
+        user: entry.user,
+        hasTwoFactor: entry.hasTwoFactor,
+        expiresAt: entry.expiresAt,
+        absoluteExpiresAt: entry.absoluteExpiresAt,
+      },
+      deps.isAdminTwoFactorRequired === true,
+    );
   }
 
   return {

@@ -11,7 +11,7 @@ import {
 
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from './policies.js';
+import { isTwoFactorSetupPending, requireUser, sessionOf } from './policies.js';
 import type { TwoFactorService } from './two-factor-service.js';
 
 /**
@@ -46,7 +46,9 @@ export function createTwoFactorRouter(deps: {
 
   router.get('/', async (req, res) => {
     const { user } = sessionOf(req);
-    const isRequired = isAdminTwoFactorRequired && user.role === 'admin';
+    // a pending setup's session has a user's role (policies.ts): it is an admin's all the same
+    const isRequired =
+      isTwoFactorSetupPending(req.auth) || (isAdminTwoFactorRequired && user.role === 'admin');
     res.json((await twoFactor.getStatus(user, isRequired)) satisfies TwoFactorStatus);
   });
 

@@ -30,7 +30,7 @@ import { verifyPassword } from './passwords.js';
 
 /** How long the code step of a login may wait after the password was accepted. */
 export const LOGIN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
-/** Wrong codes one challenge takes before it ends (the rate limits count across challenges). */
+/** Codes one challenge may be tried with before it ends (the rate limits count across challenges). */
 export const LOGIN_CHALLENGE_MAX_ATTEMPTS = 5;
 /** Seconds either side of now a TOTP code is accepted: one 30 s step of clock drift. */
 const TOTP_TOLERANCE_SECONDS = 30;
@@ -396,16 +396,22 @@ export function createTwoFactorService(deps: {
       };
     },
 
-    /** Counts a wrong code; the challenge ends at the limit. */
-    async recordFailedAttempt(pending: PendingLogin): Promise<void> {
-      const [row] = await db
+    /**
+     * Takes one of the challenge's tries before its code is checked, so guesses sent together
+     * (from any number of addresses) cannot take more than it has; false when none is left.
+     */
+    async claimAttempt(pending: PendingLogin): Promise<boolean> {
+      const claimed = await db
         .update(loginChallenges)
         .set({ attempts: sql`${loginChallenges.attempts} + 1` })
-        .where(eq(loginChallenges.idHash, pending.idHash))
-        .returning({ attempts: loginChallenges.attempts });
-      if (row && row.attempts >= LOGIN_CHALLENGE_MAX_ATTEMPTS) {
-        await db.delete(loginChallenges).where(eq(loginChallenges.idHash, pending.idHash));
-      }
+        .where(
+          and(
+            eq(loginChallenges.idHash, pending.idHash),
+            lt(loginChallenges.attempts, LOGIN_CHALLENGE_MAX_ATTEMPTS),
+          ),
+        )
+        .returning({ idHash: loginChallenges.idHash });
+      return claimed.length === 1;
     },
 
     /** Ends a challenge; true only for the one request that ended it (single use). */

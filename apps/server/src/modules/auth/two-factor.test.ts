@@ -1,8 +1,11 @@
+import { randomInt } from 'node:crypto';
+
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type {
+  ActiveUsersResponse,
   ApiError,
   AuditEntry,
   CurrentUserResponse,
@@ -16,10 +19,12 @@ import type {
 import { loginChallenges, userTwoFactor } from '../../db/schema.js';
 import {
   currentUserOf,
+  SIGNED_IN_PASSWORD,
   signedInClient,
   startTestApp,
   type TestApp,
   type TestClient,
+  uniqueName,
 } from '../../test/harness.js';
 import { RELAXED_AUTH_LIMITS } from '../../test/relaxed-limits.js';
 import { openSocket, waitForConnect, waitForEvent } from '../../realtime/socket-test-client.js';
@@ -233,6 +238,25 @@ describe('two-factor sign-in', () => {
     expect(right.body.error.code).toBe('TWO_FACTOR_CHALLENGE_EXPIRED');
   });
 
+  it('checks no more than 5 codes on one challenge, even sent together', async () => {
+    const { username, password, secret, browser } = await userWithTwoFactor(app);
+    const { challenge } = (await passwordStep(browser, username, password)).body;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        app.client().post<ApiError>('/api/auth/login/2fa', { challenge, code: '000000' }),
+      ),
+    );
+    const checked = answers.filter(
+      (answer) => answer.body.error.code === 'INVALID_TWO_FACTOR_CODE',
+    );
+    expect(checked).toHaveLength(5);
+    const right = await browser.post<ApiError>('/api/auth/login/2fa', {
+      challenge,
+      code: await codeAt(secret, 30),
+    });
+    expect(right.body.error.code).toBe('TWO_FACTOR_CHALLENGE_EXPIRED');
+  });
+
   it('answers bad input with a 4xx', async () => {
     const browser = app.client();
     expect((await browser.post('/api/auth/login/2fa', {})).status).toBe(400);
@@ -277,13 +301,16 @@ describe('two-factor sign-in', () => {
 });
 
 describe('two-factor code attempts are rate limited', () => {
+  const CODES_PER_ADDRESS = 6;
   let app: TestApp;
   beforeAll(async () => {
+    // trust the loopback proxy so each request can come from its own X-Forwarded-For address
     app = await startTestApp(
-      {},
+      { trustProxy: 'loopback' },
       {
         authRateLimits: {
           ...RELAXED_AUTH_LIMITS,
+          loginPerIp: { limit: CODES_PER_ADDRESS, windowMs: 60_000 },
           twoFactorPerUser: { limit: 3, windowMs: 60_000 },
         },
       },
@@ -293,34 +320,145 @@ describe('two-factor code attempts are rate limited', () => {
     await app.stop();
   });
 
-  it('answers 429 past the limit per user, across challenges', async () => {
-    // enabling with a right code took none of the 3
-    const { username, password, secret, browser } = await userWithTwoFactor(app);
-    const first = (await passwordStep(browser, username, password)).body.challenge;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      expect(
-        (await browser.post('/api/auth/login/2fa', { challenge: first, code: '000000' })).status,
-      ).toBe(401);
-    }
-    const second = (await passwordStep(browser, username, password)).body.challenge;
+  const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+  /**
+   * A fresh user with 2FA on, signed up and in from its own address: the per-address limit here
+   * is small, and runs sharing one Redis share 127.0.0.1's counter.
+   */
+  async function userWithTwoFactorAt(ip: string) {
+    const client = app.client();
+    const username = uniqueName();
+    const password = SIGNED_IN_PASSWORD;
+    const forwarded = { 'x-forwarded-for': ip };
     expect(
-      (await browser.post('/api/auth/login/2fa', { challenge: second, code: '000000' })).status,
-    ).toBe(401);
-    const limited = await browser.post<ApiError>('/api/auth/login/2fa', {
-      challenge: second,
-      code: await codeAt(secret, 30),
-    });
+      (await client.post('/api/auth/register', { username, password }, forwarded)).status,
+    ).toBe(201);
+    expect((await client.post('/api/auth/login', { username, password }, forwarded)).status).toBe(
+      200,
+    );
+    return { username, password, ...(await enableTwoFactor(client)) };
+  }
+
+  /** The password step from this address; its challenge. */
+  async function challengeFrom(ip: string, username: string, password: string) {
+    const response = await app
+      .client()
+      .post<LoginTwoFactorChallenge>(
+        '/api/auth/login',
+        { username, password },
+        { 'x-forwarded-for': ip },
+      );
+    expect(response.status).toBe(200);
+    return response.body.challenge;
+  }
+
+  /** Someone with the password: wrong codes on new challenges, each from a new address. */
+  async function wrongCodesFromEverywhere(username: string, password: string, count: number) {
+    for (let attempt = 0; attempt < count; attempt++) {
+      const ip = randomIp();
+      const challenge = await challengeFrom(ip, username, password);
+      const wrong = await app
+        .client()
+        .post<ApiError>(
+          '/api/auth/login/2fa',
+          { challenge, code: '000000' },
+          { 'x-forwarded-for': ip },
+        );
+      expect(wrong.status).toBe(401);
+    }
+  }
+
+  /** The owner at a fresh address: password, then this code, in one browser. */
+  async function ownerSignsIn(username: string, password: string, code: string) {
+    const ip = randomIp();
+    const browser = app.client();
+    const { challenge } = (
+      await browser.post<LoginTwoFactorChallenge>(
+        '/api/auth/login',
+        { username, password },
+        { 'x-forwarded-for': ip },
+      )
+    ).body;
+    const response = await browser.post<LoginSuccess>(
+      '/api/auth/login/2fa',
+      { challenge, code },
+      { 'x-forwarded-for': ip },
+    );
+    return { response, browser };
+  }
+
+  it("lets the owner's right code in after wrong codes from many addresses", async () => {
+    const { username, password, secret } = await userWithTwoFactorAt(randomIp());
+    await wrongCodesFromEverywhere(username, password, 5);
+    const { response, browser } = await ownerSignsIn(username, password, await codeAt(secret, 30));
+    expect(response.status).toBe(200);
+    expect(response.body.user.username).toBe(username);
+    expect(await currentUserOf(browser)).toMatchObject({ username });
+  });
+
+  it("lets the owner's recovery code in after wrong codes from many addresses", async () => {
+    const { username, password, recoveryCodes } = await userWithTwoFactorAt(randomIp());
+    await wrongCodesFromEverywhere(username, password, 5);
+    const { response, browser } = await ownerSignsIn(username, password, recoveryCodes[0] ?? '');
+    expect(response.status).toBe(200);
+    expect(await currentUserOf(browser)).toMatchObject({ username });
+  });
+
+  it('past the per-user limit, ends a challenge at its first wrong code', async () => {
+    const { username, password, secret } = await userWithTwoFactorAt(randomIp());
+    await wrongCodesFromEverywhere(username, password, 3);
+    const ip = randomIp();
+    const challenge = await challengeFrom(ip, username, password);
+    const wrong = await app
+      .client()
+      .post<ApiError>(
+        '/api/auth/login/2fa',
+        { challenge, code: '000000' },
+        { 'x-forwarded-for': ip },
+      );
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.code).toBe('TWO_FACTOR_CHALLENGE_EXPIRED');
+    // no second guess on it, right or wrong
+    const browser = app.client();
+    const right = await browser.post<ApiError>(
+      '/api/auth/login/2fa',
+      { challenge, code: await codeAt(secret, 30) },
+      { 'x-forwarded-for': ip },
+    );
+    expect(right.body.error.code).toBe('TWO_FACTOR_CHALLENGE_EXPIRED');
+    expect(await currentUserOf(browser)).toBeNull();
+  });
+
+  it('answers 429 to a flood of codes from one address', async () => {
+    const { username, password, secret } = await userWithTwoFactorAt(randomIp());
+    const flooder = randomIp();
+    for (let attempt = 0; attempt < CODES_PER_ADDRESS; attempt++) {
+      const challenge = await challengeFrom(randomIp(), username, password);
+      const wrong = await app
+        .client()
+        .post('/api/auth/login/2fa', { challenge, code: '000000' }, { 'x-forwarded-for': flooder });
+      expect(wrong.status).toBe(401);
+    }
+    const browser = app.client();
+    const limited = await browser.post<ApiError>(
+      '/api/auth/login/2fa',
+      {
+        challenge: await challengeFrom(randomIp(), username, password),
+        code: await codeAt(secret, 30),
+      },
+      { 'x-forwarded-for': flooder },
+    );
     expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await currentUserOf(browser)).toBeNull();
   });
 
   it('gives a right code back: signing in often is not limited', async () => {
-    const { username, password, recoveryCodes } = await userWithTwoFactor(app);
+    const { username, password, recoveryCodes } = await userWithTwoFactorAt(randomIp());
     for (const code of recoveryCodes.slice(0, 5)) {
-      const browser = app.client();
-      const { challenge } = (await passwordStep(browser, username, password)).body;
-      expect((await browser.post('/api/auth/login/2fa', { challenge, code })).status).toBe(200);
+      expect((await ownerSignsIn(username, password, code)).response.status).toBe(200);
     }
   });
 });
@@ -402,6 +540,30 @@ describe('ADMIN_REQUIRE_2FA', () => {
       pendingSocket.close();
       adminSocket.close();
     }
+  });
+
+  it("gives a pending admin a user's rights outside /api too: game files and heartbeats", async () => {
+    const pending = await signedInClient(app, 'admin');
+    const watcher = await userWithTwoFactor(app, 'admin');
+    const subscriberFile = () =>
+      fetch(`${app.url}/games/Pong/index.html`, {
+        headers: { cookie: pending.client.cookieHeader },
+      });
+    const roleInLiveActivity = async () => {
+      expect(
+        (await pending.client.post('/api/auth/heartbeat', { currentPage: '/profile' })).status,
+      ).toBe(200);
+      const active = await watcher.client.get<ActiveUsersResponse>('/api/active-users');
+      return active.body.authenticated.find((entry) => entry.username === pending.username)?.role;
+    };
+
+    const refused = await subscriberFile();
+    expect(refused.status).toBe(403);
+    expect(await roleInLiveActivity()).toBe('user');
+
+    await enableTwoFactor(pending.client);
+    expect((await subscriberFile()).status).toBe(200);
+    expect(await roleInLiveActivity()).toBe('admin');
   });
 
   it('leaves the admin API tokens working', async () => {

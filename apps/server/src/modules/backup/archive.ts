@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 import { type Database, MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../../db/client.js';
+import { tarEntries, TarFormatError } from './tar-entries.js';
 
 /**
  * One backup is one tar.gz: `manifest.json`, the database (`database/pglite.tar`, PGlite's own
@@ -226,18 +227,83 @@ async function postgresIsEmpty(databaseUrl: string): Promise<boolean> {
   }
 }
 
+/** What an archive may hold at its top: the manifest and the three folders restore reads. */
+const ARCHIVE_TOP = new Set(['manifest.json', 'database', 'games', 'media']);
+
+/**
+ * Refuses an archive holding anything but files and folders under its known top-level names,
+ * before anything is unpacked: a link, a device or a FIFO unpacked into GAMES_DIR or MEDIA_DIR
+ * would be served by the site (a link to /etc/passwd read through it), and a `../` or absolute
+ * name would write outside the targets. The first such entry is named.
+ */
+async function checkArchiveEntries(archive: string): Promise<void> {
+  const refuse = (name: string, why: string) =>
+    new BackupError(
+      `${archive}: the entry ${JSON.stringify(name)} ${why}; nothing was restored. A backup of this site holds only files and folders under manifest.json, database/, games/ and media/.`,
+    );
+  try {
+    for await (const entry of tarEntries(archive)) {
+      if (entry.kind !== 'file' && entry.kind !== 'directory') {
+        const target = entry.linkName ? ` (to ${JSON.stringify(entry.linkName)})` : '';
+        throw refuse(entry.name, `is a ${entry.kind}${target}`);
+      }
+      const segments = entry.name.split('/').filter((segment) => segment !== '' && segment !== '.');
+      if (entry.name.startsWith('/') || entry.name.includes('\\')) {
+        throw refuse(entry.name, 'has an absolute or backslashed path');
+      }
+      if (segments.includes('..')) {
+        throw refuse(entry.name, 'has a path that climbs out of the archive (..)');
+      }
+      const [top] = segments;
+      if (top === undefined) {
+        continue; // the archive's own folder, "./"
+      }
+      if (!ARCHIVE_TOP.has(top) || (top === 'manifest.json' && segments.length > 1)) {
+        throw refuse(entry.name, 'is outside what a backup restores');
+      }
+    }
+  } catch (error) {
+    if (error instanceof TarFormatError) {
+      throw new BackupError(`${archive} is not a readable tar.gz: ${error.message}`);
+    }
+    if (error instanceof BackupError) {
+      throw error;
+    }
+    throw new BackupError(
+      `${archive} is not a readable tar.gz: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * What tar unpacked, checked again before it is used: only files and folders (the archive's
+ * headers were read the way tar reads them; this holds even where the two readings differ).
+ */
+async function checkUnpacked(stage: string, archive: string): Promise<void> {
+  for (const entry of await readdir(stage, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() && !entry.isDirectory()) {
+      const name = path.relative(stage, path.join(entry.parentPath, entry.name));
+      throw new BackupError(
+        `${archive}: the entry ${JSON.stringify(name)} is not a file or a folder; nothing was restored`,
+      );
+    }
+  }
+}
+
 /** Brings an archive back into an empty data folder or database; returns its manifest. */
 export async function restoreBackup(file: string, target: RestoreTarget): Promise<BackupManifest> {
   const archive = path.resolve(file);
   if (!existsSync(archive)) {
     throw new BackupError(`${archive}: no such file`);
   }
+  await checkArchiveEntries(archive);
   // staged beside GAMES_DIR: the builds are then moved in on the same file system
   const parent = path.dirname(path.resolve(target.gamesDir));
   await mkdir(parent, { recursive: true });
   const stage = await mkdtemp(path.join(parent, '.restore-'));
   try {
     await run('tar', ['-xzf', archive, '-C', stage]);
+    await checkUnpacked(stage, archive);
     let manifest: BackupManifest;
     try {
       manifest = JSON.parse(

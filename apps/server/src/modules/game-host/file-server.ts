@@ -1,5 +1,5 @@
 import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -10,8 +10,8 @@ import { gamesOriginBytes } from '../../lib/metrics.js';
  * Sends one file over bare node:http (the games origin): types, precompressed
  * siblings by Accept-Encoding, a build's own .br/.gz files (as their bytes, or with their
  * Content-Encoding where the engine's loader expects the browser to unpack them), single byte
- * ranges, ETag/Last-Modified and 304. Paths are the caller's business: this module trusts the
- * absolute path it is given.
+ * ranges, ETag/Last-Modified and 304. Which path is asked for is the caller's business; given
+ * `within`, a file (or sibling) that resolves outside that folder through a link is missing.
  */
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -111,24 +111,40 @@ const FACTS_TTL_MS = 5000;
 const FACTS_MAX = 5000;
 const facts = new Map<string, FileFacts>();
 
-async function statOrUndefined(filePath: string): Promise<Stats | undefined> {
+/**
+ * A file's stats, or undefined when it is missing or, with `within` (a folder's real path), when
+ * it resolves outside that folder: a link planted in a build (by hand, or by an old restore)
+ * must not serve /etc/passwd. Links that stay inside are followed.
+ */
+async function statOrUndefined(filePath: string, within?: string): Promise<Stats | undefined> {
   try {
+    if (within !== undefined && !(await realpath(filePath)).startsWith(within + path.sep)) {
+      return undefined;
+    }
     return await stat(filePath);
   } catch {
     return undefined;
   }
 }
 
-async function factsOf(filePath: string, withSiblings: boolean): Promise<FileFacts> {
+async function factsOf(
+  filePath: string,
+  withSiblings: boolean,
+  within: string | undefined,
+): Promise<FileFacts> {
   const now = Date.now();
   const cached = facts.get(filePath);
   if (cached && now - cached.at < FACTS_TTL_MS) {
     return cached;
   }
+  const root = within === undefined ? undefined : await realpath(within).catch(() => undefined);
+  if (within !== undefined && root === undefined) {
+    return { stats: undefined, siblings: {}, at: now };
+  }
   const [stats, br, gz] = await Promise.all([
-    statOrUndefined(filePath),
-    withSiblings ? statOrUndefined(filePath + '.br') : undefined,
-    withSiblings ? statOrUndefined(filePath + '.gz') : undefined,
+    statOrUndefined(filePath, root),
+    withSiblings ? statOrUndefined(filePath + '.br', root) : undefined,
+    withSiblings ? statOrUndefined(filePath + '.gz', root) : undefined,
   ]);
   const siblings: FileFacts['siblings'] = {};
   if (br?.isFile()) {
@@ -161,6 +177,8 @@ export interface SendFileOptions {
    * unpack itself (Godot 3 CI builds inflate `index.wasm.gz` with pako).
    */
   decodePrebuilt?: boolean;
+  /** The folder the file must stay in once links are resolved (else it is 'missing'). */
+  within?: string;
 }
 
 function etagOf(stats: Stats, encoding: string | undefined): string {
@@ -250,7 +268,7 @@ export async function sendFile(
   filePath: string,
   options: SendFileOptions,
 ): Promise<SendResult> {
-  const file = await factsOf(filePath, options.negotiate);
+  const file = await factsOf(filePath, options.negotiate, options.within);
   if (!file.stats) {
     return 'missing';
   }

@@ -581,6 +581,21 @@ describe('bad uploads', () => {
       400,
       'ZIP_BOMB',
     ],
+    [
+      'an entry whose bytes do not match its CRC-32',
+      async () => {
+        // stored, not deflated: the file's bytes are in the zip as written, one of them changed
+        const zip = await makeZip(
+          { 'index.html': '<!DOCTYPE html><title>checked</title>', 'game.js': someScript('crc') },
+          { compress: false },
+        );
+        const at = zip.indexOf('<title>checked');
+        zip.write('<title>CHECKED', at, 'latin1');
+        return zip;
+      },
+      400,
+      'BAD_ZIP',
+    ],
     ['too many files', () => makeZip(many(51)), 400, 'TOO_MANY_FILES'],
     [
       'over the size limit',

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -394,6 +394,43 @@ describe('the games origin serves builds with headers that fit engine exports', 
   });
 });
 
+describe('links on disk never lead out of a folder the games origin serves', () => {
+  it('answers 404 for links to /etc (a file, a folder, a compressed sibling, a thumbnail)', async () => {
+    const version = path.join(dir, 'Html5Game', '2');
+    await symlink('/etc/passwd', path.join(version, 'passwd.html'));
+    await symlink('/etc', path.join(version, 'etc'));
+    await writeFile(path.join(version, 'notes.txt'), 'the notes themselves');
+    await symlink('/etc/passwd', path.join(version, 'notes.txt.gz'));
+    await symlink('/etc/hostname', path.join(dir, 'GodotSingle', 'thumbnail.png'));
+    await symlink(path.join(dir, 'secret.txt'), path.join(version, 'secret.txt'));
+    for (const url of [
+      '/Html5Game/2/passwd.html',
+      '/Html5Game/2/etc/passwd',
+      '/Html5Game/2/etc/hostname',
+      '/GodotSingle/thumbnail.png',
+      '/Html5Game/2/secret.txt',
+    ]) {
+      const res = await raw(games0, url);
+      expect(res.status, url).toBe(404);
+      expect(res.body.toString(), url).toBe('Not found');
+    }
+    // the file beside the planted sibling is served, as itself (never the link's bytes)
+    const notes = await raw(games0, '/Html5Game/2/notes.txt', { 'accept-encoding': 'gzip' });
+    expect(notes.status).toBe(200);
+    expect(notes.headers['content-encoding']).toBeUndefined();
+    expect(notes.body.toString()).toBe('the notes themselves');
+    expect((await raw(games0, '/Html5Game/2/index.html')).status).toBe(200);
+  });
+
+  it('follows a link that stays inside the version folder', async () => {
+    const version = path.join(dir, 'Html5Game', '1');
+    await symlink('index.html', path.join(version, 'start.html'));
+    const res = await raw(games0, '/Html5Game/1/start.html');
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toContain('<html');
+  });
+});
+
 describe('subscriber games need a valid grant on the games origin', () => {
   it('refuses a subscriber game without a grant, with a bad, expired or foreign one', async () => {
     const grants = app.deps.gameHost.grants;
@@ -493,15 +530,19 @@ describe('the site refuses API requests from other origins (the games origin abo
     expect(res.status).toBeLessThan(500 + 4);
   });
 
-  it('lets the site frame the games origin the browser reaches (CSP frame-src)', async () => {
+  it('lets the site frame the games origin on the other loopback name (CSP frame-src)', async () => {
     const port = new URL(games0).port;
-    for (const host of ['localhost', '127.0.0.1']) {
+    // the site on one loopback name, its games on the other: cookies are per host name
+    for (const [host, games] of [
+      ['localhost', '127.0.0.1'],
+      ['127.0.0.1', 'localhost'],
+    ] as const) {
       const res = await raw(app.url, '/api/health', { host: `${host}:${sitePort()}` });
       const csp = String(res.headers['content-security-policy']);
       expect(csp, host).toMatch(
-        new RegExp(`frame-src 'self' http://${host.replace(/\./g, '\\.')}:${port}[ ;]`),
+        new RegExp(`frame-src 'self' http://${games.replace(/\./g, '\\.')}:${port}[ ;]`),
       );
-      expect(csp, host).toContain(`img-src 'self' data: blob: https: http://${host}:${port}`);
+      expect(csp, host).toContain(`img-src 'self' data: blob: https: http://${games}:${port}`);
     }
   });
 

@@ -32,7 +32,7 @@ const log = moduleLogger('games-origin');
  * The catalogue says which versions of which games may be served (an unpublished game: none)
  * and which need cross-origin isolation. Paths never leave the version's folder: each segment
  * is decoded once and refused if it is empty, `.`/`..`, a dotfile, or holds a slash, a
- * backslash or NUL.
+ * backslash or NUL; a link on disk that leads out of the version's folder is not followed.
  */
 
 export interface GamesServerOptions {
@@ -192,6 +192,7 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       headers,
       negotiate: true,
       decodePrebuilt: game.engines[version] === 'unity' && UNITY_BUILD_FILE.test(relative),
+      within: root,
     });
     if (result === 'directory') {
       // the game's relative URLs need the folder's trailing slash
@@ -222,11 +223,12 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       return;
     }
     /** A small file that changes in place (the SDK, a thumbnail): short cache, or 404. */
-    const sendShortLived = async (filePath: string) => {
+    const sendShortLived = async (filePath: string, within?: string) => {
       const result = await sendFile(req, res, filePath, {
         cacheControl: SHORT_CACHE,
         headers,
         negotiate: false,
+        ...(within === undefined ? {} : { within }),
       });
       if (result !== 'sent') {
         answerText(res, 404, 'Not found', headers);
@@ -251,7 +253,7 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
       return;
     }
     if (!isGranted && files.length === 0 && THUMBNAIL.test(second)) {
-      await sendShortLived(path.join(gamesDir, gameId, second));
+      await sendShortLived(path.join(gamesDir, gameId, second), path.join(gamesDir, gameId));
       return;
     }
     if (!VERSION.test(second)) {

@@ -23,19 +23,28 @@ describe('the games origin and the site origins', () => {
     );
   });
 
-  it('follows the host name the browser used for the site on the embedded default', () => {
+  it('is the other loopback name than the one the browser used for the site on the embedded default', () => {
+    // cookies are per host name, not per port: a game on the site's own name shares its jar
     expect(gamesOriginFor({ headers: { host: 'localhost:3000' } }, config())).toBe(
-      'http://localhost:3001',
-    );
-    expect(gamesOriginFor({ headers: { host: '127.0.0.1:3000' } }, config())).toBe(
       'http://127.0.0.1:3001',
     );
-    expect(gamesOriginFor({ headers: { host: '[::1]:3000' } }, config())).toBe('http://[::1]:3001');
+    expect(gamesOriginFor({ headers: { host: '127.0.0.1:3000' } }, config())).toBe(
+      'http://localhost:3001',
+    );
+    expect(gamesOriginFor({ headers: { host: '[::1]:3000' } }, config())).toBe(
+      'http://localhost:3001',
+    );
+    expect(
+      gamesOriginFor(
+        { headers: { host: 'forged.example' } },
+        config({ publicOrigin: 'http://localhost:8080' }),
+      ),
+    ).toBe('http://127.0.0.1:3001');
   });
 
   it('never copies a malformed Host header into an origin', () => {
     for (const host of ['a;b', 'evil.com/x', 'x y', '', 'a:b:c']) {
-      expect(gamesOriginFor({ headers: { host } }, config())).toBe('http://127.0.0.1:3001');
+      expect(gamesOriginFor({ headers: { host } }, config())).toBe('http://localhost:3001');
     }
     expect(hostNameOf('Example.COM:80')).toBe('example.com');
   });

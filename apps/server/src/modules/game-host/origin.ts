@@ -1,15 +1,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 import type { Config } from '../../config.js';
+import { otherLoopbackName } from '../../lib/sites.js';
 
 /*
  * The two origins (the site and the games origin) and how each names the other:
  *
  * - the games origin's public address, for play URLs (catalogue) and the site's CSP frame-src:
- *   GAMES_ORIGIN when set; unset (the embedded default), http://<host name>:<gamesHost.port>,
- *   the host name being the one the browser used for the site (the Host header of the request
- *   being answered, so localhost and 127.0.0.1 both work), or PUBLIC_ORIGIN's when that is set
- *   (a forged Host header then changes nothing);
+ *   GAMES_ORIGIN when set; unset (the embedded default), http://<other name>:<gamesHost.port>,
+ *   the other loopback name than the one the browser used for the site (the Host header of the
+ *   request being answered, or PUBLIC_ORIGIN's host name when that is set, so a forged Host
+ *   header changes nothing): a site on localhost has its games on 127.0.0.1 and the reverse.
+ *   Browsers keep cookies per host name, not per port, so a game on the site's own name could
+ *   fill the jar until the site's cookies are evicted and then set its own session cookie. A
+ *   site on any other name keeps it for its games (development only: production refuses to
+ *   start so, see config.ts);
  * - the site's origins allowed to embed the games origin's pages (frame-ancestors) and to be
  *   talked to from games (connect-src): PUBLIC_ORIGIN when set, else 127.0.0.1 and localhost on
  *   PORT.
@@ -40,11 +45,11 @@ export function gamesOriginFor(
   if (config.gamesHost.origin) {
     return config.gamesHost.origin;
   }
-  const hostName =
+  const siteHostName =
     (config.publicOrigin ? new URL(config.publicOrigin).hostname : undefined) ??
     hostNameOf(req.headers.host) ??
     fallbackHostName(config.host);
-  return `http://${hostName}:${config.gamesHost.port}`;
+  return `http://${otherLoopbackName(siteHostName) ?? siteHostName}:${config.gamesHost.port}`;
 }
 
 function fallbackHostName(host: string): string {

@@ -4,6 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+// zlib's crc32 is native (Node 20.15+; the engines field asks for 20.19)
+import { crc32 } from 'node:zlib';
 
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
@@ -314,6 +316,31 @@ function planUnpack(entries: readonly Entry[], zipSize: number, limits: ZipLimit
   return planned;
 }
 
+/**
+ * Passes an entry's bytes through and refuses them at the end when their CRC-32 is not the one
+ * the zip's directory names: the bytes were changed after zipping (a damaged download, a
+ * truncated copy), and a build of damaged files must not be published.
+ */
+function crcCheck(entry: Entry, relative: string): Transform {
+  let crc = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      crc = crc32(chunk, crc);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(
+        crc === entry.crc32 >>> 0
+          ? null
+          : refuseBuild(
+              'BAD_ZIP',
+              `The zip file is damaged: the contents of ${JSON.stringify(relative)} do not match its checksum (CRC-32). Zip the build again and upload the new file.`,
+            ),
+      );
+    },
+  });
+}
+
 function openEntry(zipfile: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
   return new Promise((resolve, reject) => {
     zipfile.openReadStream(entry, (error, stream) => {
@@ -329,7 +356,8 @@ function openEntry(zipfile: ZipFile, entry: Entry): Promise<NodeJS.ReadableStrea
 /**
  * Unpacks `zipFile` into the empty folder `destDir` after checking every entry (paths, links,
  * counts, sizes, ratios), or throws the refusal. yauzl checks that each entry's bytes match its
- * declared size, so the checked sizes are the sizes written.
+ * declared size, so the checked sizes are the sizes written; their CRC-32 is checked as they
+ * stream (crcCheck).
  */
 export async function unpackZip(
   zipFile: string,
@@ -353,7 +381,11 @@ export async function unpackZip(
       await mkdir(path.dirname(target), { recursive: true });
       try {
         const stream = await openEntry(zipfile, entry);
-        await pipeline(stream, createWriteStream(target, { flags: 'wx' }));
+        await pipeline(
+          stream,
+          crcCheck(entry, relative),
+          createWriteStream(target, { flags: 'wx' }),
+        );
       } catch (error) {
         if (error instanceof HttpError) {
           throw error;

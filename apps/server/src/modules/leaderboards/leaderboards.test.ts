@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { GameAuditResponse } from '@portfolio/types/game-host';
 import {
+  AdminLeaderboardScoresResponse,
   LeaderboardResponse,
   LeaderboardsResponse,
   SubmitScoreResponse,
@@ -285,6 +286,65 @@ describe('periods', () => {
     clock = Date.parse('2026-12-01T00:00:00.000Z'); // a new month
     expect((await read(app.client(), board, 'period=month')).entries).toEqual([]);
     expect((await read(app.client(), board, 'period=week')).entries).toHaveLength(2);
+  });
+});
+
+describe('what a board shows of its players', () => {
+  it('names players without their user ids, marks your own row, and gives the admin the ids', async () => {
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const first = await signedInClient(app);
+    const second = await signedInClient(app);
+    await submit(first.client, board, 20);
+    const submitted = await submit(second.client, board, 10);
+    expect(submitted.status).toBe(201);
+    expect(JSON.stringify(submitted.body)).not.toContain(second.id);
+    expect(SubmitScoreResponse.parse(submitted.body).best).toMatchObject({ rank: 2, you: true });
+
+    const path = `/api/games/${GAME}/leaderboards/${board}`;
+    for (const [client, query] of [
+      [app.client(), 'period=all'],
+      [first.client, 'period=all'],
+      [second.client, 'period=all&around=me'],
+    ] as const) {
+      const response = await client.get(`${path}?${query}`);
+      expect(response.status).toBe(200);
+      const text = JSON.stringify(response.body);
+      expect(text).not.toContain('userId');
+      expect(text).not.toContain(first.id);
+      expect(text).not.toContain(second.id);
+    }
+    const asGuest = await read(app.client(), board);
+    expect(asGuest.entries.map((entry) => entry.you)).toEqual([undefined, undefined]);
+    const asFirst = await read(first.client, board);
+    expect(asFirst.entries.map((entry) => [entry.username, entry.you])).toEqual([
+      [first.username, true],
+      [second.username, undefined],
+    ]);
+    const aroundSecond = await read(second.client, board, 'period=all&around=me');
+    expect(aroundSecond.me).toMatchObject({ username: second.username, rank: 2, you: true });
+
+    const scores = await admin.get<AdminLeaderboardScoresResponse>(
+      `/api/admin/games/${GAME}/leaderboards/${board}/scores?limit=10`,
+    );
+    expect(scores.status).toBe(200);
+    expect(
+      AdminLeaderboardScoresResponse.parse(scores.body).entries.map((entry) => [
+        entry.rank,
+        entry.userId,
+        entry.username,
+      ]),
+    ).toEqual([
+      [1, first.id, first.username],
+      [2, second.id, second.username],
+    ]);
+    expect(
+      (await first.client.get(`/api/admin/games/${GAME}/leaderboards/${board}/scores`)).status,
+    ).toBe(403);
+    const badLimit = await admin.get<{ error: { message: string } }>(
+      `/api/admin/games/${GAME}/leaderboards/${board}/scores?limit=1000`,
+    );
+    expect(badLimit.status).toBe(400);
+    expect(badLimit.body.error.message).toMatch(/limit: must be at most 100/);
   });
 });
 

@@ -2,6 +2,8 @@ import { type Request, type RequestHandler, Router } from 'express';
 
 import { decideGameAccess } from '@portfolio/types';
 import {
+  AdminLeaderboardScoresQuery,
+  type AdminLeaderboardScoresResponse,
   BanPlayerRequest,
   LeaderboardKey,
   LeaderboardQuery,
@@ -33,6 +35,8 @@ import type { LeaderboardService } from './service.js';
  *   GET    /api/admin/games/:id/leaderboards                     every board of a game
  *   PUT    /api/admin/games/:id/leaderboards/:board              define or change a board
  *   DELETE /api/admin/games/:id/leaderboards/:board              delete it with its scores
+ *   GET    /api/admin/games/:id/leaderboards/:board/scores?limit=    the all-time top with user
+ *                                                                ids (the public board has names)
  *   DELETE /api/admin/games/:id/leaderboards/:board/scores/:userId   remove a player's score
  *   GET/POST /api/admin/games/:id/leaderboards/:board/bans, DELETE …/bans/:userId
  */
@@ -114,6 +118,7 @@ export function createLeaderboardRouter(deps: {
     const answer = await leaderboards.read(game.id, board, {
       ...query,
       userId: isMine ? req.auth?.user.id : undefined,
+      viewerId: req.auth?.user.id,
     });
     // the top is cached here (LEADERBOARD_CACHE_MS, dropped by every score): a browser asks
     // each time, so a viewer reading the board after its own score sees it
@@ -165,6 +170,14 @@ export function createLeaderboardRouter(deps: {
   router.delete('/admin/games/:id/leaderboards/:board', adminAuth, async (req, res) => {
     await leaderboards.remove(adminGame(req), boardOf(req), actorOf(res));
     res.status(204).end();
+  });
+
+  router.get('/admin/games/:id/leaderboards/:board/scores', adminAuth, async (req, res) => {
+    const gameId = adminGame(req);
+    const board = boardOf(req);
+    const { limit } = parseInput(AdminLeaderboardScoresQuery, req.query);
+    const { entries } = await leaderboards.readTopUncached(gameId, board, 'all', limit, false);
+    res.set('Cache-Control', 'no-store').json({ entries } satisfies AdminLeaderboardScoresResponse);
   });
 
   router.delete(

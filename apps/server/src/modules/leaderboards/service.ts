@@ -9,6 +9,7 @@ import {
   type LeaderboardResponse,
   LEADERBOARDS_PER_GAME_MAX,
   periodStartOf,
+  type PlayerScore,
   type PutLeaderboardRequest,
   type SubmitScoreResponse,
 } from '@portfolio/types/leaderboards';
@@ -58,7 +59,7 @@ const isoOf = (value: Date | string) => new Date(value).toISOString();
 const rankKeyOf = (board: Pick<Leaderboard, 'order'>, value: number) =>
   board.order === 'desc' ? -value : value;
 
-const entryOf = (board: Leaderboard, row: ScoreRow, rank: number): LeaderboardEntry => ({
+const entryOf = (board: Leaderboard, row: ScoreRow, rank: number): PlayerScore => ({
   rank,
   userId: row.user_id,
   username: row.username,
@@ -66,6 +67,17 @@ const entryOf = (board: Leaderboard, row: ScoreRow, rank: number): LeaderboardEn
   display: formatScore(board, Number(row.value)),
   achievedAt: isoOf(row.achieved_at),
 });
+
+/**
+ * A row as the public board answers it: the user id left out (guests and other players see
+ * names only), the viewer's own row marked.
+ */
+export function publicEntry(
+  { userId, ...entry }: PlayerScore,
+  viewerId: string | undefined,
+): LeaderboardEntry {
+  return userId === viewerId ? { ...entry, you: true } : entry;
+}
 
 /** A player's scores on one board, every period. */
 const playerScores = (gameId: string, board: string, userId: string) =>
@@ -87,7 +99,7 @@ async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
 
 interface CachedTop {
   at: number;
-  entries: LeaderboardEntry[];
+  entries: PlayerScore[];
   total: number;
 }
 
@@ -185,7 +197,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
     bucket: string,
     me: { row: ScoreRow; rank: number },
     limit: number,
-  ): Promise<LeaderboardEntry[]> {
+  ): Promise<PlayerScore[]> {
     const before = Math.min(me.rank - 1, Math.floor((limit - 1) / 2));
     const after = limit - 1 - before;
     const position = sql`(${me.row.rank_key}::float8, ${isoOf(me.row.achieved_at)}::timestamptz, ${me.row.user_id}::uuid)`;
@@ -237,7 +249,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
       boardKey: string,
       period: LeaderboardPeriod,
       userId: string,
-    ): Promise<LeaderboardEntry | null> {
+    ): Promise<PlayerScore | null> {
       const board = await findBoard(gameId, boardKey);
       const found = await readRank(board, period, periodStartOf(period, new Date(now())), userId);
       return found ? entryOf(board, found.row, found.rank) : null;
@@ -253,7 +265,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
       period: LeaderboardPeriod,
       limit: number,
       withTotal: boolean,
-    ): Promise<{ entries: LeaderboardEntry[]; total: number }> {
+    ): Promise<{ entries: PlayerScore[]; total: number }> {
       const board = await findBoard(gameId, boardKey);
       const bucket = periodStartOf(period, new Date(now()));
       const { entries, total } = await readTop(board, period, bucket, limit, withTotal);
@@ -434,13 +446,14 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
         board: boardKey,
         value,
         isBest: changed.some((row) => row.period === 'all'),
-        best: entryOf(board, best.row, best.rank),
+        best: publicEntry(entryOf(board, best.row, best.rank), userId),
       };
     },
 
     /**
      * A board in a period: the top `limit` rows (cached a few seconds), or with around 'me' the
-     * rows around the player (and their own row as `me`).
+     * rows around the player (and their own row as `me`). Rows name players, never their ids;
+     * `viewerId`'s row is marked `you`.
      */
     async read(
       gameId: string,
@@ -450,6 +463,8 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
         around: 'top' | 'me';
         limit: number;
         userId?: string | undefined;
+        /** The signed-in player reading the board (their row is marked). */
+        viewerId?: string | undefined;
       },
     ): Promise<LeaderboardResponse> {
       const board = await findBoard(gameId, boardKey);
@@ -461,18 +476,20 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
         setBounded(topCache, key, top, CACHE_ENTRIES);
       }
       const base = { leaderboard: board, period: options.period, periodStart: bucket };
+      const present = (entries: PlayerScore[]) =>
+        entries.map((entry) => publicEntry(entry, options.viewerId));
       if (options.around !== 'me' || !options.userId) {
-        return { ...base, entries: top.entries, me: null, total: top.total };
+        return { ...base, entries: present(top.entries), me: null, total: top.total };
       }
       const me = await readRank(board, options.period, bucket, options.userId);
       if (!me) {
-        return { ...base, entries: top.entries, me: null, total: top.total };
+        return { ...base, entries: present(top.entries), me: null, total: top.total };
       }
       const entries = await readAround(board, options.period, bucket, me, options.limit);
       return {
         ...base,
-        entries,
-        me: entryOf(board, me.row, me.rank),
+        entries: present(entries),
+        me: publicEntry(entryOf(board, me.row, me.rank), options.viewerId),
         total: Math.max(top.total, me.rank),
       };
     },

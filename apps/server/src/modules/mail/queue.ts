@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 
+import { EMAIL_PATTERN } from '@portfolio/types';
 import { SITE_NAME } from '@portfolio/types/site';
 
 import type { Db } from '../../db/client.js';
@@ -49,6 +50,7 @@ export const DEFAULT_MAIL_RETRY: MailRetry = {
 /** How long a worker holds a claimed message before another may try it (a crash mid-send). */
 const CLAIM_MS = 2 * 60_000;
 const BATCH = 20;
+const NOT_BARE_ADDRESS = 'the recipient is not a bare email address';
 
 /** SMTP through nodemailer (SMTP_URL). */
 export function createSmtpTransport(smtpUrl: string): MailTransport & { close(): void } {
@@ -125,6 +127,16 @@ export function createMailQueue(deps: {
   }
 
   async function deliver(row: MailRow): Promise<void> {
+    // Defence in depth behind the contracts' email rule: nodemailer parses the recipient as an
+    // address list ('name<other@host>', encoded words), so only a bare address is ever sent to.
+    if (!EMAIL_PATTERN.test(row.recipient)) {
+      await db
+        .update(mailOutbox)
+        .set({ status: 'failed', attempts: row.attempts + 1, lastError: NOT_BARE_ADDRESS })
+        .where(eq(mailOutbox.id, row.id));
+      mailLog.warn(`not sent: "${row.subject}" (message ${row.id}): ${NOT_BARE_ADDRESS}`);
+      return;
+    }
     if (!transport) {
       await db
         .update(mailOutbox)

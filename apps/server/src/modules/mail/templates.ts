@@ -137,3 +137,29 @@ export function emailChangedMail(input: {
     }),
   };
 }
+
+/** Someone registered with an address an account already uses; the new account did not get it. */
+export function registrationAttemptMail(input: {
+  to: string;
+  username: string;
+  signInUrl: string;
+  resetUrl: string;
+}): MailMessage {
+  return {
+    kind: 'registration-attempt',
+    to: input.to,
+    subject: `Someone tried to register with your email address on ${SITE_NAME}`,
+    ...renderBody({
+      greeting: `Hello ${input.username},`,
+      paragraphs: [
+        'Someone just registered a new account with this email address. Your account already uses it, so the new account was made without it and this address stays with your account.',
+        'If it was you, you already have an account: sign in with your username. If you forgot your password, you can reset it.',
+      ],
+      action: { label: 'Sign in', url: input.signInUrl },
+      after: [
+        `Forgot your password? ${input.resetUrl}`,
+        'If this was not you, you can ignore this email.',
+      ],
+    }),
+  };
+}

@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -33,7 +34,7 @@ import type { MediaReferenceSource } from './service.js';
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
 
-const LIMITS = { image: 1024 * 1024, video: 1024 * 1024, audio: 512 * 1024 };
+const LIMITS = { image: 1024 * 1024, video: 1024 * 1024, audio: 2 * 1024 * 1024 };
 
 let app: TestApp;
 let admin: TestClient;
@@ -141,6 +142,58 @@ const pngOf = (width: number, height: number) =>
 it('removes upload work left by a stopped process when it starts', () => {
   expect(readdirSync(path.join(mediaDir, '.incoming'))).toEqual([]);
 });
+
+/**
+ * A GIF of `frames` 1×1 frames on a `width`×`height` canvas, written byte by byte: a few bytes a
+ * frame, while a decoder paints each frame onto the whole canvas.
+ */
+function animatedGif(width: number, height: number, frames: number): Buffer {
+  const screen = Buffer.alloc(13);
+  screen.write('GIF89a', 0, 'latin1');
+  screen.writeUInt16LE(width, 6);
+  screen.writeUInt16LE(height, 8);
+  screen[10] = 0x80; // a global colour table of two colours
+  const parts = [screen, Buffer.from([0, 0, 0, 255, 255, 255])];
+  // loop forever (NETSCAPE2.0)
+  parts.push(Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0'), 3, 1, 0, 0, 0]));
+  for (let frame = 0; frame < frames; frame++) {
+    parts.push(Buffer.from([0x21, 0xf9, 4, 0, 10, 0, 0, 0])); // 0.1 s a frame
+    const descriptor = Buffer.alloc(10);
+    descriptor[0] = 0x2c;
+    descriptor.writeUInt16LE(1, 5);
+    descriptor.writeUInt16LE(1, 7);
+    parts.push(descriptor);
+    // LZW, 3-bit codes: clear (4), the pixel's colour, end (5)
+    const codes = 4 | ((frame % 2) << 3) | (5 << 6);
+    parts.push(Buffer.from([2, 2, codes & 0xff, codes >> 8, 0]));
+  }
+  parts.push(Buffer.from([0x3b]));
+  return Buffer.concat(parts);
+}
+
+/** A WAV of one second of 8 kHz 16-bit mono silence after `emptyChunks` empty chunks. */
+function wavWithChunks(emptyChunks: number): Buffer {
+  const fmt = Buffer.alloc(24);
+  fmt.write('fmt ', 0, 'latin1');
+  fmt.writeUInt32LE(16, 4);
+  fmt.writeUInt16LE(1, 8); // PCM
+  fmt.writeUInt16LE(1, 10); // mono
+  fmt.writeUInt32LE(8000, 12);
+  fmt.writeUInt32LE(16000, 16); // bytes a second
+  fmt.writeUInt16LE(2, 20);
+  fmt.writeUInt16LE(16, 22);
+  const empty = Buffer.alloc(8);
+  empty.write('junk', 0, 'latin1');
+  const data = Buffer.alloc(8 + 16000);
+  data.write('data', 0, 'latin1');
+  data.writeUInt32LE(16000, 4);
+  const body = Buffer.concat([fmt, ...Array.from({ length: emptyChunks }, () => empty), data]);
+  const riff = Buffer.alloc(12);
+  riff.write('RIFF', 0, 'latin1');
+  riff.writeUInt32LE(body.length + 4, 4);
+  riff.write('WAVE', 8, 'latin1');
+  return Buffer.concat([riff, body]);
+}
 
 describe('uploading media', () => {
   let jpegItem: StoredMedia;
@@ -435,6 +488,49 @@ describe('refusing uploads', () => {
     },
   );
 
+  it('refuses tiny files that would cost seconds of work, quickly, before decoding', async () => {
+    // 2.3 KB: 100 frames on a 1600×1600 canvas, 256 million pixels to paint
+    const gif = animatedGif(1600, 1600, 100);
+    expect(gif.length).toBeLessThan(3000);
+    // 1 MiB: 131,072 empty chunks before the audio
+    const wav = wavWithChunks(128 * 1024);
+    for (const [body, name, message] of [
+      [
+        gif,
+        'bomb.gif',
+        'The animation is too large to convert: 100 frames of 1600×1600 pixels are 256 million pixels, and the limit is 100 million (frames × width × height). Make it smaller or shorter and upload it again.',
+      ],
+      [
+        wav,
+        'chunks.wav',
+        'The WAV file has more than 1,000 chunks before its audio data: it is not a recording a browser plays. Export it again as a plain WAV file.',
+      ],
+    ] as const) {
+      const before = await snapshot();
+      const started = performance.now();
+      const answer = await upload(body, name);
+      const took = performance.now() - started;
+      expect(answer.status, name).toBe(400);
+      expect(answer.body.error, name).toMatchObject({ code: 'MEDIA_TOO_COMPLEX', message });
+      expect(took, name).toBeLessThan(2000);
+      expect(await snapshot()).toEqual(before);
+    }
+  });
+
+  it('still stores a real animation and a WAV with a few extra chunks', async () => {
+    const gif = await upload(animatedGif(64, 48, 20), 'loop.gif');
+    expect(gif.status).toBe(201);
+    expect(gif.body.media).toMatchObject({
+      type: 'image',
+      mime: 'image/gif',
+      width: 64,
+      height: 48,
+    });
+    const wav = await upload(wavWithChunks(3), 'tagged.wav');
+    expect(wav.status).toBe(201);
+    expect(wav.body.media).toMatchObject({ type: 'audio', mime: 'audio/wav', duration: 1 });
+  });
+
   it('refuses a video over its limit while it streams (no length declared)', async () => {
     const mp4 = fixture('sample.mp4');
     const body = Buffer.concat([mp4, randomBytes(LIMITS.video)]);
@@ -545,5 +641,21 @@ describe('deleting media', () => {
     ]) {
       expect((await fetchMedia(url)).response.status).toBe(404);
     }
+  });
+
+  it('never follows a link placed in the folder; a file there is served', async () => {
+    const file = `${'b'.repeat(64)}.png`;
+    writeFileSync(path.join(mediaDir, file), 'stored bytes');
+    symlinkSync('/etc/hostname', path.join(mediaDir, `${'a'.repeat(64)}.png`));
+    symlinkSync(path.join(mediaDir, file), path.join(mediaDir, `${'c'.repeat(64)}.png`));
+    for (const name of [`${'a'.repeat(64)}.png`, `${'c'.repeat(64)}.png`]) {
+      const { response, bytes } = await fetchMedia(`/media/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(bytes.toString(), name).not.toContain('stored bytes');
+      expect(bytes.toString(), name).not.toContain(readFileSync('/etc/hostname', 'utf8').trim());
+    }
+    const served = await fetchMedia(`/media/${file}`);
+    expect(served.response.status).toBe(200);
+    expect(served.bytes.toString()).toBe('stored bytes');
   });
 });

@@ -20,6 +20,15 @@ export interface ProbeResult {
 
 export class CorruptMediaError extends Error {}
 
+/** A file whose structure would cost far more work than its size suggests (refused, 400). */
+export class MediaTooComplexError extends Error {}
+
+/**
+ * The most chunks (WAV) or top-level boxes (MP4) walked before the one wanted: real files have a
+ * handful; a crafted one of empty chunks has a hundred thousand in a megabyte.
+ */
+export const MAX_CONTAINER_CHUNKS = 1000;
+
 /** The most of a container's header read into memory (a long MP4's `moov` is a few MB). */
 const MAX_HEADER_BYTES = 32 * 1024 * 1024;
 
@@ -27,6 +36,22 @@ async function readAt(file: FileHandle, position: number, length: number): Promi
   const buffer = Buffer.alloc(length);
   const { bytesRead } = await file.read(buffer, 0, length, position);
   return buffer.subarray(0, bytesRead);
+}
+
+/**
+ * Reads small headers at increasing positions through one 64 KiB window, so walking a file's
+ * chunks costs a read per window, not one per chunk.
+ */
+function windowedReader(file: FileHandle, windowBytes = 64 * 1024) {
+  let start = 0;
+  let window: Buffer = Buffer.alloc(0);
+  return async (position: number, length: number): Promise<Buffer> => {
+    if (position < start || position + length > start + window.length) {
+      start = position;
+      window = await readAt(file, position, Math.max(length, windowBytes));
+    }
+    return window.subarray(position - start, position - start + length);
+  };
 }
 
 const finite = (value: number) => (Number.isFinite(value) && value >= 0 ? value : undefined);
@@ -77,8 +102,17 @@ async function probeMp4(file: FileHandle, size: number): Promise<ProbeResult> {
   // top-level boxes are walked by their headers: the `moov` may come after gigabytes of `mdat`
   let offset = 0;
   let moov: Buffer | undefined;
-  while (offset + 8 <= size) {
-    const header = await readAt(file, offset, 16);
+  const readHeader = windowedReader(file);
+  for (let boxes = 0; offset + 8 <= size; boxes++) {
+    if (boxes === MAX_CONTAINER_CHUNKS) {
+      throw new MediaTooComplexError(
+        `The video has more than ${MAX_CONTAINER_CHUNKS.toLocaleString('en')} boxes before its index (the MP4 moov box). Export it again with the index at the start ("fast start").`,
+      );
+    }
+    const header = await readHeader(offset, 16);
+    if (header.length < 8) {
+      break;
+    }
     let boxSize = header.readUInt32BE(0);
     const type = header.toString('latin1', 4, 8);
     if (boxSize === 1) {
@@ -364,12 +398,18 @@ async function probeOgg(file: FileHandle, size: number): Promise<ProbeResult> {
 async function probeWav(file: FileHandle, size: number): Promise<ProbeResult> {
   let offset = 12;
   let byteRate = 0;
-  while (offset + 8 <= size) {
-    const header = await readAt(file, offset, 8);
+  const readHeader = windowedReader(file);
+  for (let chunks = 0; offset + 8 <= size; chunks++) {
+    if (chunks === MAX_CONTAINER_CHUNKS) {
+      throw new MediaTooComplexError(
+        `The WAV file has more than ${MAX_CONTAINER_CHUNKS.toLocaleString('en')} chunks before its audio data: it is not a recording a browser plays. Export it again as a plain WAV file.`,
+      );
+    }
+    const header = await readHeader(offset, 8);
     const id = header.toString('latin1', 0, 4);
     const chunkSize = header.readUInt32LE(4);
     if (id === 'fmt ') {
-      const fmt = await readAt(file, offset + 8, 16);
+      const fmt = await readHeader(offset + 8, 16);
       byteRate = fmt.length >= 12 ? fmt.readUInt32LE(8) : 0;
     } else if (id === 'data') {
       if (!byteRate) {

@@ -1,3 +1,6 @@
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+
 import express, { type RequestHandler, Router } from 'express';
 
 import {
@@ -107,7 +110,7 @@ const STORED_FILE = /^\/[0-9a-f]{64}(-(\d+|thumb))?\.[a-z0-9]+$/;
 /**
  * GET /media/<file>: the stored files with their type, byte ranges (video seeking), a year of
  * caching (names are content hashes), no sniffing, embeddable by other origins (feed readers);
- * anything else under /media is a 404.
+ * anything else under /media, a link included, is a 404.
  */
 export function createMediaStaticRouter(dir: string): Router {
   const router = Router();
@@ -125,8 +128,15 @@ export function createMediaStaticRouter(dir: string): Router {
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     },
   });
-  router.use((req, res, next) => {
+  router.use(async (req, res, next) => {
     if (!STORED_FILE.test(req.path)) {
+      next(notFound('No such media file'));
+      return;
+    }
+    // stored files are regular files: a link placed in the folder (by hand, or by an old
+    // restore) is not followed, wherever it points
+    const stats = await lstat(path.join(dir, req.path)).catch(() => undefined);
+    if (!stats?.isFile()) {
       next(notFound('No such media file'));
       return;
     }

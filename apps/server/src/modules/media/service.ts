@@ -17,8 +17,8 @@ import {
 import type { Db } from '../../db/client.js';
 import { media } from '../../db/schema.js';
 import { HttpError, notFound } from '../../lib/errors.js';
-import { CorruptImageError, processImage } from './images.js';
-import { CorruptMediaError, probeMedia } from './probe.js';
+import { AnimationTooLargeError, CorruptImageError, processImage } from './images.js';
+import { CorruptMediaError, MediaTooComplexError, probeMedia } from './probe.js';
 import { type MediaLimits, receiveMedia, refuseMedia } from './receive.js';
 
 /*
@@ -168,6 +168,9 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
             error.message,
           );
         }
+        if (error instanceof AnimationTooLargeError) {
+          throw refuseMedia(400, 'MEDIA_TOO_COMPLEX', error.message);
+        }
         throw error;
       });
       for (const file of image.files) {
@@ -189,6 +192,9 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
     const facts = await probeMedia(upload, type.mime, received.bytes).catch((error: unknown) => {
       if (error instanceof CorruptMediaError) {
         throw refuseMedia(400, 'MEDIA_CORRUPT', error.message);
+      }
+      if (error instanceof MediaTooComplexError) {
+        throw refuseMedia(400, 'MEDIA_TOO_COMPLEX', error.message);
       }
       throw error;
     });

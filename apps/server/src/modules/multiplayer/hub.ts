@@ -61,9 +61,9 @@ const BAD_TICKET: PlayRefusal = {
 /**
  * Only signed-in users play, identified once, at the handshake: by a play ticket for this game
  * when the client passes one (`auth: { ticket }`: a game on the games origin), else by the session
- * cookie. A page on the games origin must bring a ticket: browsers do not separate cookies by
- * port, so on the embedded default its handshake may carry the site's cookie, which a game must
- * never be able to act with.
+ * cookie. A page on the games origin must bring a ticket: where the games origin shares the site's
+ * cookie jar (GAMES_ORIGIN_ALLOW_SAME_SITE), its handshake may carry the site's cookie, which a
+ * game must never be able to act with.
  */
 function authorisePlayers(namespace: Namespace, gameId: string, deps: HubDeps) {
   const { sessions } = deps;

@@ -162,11 +162,17 @@ export function createHeartbeatFastPath(deps: {
     const text = await readBody(req);
     const resolved = await resolveSessionCookie(sessions, cookies.names, req.headers.cookie);
     const { session } = resolved;
-    // a stale cookie: forget it so the browser stops sending it
-    const headers: Record<string, string> =
-      resolved.session === null && resolved.isStale
-        ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
-        : NO_HEADERS;
+    // a stale cookie: forget it so the browser stops sending it; a planted partitioned copy
+    // beside the real one: forget that one only (as the session middleware does)
+    const isSecureRequest = requestOrigin.protocol(req) === 'https';
+    const headers: Record<string, string | string[]> =
+      resolved.session !== null
+        ? NO_HEADERS
+        : resolved.isStale
+          ? { 'Set-Cookie': cookies.clearingHeader(isSecureRequest) }
+          : resolved.isConflict
+            ? { 'Set-Cookie': cookies.plantedClearingHeader(isSecureRequest) }
+            : NO_HEADERS;
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();

@@ -81,6 +81,9 @@ describe('POST /api/user/update-email', () => {
     ['a space', 'some one@example.com'],
     ['no dot after the at sign', 'someone@example'],
     ['nothing', ''],
+    ['a display name', 'victim.example.com<evil@attacker.test>'],
+    ['an encoded word', '=?utf-8?b?ZXZpbEBhdHRhY2tlci50ZXN0?=@example.com'],
+    ['a quoted local part', '"evil"@example.com'],
   ])("refuses an email with %s: 'Please enter a valid email address'", async (_case, email) => {
     const { client } = await signedInClient(app);
     const response = await client.post('/api/user/update-email', { email });
@@ -142,7 +145,8 @@ describe('POST /api/user/change-password', () => {
     expect(response.status).toBe(200);
     const setCookie = response.headers
       .getSetCookie()
-      .find((line) => line.startsWith('__Host-sid='));
+      // not the line that expires a partitioned (planted) copy first
+      .find((line) => line.startsWith('__Host-sid=') && !/;\s*Partitioned/i.test(line));
     expect(setCookie).toMatch(/^__Host-sid=[^;]+;.*HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(user.client.cookieHeader).not.toBe(oldCookie);

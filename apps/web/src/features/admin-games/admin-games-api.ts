@@ -16,6 +16,7 @@ import {
   type PutAchievementRequest,
 } from '@portfolio/types/achievements';
 import {
+  AdminLeaderboardScoresResponse,
   LeaderboardBansResponse,
   LeaderboardsResponse,
   type PutLeaderboardRequest,
@@ -133,6 +134,17 @@ export async function putLeaderboard(
 /** Deletes a board with its scores. */
 export async function deleteLeaderboard(gameId: string, board: string): Promise<void> {
   await request('DELETE', boardPath(gameId, board));
+}
+
+/** A board's all-time top with the players' user ids (the admin's view). */
+export async function listScores(gameId: string, board: string, signal?: AbortSignal) {
+  return (
+    await http.get(
+      `${boardPath(gameId, board)}/scores?limit=100`,
+      AdminLeaderboardScoresResponse,
+      signal,
+    )
+  ).entries;
 }
 
 /** Removes a player's scores from a board (every period). */

@@ -4,20 +4,20 @@ import type { AdminGame } from '@portfolio/types/game-host';
 import {
   type Leaderboard,
   type LeaderboardBan,
-  type LeaderboardEntry,
   type LeaderboardFormat,
+  type PlayerScore,
   formatScore,
   PutLeaderboardRequest,
 } from '@portfolio/types/leaderboards';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { getLeaderboard } from '../games/games-api';
 import {
   banPlayer,
   deleteLeaderboard,
   listAdminLeaderboards,
   listBans,
+  listScores,
   putLeaderboard,
   removeScore,
   unbanPlayer,
@@ -373,19 +373,19 @@ export function LeaderboardsSection({ game }: { game: AdminGame }) {
 
 /** A board's all-time top 100 with Remove and Ban, and its banned players. */
 function BoardScores({ gameId, board }: { gameId: string; board: Leaderboard | undefined }) {
-  const [entries, setEntries] = useState<LeaderboardEntry[] | null>(null);
+  const [entries, setEntries] = useState<PlayerScore[] | null>(null);
   const [bans, setBans] = useState<LeaderboardBan[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [banning, setBanning] = useState<LeaderboardEntry | null>(null);
+  const [banning, setBanning] = useState<PlayerScore | null>(null);
   const boardKey = board?.board ?? '';
 
   const reload = useCallback(async () => {
     const [top, banned] = await Promise.all([
-      getLeaderboard(gameId, boardKey, { period: 'all', limit: 100 }),
+      listScores(gameId, boardKey),
       listBans(gameId, boardKey),
     ]);
-    setEntries(top.entries);
+    setEntries(top);
     setBans(banned);
   }, [gameId, boardKey]);
 
@@ -395,11 +395,11 @@ function BoardScores({ gameId, board }: { gameId: string; board: Leaderboard | u
     }
     const controller = new AbortController();
     Promise.all([
-      getLeaderboard(gameId, boardKey, { period: 'all', limit: 100 }, controller.signal),
+      listScores(gameId, boardKey, controller.signal),
       listBans(gameId, boardKey, controller.signal),
     ]).then(
       ([top, banned]) => {
-        setEntries(top.entries);
+        setEntries(top);
         setBans(banned);
       },
       (failure: unknown) => {

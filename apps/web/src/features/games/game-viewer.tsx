@@ -287,7 +287,10 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
               aria-label={`${game.title} (game)`}
               onFocus={(event) => {
                 if (event.target === event.currentTarget) {
-                  focusFrame();
+                  // after the Tab that focused the box is done: the frame is another site's
+                  // (another process), and moving focus into it during that Tab let Chromium
+                  // carry the Tab on past it
+                  window.setTimeout(focusFrame, 0);
                 }
               }}
             >

@@ -93,7 +93,7 @@ export function LeaderboardPanel({
   }
   const board = boards.find((candidate) => candidate.board === boardKey) ?? boards[0];
   const me = mine?.me ?? null;
-  const isMeShown = me !== null && top?.entries.some((entry) => entry.userId === me.userId);
+  const isMeShown = me !== null && top?.entries.some((entry) => entry.you === true);
 
   return (
     <section className="leaderboard-panel" aria-labelledby={headingId}>
@@ -149,14 +149,11 @@ export function LeaderboardPanel({
           </thead>
           <tbody>
             {top.entries.map((entry) => (
-              <tr
-                key={entry.userId}
-                className={entry.userId === user?.id ? 'leaderboard-panel__me' : undefined}
-              >
+              <tr key={entry.username} className={entry.you ? 'leaderboard-panel__me' : undefined}>
                 <td>{entry.rank}</td>
                 <td>
                   {entry.username}
-                  {entry.userId === user?.id ? ' (you)' : ''}
+                  {entry.you ? ' (you)' : ''}
                 </td>
                 <td>{entry.display}</td>
               </tr>
