@@ -133,7 +133,7 @@ export function createApp(deps: Deps): Express {
   api.use(
     createAchievementIconRouter({
       achievements: deps.achievements,
-      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
       resolveSession: resolveSessionAndGate,
       allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
@@ -168,7 +168,7 @@ export function createApp(deps: Deps): Express {
     createGamesRouter({
       games: deps.games,
       rateLimiter: deps.rateLimiter,
-      findGame,
+      resolveGame: deps.gameHost.resolveGame,
       checkUnlock: (gameId, name) => deps.achievements.checkUnlock(gameId, name),
     }),
   );
@@ -178,16 +178,14 @@ export function createApp(deps: Deps): Express {
     createLeaderboardRouter({
       leaderboards: deps.leaderboards,
       rateLimiter: deps.rateLimiter,
-      findGame,
-      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
     }),
   );
   api.use(
     createAchievementRouter({
       achievements: deps.achievements,
-      findGame,
-      hasGame: (gameId) => deps.gameHost.catalogue.get(gameId) !== undefined,
+      resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
       gamesDir: config.gamesHost.dir,
     }),
@@ -197,7 +195,7 @@ export function createApp(deps: Deps): Express {
       playTickets: deps.playTickets,
       rateLimiter: deps.rateLimiter,
       publicOrigin: config.publicOrigin,
-      findGame,
+      resolveGame: deps.gameHost.resolveGame,
     }),
   );
   api.use(

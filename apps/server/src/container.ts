@@ -567,6 +567,16 @@ async function buildContent(
   return { media, content, devlog };
 }
 
+/** The sign-in and registration limits, with the configured counts. */
+const authRateLimitsOf = (config: Config) => ({
+  ...DEFAULT_AUTH_RATE_LIMITS,
+  loginPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.loginPerIp, limit: config.loginLimitPer5Minutes },
+  registerPerIp: {
+    ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp,
+    limit: config.registerLimitPerHour,
+  },
+});
+
 /** Everything the app needs, built once from the configuration, module by module. */
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
   const infra = await buildInfrastructure(config, options);
@@ -643,14 +653,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     events,
     bus,
     rateLimiter,
-    authRateLimits: options.authRateLimits ?? {
-      ...DEFAULT_AUTH_RATE_LIMITS,
-      loginPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.loginPerIp, limit: config.loginLimitPer5Minutes },
-      registerPerIp: {
-        ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp,
-        limit: config.registerLimitPerHour,
-      },
-    },
+    authRateLimits: options.authRateLimits ?? authRateLimitsOf(config),
     guestHeartbeatLimit: options.guestHeartbeatLimit ?? GUEST_HEARTBEAT_LIMIT,
     userHeartbeatLimit: options.userHeartbeatLimit ?? USER_HEARTBEAT_LIMIT,
     users: authModule.users,

@@ -85,11 +85,7 @@ function answerWhileStarting(req: IncomingMessage, res: ServerResponse): void {
   send(
     503,
     errorBody(
-      new HttpError(
-        503,
-        'SERVICE_UNAVAILABLE',
-        'The site is starting. Please try again in a moment.',
-      ),
+      new HttpError('SERVICE_UNAVAILABLE', 'The site is starting. Please try again in a moment.'),
     ),
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { ApiErrorCode } from './errors.js';
 import { GameAccess } from './games.js';
 
 /*
@@ -255,5 +256,5 @@ export const BUILD_REFUSAL_CODES = [
   'ZIP_BOMB',
   'TOO_MANY_FILES',
   'PAYLOAD_TOO_LARGE',
-] as const;
+] as const satisfies readonly ApiErrorCode[];
 export type BuildRefusalCode = (typeof BUILD_REFUSAL_CODES)[number];

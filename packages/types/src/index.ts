@@ -17,3 +17,4 @@ export {
   isCurrentUserResponse,
 } from './client.js';
 export * from './two-factor.js';
+export * from './errors.js';

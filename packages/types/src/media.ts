@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import type { ApiErrorCode } from './errors.js';
+
 /*
  * Uploaded media (issue "the owner's portfolio without code"): what POST /api/admin/media answers
  * and GET /api/admin/media lists. Files are served under /media/ by their content hash, so a URL
@@ -104,7 +106,7 @@ export const MEDIA_ERROR_CODES = [
   'MEDIA_TOO_COMPLEX',
   'MEDIA_EMPTY',
   'MEDIA_IN_USE',
-] as const;
+] as const satisfies readonly ApiErrorCode[];
 export type MediaErrorCode = (typeof MEDIA_ERROR_CODES)[number];
 
 /** The header that carries the file's name (percent-encoded, as encodeURIComponent writes it). */

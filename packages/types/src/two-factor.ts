@@ -5,13 +5,19 @@
  */
 import { z } from 'zod';
 
+import type { ApiErrorCode } from './errors.js';
+
 /** Recovery codes made when 2FA is turned on; each signs in once. */
 export const RECOVERY_CODE_COUNT = 10;
 
 /** Error codes a client can tell apart. */
 export const TWO_FACTOR_ERROR_CODES = {
-  /** A wrong, reused or malformed TOTP or recovery code. */
+  /** A wrong, reused or malformed TOTP or recovery code at the login's second step (401). */
   invalidCode: 'INVALID_TWO_FACTOR_CODE',
+  /** A wrong code given to turn 2FA on or off (400: the session is not at stake). */
+  wrongCode: 'TWO_FACTOR_WRONG_CODE',
+  /** A wrong current password given to turn 2FA off (400). */
+  wrongPassword: 'TWO_FACTOR_WRONG_PASSWORD',
   /** The login challenge is unknown, used, expired or out of attempts: sign in again. */
   challengeExpired: 'TWO_FACTOR_CHALLENGE_EXPIRED',
   /** ADMIN_REQUIRE_2FA: this admin session may only set up 2FA until it is on. */
@@ -20,7 +26,7 @@ export const TWO_FACTOR_ERROR_CODES = {
   alreadyEnabled: 'TWO_FACTOR_ALREADY_ENABLED',
   /** 2FA is not on, or no setup was started. */
   notEnabled: 'TWO_FACTOR_NOT_ENABLED',
-} as const;
+} as const satisfies Record<string, ApiErrorCode>;
 
 /** A code as typed: spaces and dashes are ignored by the server. */
 export const TwoFactorCode = z.string().trim().min(1, 'Please enter a code').max(64, 'is too long');

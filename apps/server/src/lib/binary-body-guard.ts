@@ -32,7 +32,7 @@ export function binaryBodyGuard(
       throw forbidden('Cross-site requests are not allowed');
     }
     if (!accepts(mediaTypeOf(req))) {
-      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${description}`);
+      throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `Send ${description}`);
     }
     next();
   };

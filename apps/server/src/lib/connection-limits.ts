@@ -1,6 +1,8 @@
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+import { type ApiErrorCode, httpStatusCode } from '@portfolio/types/errors';
+
 import type { ConnectionLimits } from '../config.js';
 import { rateLimitAddress } from './client-address.js';
 import { compileTrust, parseTrustProxy } from './proxy-trust.js';
@@ -171,7 +173,7 @@ function watchBody(watch: PendingWatch, limitMs: number): void {
       return;
     }
     const body = JSON.stringify({
-      error: { code: 'REQUEST_TIMEOUT', message: CLIENT_ERROR_MESSAGE[408] },
+      error: { code: 'REQUEST_TIMEOUT' satisfies ApiErrorCode, message: CLIENT_ERROR_MESSAGE[408] },
     });
     res.writeHead(408, {
       Connection: 'close',
@@ -293,7 +295,7 @@ function answerClientError(
     return;
   }
   const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
-  const code = (STATUS_CODES[status] ?? 'Bad Request').toUpperCase().replace(/[^A-Z]+/g, '_');
+  const code = httpStatusCode(status) ?? 'BAD_REQUEST';
   const body = JSON.stringify({
     error: { code, message: CLIENT_ERROR_MESSAGE[status] ?? 'The request could not be read.' },
   });

@@ -4,36 +4,59 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 
 import { type ApiError, SESSION_REQUIRED_CODE, WHOLE_MESSAGES } from '@portfolio/types';
+import { API_ERRORS, type ApiErrorCode, httpStatusCode } from '@portfolio/types/errors';
 import { moduleLogger } from './logger.js';
 
 const log = moduleLogger('http');
 
-/** An error a client can act on: HTTP status, stable code and readable message. */
+interface HttpErrorOptions {
+  /** What this case says; the catalogue's default message when left out. */
+  message?: string;
+  details?: string;
+  headers?: Record<string, string | string[]>;
+}
+
+/**
+ * An error a client can act on: a code of the catalogue (packages/types/src/errors.ts), the one
+ * status that code always has, and a readable message (the catalogue's unless given).
+ */
 export class HttpError extends Error {
+  readonly status: number;
+  readonly details: string | undefined;
+  readonly headers: Record<string, string | string[]>;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: string,
-    readonly headers: Record<string, string | string[]> = {},
+    readonly code: ApiErrorCode,
+    options: string | HttpErrorOptions = {},
   ) {
-    super(message);
+    const {
+      message,
+      details,
+      headers = {},
+    } = typeof options === 'string' ? { message: options } : options;
+    super(message ?? API_ERRORS[code].message);
     this.name = 'HttpError';
+    this.status = API_ERRORS[code].status;
+    this.details = details;
+    this.headers = headers;
   }
 }
 
+/** `new HttpError(code, options)`, for expressions that read better as a call. */
+export const httpError = (code: ApiErrorCode, options?: string | HttpErrorOptions) =>
+  new HttpError(code, options);
+
 export const badRequest = (message: string, details?: string) =>
-  new HttpError(400, 'BAD_REQUEST', message, details);
+  new HttpError('BAD_REQUEST', { message, details });
 /** 401 for a request without a valid session (the web app then shows the visitor as a guest). */
-export const unauthorized = (message = 'Authentication required') =>
-  new HttpError(401, SESSION_REQUIRED_CODE, message);
-export const forbidden = (message = 'You do not have permission to do that') =>
-  new HttpError(403, 'FORBIDDEN', message);
-export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);
-export const conflict = (message: string) => new HttpError(409, 'CONFLICT', message);
+export const unauthorized = (message?: string) => new HttpError(SESSION_REQUIRED_CODE, message);
+export const forbidden = (message?: string) => new HttpError('FORBIDDEN', message);
+export const notFound = (message?: string) => new HttpError('NOT_FOUND', message);
+export const conflict = (message: string) => new HttpError('CONFLICT', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new HttpError(429, 'RATE_LIMITED', message, undefined, {
-    'Retry-After': String(retryAfterSeconds),
+  new HttpError('RATE_LIMITED', {
+    message,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 
 /**
@@ -117,16 +140,14 @@ export function uniqueViolationConstraint(error: unknown): string | undefined {
 /** The errors body-parser raises, by their `type`, as a client reads them. */
 const BODY_PARSER_ERRORS: Readonly<Record<string, () => HttpError>> = {
   'entity.parse.failed': () => badRequest('Request body is not valid JSON'),
-  'entity.too.large': () => new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'),
+  'entity.too.large': () => new HttpError('PAYLOAD_TOO_LARGE'),
   'encoding.unsupported': () =>
     new HttpError(
-      415,
       'UNSUPPORTED_MEDIA_TYPE',
       'The request body is compressed in a way this server does not accept.',
     ),
   'charset.unsupported': () =>
     new HttpError(
-      415,
       'UNSUPPORTED_MEDIA_TYPE',
       'The request body uses a character set this server does not accept.',
     ),
@@ -139,12 +160,6 @@ function clientErrorStatus(error: object): number | undefined {
   const status =
     'status' in error ? error.status : 'statusCode' in error ? error.statusCode : undefined;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
-}
-
-/** 'Unsupported Media Type' → 'UNSUPPORTED_MEDIA_TYPE'. */
-function statusCode(status: number): string {
-  const reason = STATUS_CODES[status];
-  return reason ? reason.toUpperCase().replace(/[^A-Z0-9]+/g, '_') : 'CLIENT_ERROR';
 }
 
 /**
@@ -165,9 +180,9 @@ function toClientError(error: object, status: number): HttpError {
     return badRequest('The request body could not be decompressed.');
   }
   const reason = STATUS_CODES[status];
+  // a status the catalogue does not name (none that Node knows) is answered as a 400
   return new HttpError(
-    status,
-    statusCode(status),
+    httpStatusCode(status) ?? 'BAD_REQUEST',
     `The request was refused with status ${status}${reason ? ` (${reason})` : ''}.`,
   );
 }
@@ -187,13 +202,7 @@ export function toHttpError(error: unknown): HttpError | undefined {
     }
   }
   if (isDatabaseUnavailable(error)) {
-    return new HttpError(
-      503,
-      'SERVICE_UNAVAILABLE',
-      'The service is briefly unavailable. Please try again in a moment.',
-      undefined,
-      { 'Retry-After': '5' },
-    );
+    return new HttpError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': '5' } });
   }
   const pgError = findPgError(error);
   if (pgError?.code === '23505') {
@@ -259,11 +268,5 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
   }
   // the path only: a query may carry a token
   log.error({ err: error }, `${req.method} ${req.path} failed`);
-  res
-    .status(500)
-    .json(
-      errorBody(
-        new HttpError(500, 'INTERNAL', 'Something went wrong on our side. Please try again.'),
-      ),
-    );
+  res.status(500).json(errorBody(new HttpError('INTERNAL')));
 };

@@ -158,7 +158,6 @@ export function checkSameOrigin(
   const needsJson = hasBody || ['POST', 'PUT', 'PATCH'].includes(facts.method);
   if (needsJson && contentType !== 'application/json') {
     return new HttpError(
-      415,
       'UNSUPPORTED_MEDIA_TYPE',
       'Requests must be sent as JSON (Content-Type: application/json)',
     );

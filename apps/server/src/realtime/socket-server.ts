@@ -15,7 +15,7 @@ import { gamesOriginFor } from '../modules/game-host/origin.js';
 import type { MultiplayerHub } from '../modules/multiplayer/hub.js';
 import type { PlayTickets } from '../modules/multiplayer/play-tickets.js';
 import { resolveSessionCookie, siteCookieNames } from '../modules/auth/session-middleware.js';
-import type { SessionService } from '../modules/auth/session-service.js';
+import type { ResolvedSession, SessionService } from '../modules/auth/session-service.js';
 import {
   ADMINS_ROOM,
   type AdminNotifier,
@@ -100,6 +100,84 @@ function isAllowedOrigin(
 const GAMES_ORIGIN_NAMESPACE = /^\/play\//;
 
 /**
+ * With REDIS_URL, the Redis adapter makes an emit reach every process's sockets. The adapter
+ * subscribes once, at creation: a subscriber connection holds that until Redis is reachable and
+ * re-subscribes after every reconnect. Returns the two connections, to close.
+ */
+async function useRedisAdapter(
+  io: RealtimeServer,
+  redisUrl: string,
+  redisPrefix: string,
+  isClosing: () => boolean,
+): Promise<Redis[]> {
+  const pub = connectRedis(redisUrl, 'socket.io-pub');
+  const sub = connectRedis(redisUrl, 'socket.io-sub', { subscriber: true });
+  await Promise.all([waitForRedis(pub), waitForRedis(sub)]).catch((error: unknown) =>
+    log.warn(
+      { reason: error instanceof Error ? error.message : error },
+      'Redis not ready; delivering to this process only until it is',
+    ),
+  );
+  io.adapter(
+    createAdapter(tolerateOutages(pub, 'pub', isClosing), tolerateOutages(sub, 'sub', isClosing), {
+      key: `${redisPrefix}:socket.io`,
+    }),
+  );
+  return [pub, sub];
+}
+
+type SessionOf = (socket: { request: IncomingMessage }) => Promise<ResolvedSession | null>;
+
+/** Looks the socket's session up again: one that lost admin rights leaves the room, one that ended is dropped. */
+function recheck(socket: RealtimeSocket, sessionOf: SessionOf) {
+  sessionOf(socket).then(
+    (session) => {
+      socket.data.user = session?.user;
+      if (!session) {
+        // the session ended (logout, deletion, a password change elsewhere): so does its socket
+        socket.disconnect(true);
+        return;
+      }
+      if (!policies.isAdmin(session.user)) {
+        void socket.leave(ADMINS_ROOM);
+      }
+    },
+    (error: unknown) => {
+      // cannot tell: do not keep sending admin events on an unverified session
+      log.warn({ err: error }, 'session re-check failed');
+      socket.disconnect(true);
+    },
+  );
+}
+
+/** Re-checks sockets whose user changed elsewhere, and admins' sockets every minute. */
+function startRechecks(
+  io: RealtimeServer,
+  sessionOf: SessionOf,
+  bus: InvalidationBus,
+): NodeJS.Timeout {
+  // a logout, role change or deletion elsewhere: re-check this process's sockets of that user
+  bus.subscribe((userId) => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.user?.id === userId) {
+        recheck(socket, sessionOf);
+      }
+    }
+  });
+
+  // sessions also end by timing out: admin sockets are re-checked every minute
+  const recheckTimer = setInterval(() => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.rooms.has(ADMINS_ROOM)) {
+        recheck(socket, sessionOf);
+      }
+    }
+  }, ADMIN_RECHECK_INTERVAL_MS);
+  recheckTimer.unref();
+  return recheckTimer;
+}
+
+/**
  * Socket.IO on the app's HTTP server. Sockets are authorised from the session cookie at the
  * handshake; admins join the `admins` room, everyone else joins nothing and receives nothing.
  * With REDIS_URL, the Redis adapter makes an emit to `admins` reach every process's admins.
@@ -169,31 +247,10 @@ export async function createRealtime(
     },
   );
 
-  let redisClients: Redis[] = [];
   let closing = false;
-  if (config.redisUrl) {
-    const pub = connectRedis(config.redisUrl, 'socket.io-pub');
-    const sub = connectRedis(config.redisUrl, 'socket.io-sub', { subscriber: true });
-    redisClients = [pub, sub];
-    // the adapter subscribes once, at creation: a subscriber connection holds that until Redis is
-    // reachable and re-subscribes after every reconnect
-    await Promise.all([waitForRedis(pub), waitForRedis(sub)]).catch((error: unknown) =>
-      log.warn(
-        { reason: error instanceof Error ? error.message : error },
-        'Redis not ready; delivering to this process only until it is',
-      ),
-    );
-    const isClosing = () => closing;
-    io.adapter(
-      createAdapter(
-        tolerateOutages(pub, 'pub', isClosing),
-        tolerateOutages(sub, 'sub', isClosing),
-        {
-          key: `${config.redisPrefix}:socket.io`,
-        },
-      ),
-    );
-  }
+  const redisClients = config.redisUrl
+    ? await useRedisAdapter(io, config.redisUrl, config.redisPrefix, () => closing)
+    : [];
 
   // the games origin reaches the live games' namespaces only: presence, admin events and any
   // namespace added later stay the site's
@@ -234,46 +291,7 @@ export async function createRealtime(
     }
   });
 
-  /** Looks the socket's session up again: one that lost admin rights leaves the room, one that ended is dropped. */
-  function recheck(socket: RealtimeSocket) {
-    sessionOf(socket).then(
-      (session) => {
-        socket.data.user = session?.user;
-        if (!session) {
-          // the session ended (logout, deletion, a password change elsewhere): so does its socket
-          socket.disconnect(true);
-          return;
-        }
-        if (!policies.isAdmin(session.user)) {
-          void socket.leave(ADMINS_ROOM);
-        }
-      },
-      (error: unknown) => {
-        // cannot tell: do not keep sending admin events on an unverified session
-        log.warn({ err: error }, 'session re-check failed');
-        socket.disconnect(true);
-      },
-    );
-  }
-
-  // a logout, role change or deletion elsewhere: re-check this process's sockets of that user
-  deps.bus.subscribe((userId) => {
-    for (const socket of io.of('/').sockets.values()) {
-      if (socket.data.user?.id === userId) {
-        recheck(socket);
-      }
-    }
-  });
-
-  // sessions also end by timing out: admin sockets are re-checked every minute
-  const recheckTimer = setInterval(() => {
-    for (const socket of io.of('/').sockets.values()) {
-      if (socket.rooms.has(ADMINS_ROOM)) {
-        recheck(socket);
-      }
-    }
-  }, ADMIN_RECHECK_INTERVAL_MS);
-  recheckTimer.unref();
+  const recheckTimer = startRechecks(io, sessionOf, deps.bus);
 
   notifier.attach(io, { isShared: redisClients.length > 0 });
   deps.multiplayer?.attach(io, {

@@ -1,4 +1,5 @@
 import { isApiError, SESSION_REQUIRED_CODE } from '@portfolio/types/client';
+import type { ApiErrorCode } from '@portfolio/types/errors';
 
 /** A non-2xx answer from the API, with the fields of the server's error body. */
 export class HttpError extends Error {
@@ -20,6 +21,14 @@ export class HttpError extends Error {
 
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
+}
+
+/**
+ * Whether an error is the API's answer with this code of the catalogue: the web app branches on
+ * codes, never on message texts or bare statuses.
+ */
+export function hasErrorCode(error: unknown, code: ApiErrorCode): error is HttpError {
+  return isHttpError(error) && error.code === code;
 }
 
 /**

@@ -13,8 +13,8 @@ import {
 
 import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
-import type { SdkGame } from '../games/routes.js';
 import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
+import type { ResolveGame } from '../game-host/resolve-game.js';
 import { actorOf, IMAGE_TYPES } from '../game-host/routes.js';
 import { ACHIEVEMENT_ICON_FILE, type AchievementService, achievementIconDir } from './service.js';
 
@@ -40,28 +40,18 @@ function keyOf(req: Request): string {
 
 export function createAchievementRouter(deps: {
   achievements: AchievementService;
-  findGame: (gameId: string) => SdkGame | undefined;
-  hasGame: (gameId: string) => boolean;
+  resolveGame: ResolveGame;
   adminAuth: RequestHandler;
   gamesDir: string;
 }): Router {
-  const { achievements, findGame, hasGame, adminAuth } = deps;
+  const { achievements, resolveGame, adminAuth } = deps;
   const router = Router();
 
-  const adminGame = (req: Request): string => {
-    const gameId = String(req.params.id ?? '');
-    if (!hasGame(gameId)) {
-      throw notFound(`No game with the id '${gameId.slice(0, 64)}'`);
-    }
-    return gameId;
-  };
+  /** Any game of the catalogue, published or not: the admin's routes. */
+  const adminGame = (req: Request): string => resolveGame(req.params.id, 'any').id;
 
   router.get('/games/:gameId/achievements', async (req, res) => {
-    const gameId = String(req.params.gameId ?? '');
-    const game = findGame(gameId);
-    if (!game) {
-      throw notFound(`No game with the id '${gameId.slice(0, 64)}'`);
-    }
+    const game = resolveGame(req.params.gameId, 'published');
     res
       .set('Cache-Control', 'private, no-store')
       .json(
@@ -73,9 +63,10 @@ export function createAchievementRouter(deps: {
   });
 
   router.get('/games/:gameId/achievement-icons/:file', (req, res, next) => {
-    const gameId = String(req.params.gameId ?? '');
+    // icons of unpublished games too: the admin's page shows them before the game is out
+    const gameId = resolveGame(req.params.gameId, 'any').id;
     const file = String(req.params.file ?? '');
-    if (!hasGame(gameId) || !ACHIEVEMENT_ICON_FILE.test(file)) {
+    if (!ACHIEVEMENT_ICON_FILE.test(file)) {
       throw notFound('No such icon');
     }
     res.sendFile(
@@ -118,12 +109,12 @@ export function createAchievementRouter(deps: {
 /** The icon upload: a binary body, mounted ahead of the API's JSON-only guard and parser. */
 export function createAchievementIconRouter(deps: {
   achievements: AchievementService;
-  hasGame: (gameId: string) => boolean;
+  resolveGame: ResolveGame;
   adminAuth: RequestHandler;
   resolveSession: RequestHandler;
   allowedOrigins: readonly string[];
 }): Router {
-  const { achievements, hasGame, adminAuth } = deps;
+  const { achievements, resolveGame, adminAuth } = deps;
   const router = Router();
   router.put(
     '/admin/games/:id/achievements/:key/icon',
@@ -138,10 +129,9 @@ export function createAchievementIconRouter(deps: {
     },
     deps.resolveSession,
     adminAuth,
+    // 404 before the body is read
     (req, _res, next) => {
-      if (!hasGame(String(req.params.id ?? ''))) {
-        throw notFound(`No game with the id '${String(req.params.id).slice(0, 64)}'`);
-      }
+      resolveGame(req.params.id, 'any');
       next();
     },
     express.raw({ type: [...IMAGE_TYPES], limit: ACHIEVEMENT_ICON_MAX_BYTES }),

@@ -36,6 +36,6 @@ export function passwordProblem(password: string, username: string): string | un
 export function assertAcceptablePassword(password: string, username: string): void {
   const problem = passwordProblem(password, username);
   if (problem) {
-    throw new HttpError(400, 'WEAK_PASSWORD', problem);
+    throw new HttpError('WEAK_PASSWORD', problem);
   }
 }

@@ -27,7 +27,6 @@ export const RESET_MAILS_PER_ACCOUNT: RateLimitRule = { limit: 3, windowMs: 60 *
 
 export const invalidResetLink = () =>
   new HttpError(
-    400,
     'INVALID_RESET_LINK',
     'This password reset link is invalid or has expired. Please ask for a new one.',
   );

@@ -100,7 +100,6 @@ export function twoFactorSetupGate(): RequestHandler {
   return (req, _res, next) => {
     if (isTwoFactorSetupPending(req.auth) && !isAllowedDuringTwoFactorSetup(req)) {
       throw new HttpError(
-        403,
         TWO_FACTOR_ERROR_CODES.setupRequired,
         'Set up two-factor sign-in on your profile to continue',
       );

@@ -58,7 +58,7 @@ export const DEFAULT_AUTH_RATE_LIMITS = {
 } satisfies AuthRateLimits;
 
 const invalidCredentials = () =>
-  new HttpError(401, 'INVALID_CREDENTIALS', 'Invalid username or password');
+  new HttpError('INVALID_CREDENTIALS', 'Invalid username or password');
 const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please try again later.';
 
 /**
@@ -240,7 +240,7 @@ export function createAuthRouter(deps: {
         await twoFactor.consumeChallenge(pending);
         throw challengeExpired();
       }
-      throw invalidTwoFactorCode(401);
+      throw invalidTwoFactorCode();
     }
     if (!(await twoFactor.consumeChallenge(pending))) {
       throw challengeExpired();

@@ -51,11 +51,12 @@ async function qrCodeDataUrl(otpauthUri: string): Promise<string> {
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
 
-export const invalidTwoFactorCode = (status: 400 | 401) =>
-  new HttpError(status, TWO_FACTOR_ERROR_CODES.invalidCode, 'Invalid authentication code');
+/** A wrong code at the login's second step (401: no one is signed in). */
+export const invalidTwoFactorCode = () => new HttpError(TWO_FACTOR_ERROR_CODES.invalidCode);
+/** A wrong code given to turn 2FA on or off (400: the session itself is fine). */
+const wrongTwoFactorCode = () => new HttpError(TWO_FACTOR_ERROR_CODES.wrongCode);
 export const challengeExpired = () =>
   new HttpError(
-    401,
     TWO_FACTOR_ERROR_CODES.challengeExpired,
     'Your sign-in has expired. Please log in again.',
   );
@@ -257,7 +258,6 @@ export function createTwoFactorService(deps: {
       const existing = await findRow(user.id);
       if (existing?.enabledAt) {
         throw new HttpError(
-          409,
           TWO_FACTOR_ERROR_CODES.alreadyEnabled,
           'Two-factor sign-in is already on. Turn it off first to set it up again.',
         );
@@ -282,21 +282,19 @@ export function createTwoFactorService(deps: {
       const row = await findRow(user.id);
       if (row?.enabledAt) {
         throw new HttpError(
-          409,
           TWO_FACTOR_ERROR_CODES.alreadyEnabled,
           'Two-factor sign-in is already on',
         );
       }
       if (!row) {
         throw new HttpError(
-          409,
           TWO_FACTOR_ERROR_CODES.notEnabled,
           'Start the setup first: no secret has been made for this account',
         );
       }
       const parsed = parseTwoFactorCode(code);
       if (parsed?.kind !== 'totp' || !(await acceptTotp(row, parsed.value, { isEnabling: true }))) {
-        throw invalidTwoFactorCode(400);
+        throw wrongTwoFactorCode();
       }
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, makeRecoveryCode);
       await db.transaction(async (tx) => {
@@ -326,15 +324,15 @@ export function createTwoFactorService(deps: {
     ): Promise<void> {
       const row = await findRow(user.id);
       if (!row?.enabledAt) {
-        throw new HttpError(409, TWO_FACTOR_ERROR_CODES.notEnabled, 'Two-factor sign-in is not on');
+        throw new HttpError(TWO_FACTOR_ERROR_CODES.notEnabled, 'Two-factor sign-in is not on');
       }
       if ('password' in proof) {
         const account = await users.findById(user.id);
         if (!account || !(await verifyPassword(account.passwordHash, proof.password))) {
-          throw new HttpError(400, 'INVALID_PASSWORD', 'Current password is incorrect');
+          throw new HttpError(TWO_FACTOR_ERROR_CODES.wrongPassword);
         }
       } else if (!(await checkCode(user, proof.code))) {
-        throw invalidTwoFactorCode(400);
+        throw wrongTwoFactorCode();
       }
       await db.transaction(async (tx) => {
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));

@@ -89,7 +89,7 @@ describe('two-factor sign-in', () => {
 
     const wrong = await client.post<ApiError>('/api/me/2fa/enable', { code: '000000' });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error.code).toBe('INVALID_TWO_FACTOR_CODE');
+    expect(wrong.body.error.code).toBe('TWO_FACTOR_WRONG_CODE');
     const garbage = await client.post<ApiError>('/api/me/2fa/enable', { code: 'not a code' });
     expect(garbage.status).toBe(400);
     const missing = await client.post<ApiError>('/api/me/2fa/enable', {});
@@ -285,6 +285,8 @@ describe('two-factor sign-in', () => {
     const { username, password, client, recoveryCodes } = await userWithTwoFactor(app);
     const wrong = await client.post<ApiError>('/api/me/2fa/disable', { password: 'wrong one' });
     expect(wrong.status).toBe(400);
+    // not the profile's INVALID_PASSWORD (a 401): one code has one status everywhere
+    expect(wrong.body.error.code).toBe('TWO_FACTOR_WRONG_PASSWORD');
     expect((await client.post('/api/me/2fa/disable', {})).status).toBe(400);
     const off = await client.post('/api/me/2fa/disable', { code: recoveryCodes[1] });
     expect(off.status).toBe(200);

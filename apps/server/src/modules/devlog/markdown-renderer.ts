@@ -37,7 +37,7 @@ const WORKER_START_LIMIT_MS = 60_000;
 /** The code of every refusal: the body's markdown cannot be rendered (limits, time, stack). */
 export const MARKDOWN_REFUSED = 'MARKDOWN_TOO_COMPLEX';
 
-const refused = (message: string) => new HttpError(422, MARKDOWN_REFUSED, message);
+const refused = (message: string) => new HttpError(MARKDOWN_REFUSED, message);
 
 /**
  * The devlog's markdown, rendered off the event loop. Each call first checks the body's size and

@@ -20,10 +20,11 @@ import {
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { games } from '../../db/schema.js';
-import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, HttpError } from '../../lib/errors.js';
 import type { Actor } from '../users/audit.js';
 import { recordGameAudit } from './audit.js';
 import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
+import { gameNotFound } from './resolve-game.js';
 
 /*
  * The admin's changes to the catalogue: add, edit, publish/unpublish, delete (not the
@@ -83,20 +84,73 @@ function frameColumns(frame: GameFrameSize) {
     : { frameMode: frame.mode, frameWidth: frame.width, frameHeight: frame.height };
 }
 
-export function createGameAdminService(deps: {
+interface GameAdminContext {
   db: Db;
   config: GamesHostConfig;
   catalogue: GameCatalogue;
-}): GameAdminService {
+}
+
+/** A game in the catalogue, or the 404 that names its id. */
+function recordIn(catalogue: GameCatalogue, gameId: string): GameRecord {
+  const record = catalogue.get(gameId);
+  if (!record) {
+    throw gameNotFound(gameId);
+  }
+  return record;
+}
+
+/** Keeps a game's thumbnail (PNG, JPEG or WebP, sniffed), one file per game. */
+async function setThumbnail(
+  { db, config, catalogue }: GameAdminContext,
+  gameId: string,
+  image: Buffer,
+  contentType: string,
+  actor: Actor,
+): Promise<GameRecord> {
+  recordIn(catalogue, gameId);
+  const type = sniffImage(image);
+  if (!type) {
+    throw new HttpError('BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
+  }
+  const declared = DECLARED_TYPE[contentType];
+  if (declared !== type) {
+    throw new HttpError(
+      'BAD_IMAGE',
+      `The thumbnail is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
+    );
+  }
+  const dir = path.join(config.dir, gameId);
+  await mkdir(dir, { recursive: true });
+  const name = `thumbnail.${type}`;
+  const temporary = path.join(dir, `.${name}.${process.pid}.${Date.now()}`);
+  await writeFile(temporary, image);
+  await rename(temporary, path.join(dir, name));
+  // the other types' files go: one thumbnail per game
+  for (const file of await readdir(dir)) {
+    if (/^thumbnail\.(png|jpg|webp)$/.test(file) && file !== name) {
+      await rm(path.join(dir, file), { force: true });
+    }
+  }
+  await db.transaction(async (tx) => {
+    await tx
+      .update(games)
+      .set({ thumbnail: name, updatedAt: new Date() })
+      .where(eq(games.id, gameId));
+    await recordGameAudit(tx, {
+      action: 'thumbnail-upload',
+      actor,
+      gameId,
+      detail: describeThumbnail(image.length),
+    });
+  });
+  await catalogue.changed();
+  return recordIn(catalogue, gameId);
+}
+
+export function createGameAdminService(deps: GameAdminContext): GameAdminService {
   const { db, config, catalogue } = deps;
 
-  const recordOf = (gameId: string): GameRecord => {
-    const record = catalogue.get(gameId);
-    if (!record) {
-      throw notFound(`No game with the id '${gameId}'`);
-    }
-    return record;
-  };
+  const recordOf = (gameId: string): GameRecord => recordIn(catalogue, gameId);
 
   return {
     async create(input, actor) {
@@ -142,7 +196,7 @@ export function createGameAdminService(deps: {
       await db.transaction(async (tx) => {
         const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
         if (!game) {
-          throw notFound(`No game with the id '${gameId}'`);
+          throw gameNotFound(gameId);
         }
         if (input.published === true && !game.published && game.liveVersion === null) {
           throw conflict(`Upload a build of ${game.title} before publishing it`);
@@ -193,7 +247,7 @@ export function createGameAdminService(deps: {
       await db.transaction(async (tx) => {
         const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
         if (!game) {
-          throw notFound(`No game with the id '${gameId}'`);
+          throw gameNotFound(gameId);
         }
         if (game.isBuiltIn) {
           throw conflict(`${game.title} is a built-in game: unpublish it instead`);
@@ -218,46 +272,7 @@ export function createGameAdminService(deps: {
       await rm(path.join(config.dir, gameId), { recursive: true, force: true });
     },
 
-    async setThumbnail(gameId, image, contentType, actor) {
-      recordOf(gameId);
-      const type = sniffImage(image);
-      if (!type) {
-        throw new HttpError(400, 'BAD_IMAGE', 'The thumbnail is not a PNG, JPEG or WebP image.');
-      }
-      const declared = DECLARED_TYPE[contentType];
-      if (declared !== type) {
-        throw new HttpError(
-          400,
-          'BAD_IMAGE',
-          `The thumbnail is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
-        );
-      }
-      const dir = path.join(config.dir, gameId);
-      await mkdir(dir, { recursive: true });
-      const name = `thumbnail.${type}`;
-      const temporary = path.join(dir, `.${name}.${process.pid}.${Date.now()}`);
-      await writeFile(temporary, image);
-      await rename(temporary, path.join(dir, name));
-      // the other types' files go: one thumbnail per game
-      for (const file of await readdir(dir)) {
-        if (/^thumbnail\.(png|jpg|webp)$/.test(file) && file !== name) {
-          await rm(path.join(dir, file), { force: true });
-        }
-      }
-      await db.transaction(async (tx) => {
-        await tx
-          .update(games)
-          .set({ thumbnail: name, updatedAt: new Date() })
-          .where(eq(games.id, gameId));
-        await recordGameAudit(tx, {
-          action: 'thumbnail-upload',
-          actor,
-          gameId,
-          detail: describeThumbnail(image.length),
-        });
-      });
-      await catalogue.changed();
-      return recordOf(gameId);
-    },
+    setThumbnail: (gameId, image, contentType, actor) =>
+      setThumbnail(deps, gameId, image, contentType, actor),
   };
 }

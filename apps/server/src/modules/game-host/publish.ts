@@ -20,6 +20,7 @@ import { compressBuild } from './compress.js';
 import { detectBuild, removeLeftOut } from './detect.js';
 import { incomingDir, versionDir } from './layout.js';
 import { receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
+import { gameNotFound } from './resolve-game.js';
 
 /*
  * Publishing a build, the one path for an admin's upload and for the demo games
@@ -104,6 +105,127 @@ function describeBuild(build: BuildRow, isLive: boolean): string {
   return `Version ${build.version} uploaded${isLive ? ' and made live' : ''} (${facts})`;
 }
 
+/** What publishing works with. */
+interface PublishContext {
+  db: Db;
+  config: GamesHostConfig;
+  catalogue: GameCatalogue;
+}
+
+/** Detects, compresses and commits an unpacked build in `dir` (moved away on success). */
+async function publishStaged(
+  { db, config, catalogue }: PublishContext,
+  gameId: string,
+  dir: string,
+  unpacked: UnpackedFile[],
+  options: PublishOptions & { sourceHash?: string },
+): Promise<BuildRow> {
+  const { kept: files, leftOut } = await removeLeftOut(dir, unpacked);
+  const detection = await detectBuild(
+    dir,
+    files.map((file) => file.path),
+  );
+  const { compressedBytes } = await compressBuild(dir, files);
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const build = await db.transaction(async (tx) => {
+    const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+    if (!game) {
+      throw gameNotFound(gameId);
+    }
+    const [latest] = await tx
+      .select({ version: sql<number | null>`max(${gameBuilds.version})` })
+      .from(gameBuilds)
+      .where(eq(gameBuilds.gameId, gameId));
+    // a game deleted under this id had numbers too: never reused (their files may be cached)
+    const [retired] = await tx
+      .select({ version: retiredGameVersions.lastVersion })
+      .from(retiredGameVersions)
+      .where(eq(retiredGameVersions.gameId, gameId));
+    const version = Math.max(Number(latest?.version ?? 0), retired?.version ?? 0) + 1;
+    const target = versionDir(config.dir, gameId, version);
+    // a folder left by a commit that failed after its rename: never recorded, never served
+    await rm(target, { recursive: true, force: true });
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(dir, target);
+    const now = new Date();
+    const [inserted] = await tx
+      .insert(gameBuilds)
+      .values({
+        gameId,
+        version,
+        engine: detection.engine,
+        entry: detection.entry,
+        needsThreads: detection.needsThreads,
+        files: files.length,
+        bytes,
+        compressedBytes,
+        leftOut,
+        uploadedBy: options.actor?.username ?? SYSTEM_ACTOR_NAME,
+        wentLiveAt: options.activate ? now : null,
+        sourceHash: options.sourceHash ?? null,
+      })
+      .returning();
+    if (!inserted) {
+      throw new Error('build insert returned nothing');
+    }
+    if (options.activate) {
+      await swapLive(tx, gameId, game.liveVersion, version, now);
+    }
+    await recordGameAudit(tx, {
+      action: 'build-upload',
+      actor: options.actor,
+      gameId,
+      detail: describeBuild(inserted, options.activate),
+    });
+    return inserted;
+  });
+  await catalogue.changed();
+  return build;
+}
+
+/** live_version → `version`; the old live build is marked replaced (it serves a while longer). */
+async function swapLive(
+  tx: Db,
+  gameId: string,
+  oldVersion: number | null,
+  version: number,
+  now: Date,
+): Promise<void> {
+  if (oldVersion !== null && oldVersion !== version) {
+    await tx
+      .update(gameBuilds)
+      .set({ replacedAt: now })
+      .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, oldVersion)));
+  }
+  await tx
+    .update(gameBuilds)
+    .set({ wentLiveAt: now, replacedAt: null })
+    .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, version)));
+  await tx.update(games).set({ liveVersion: version, updatedAt: now }).where(eq(games.id, gameId));
+}
+
+/** The game row (locked for the transaction) and one of its builds that was not deleted. */
+async function lockBuild(tx: Db, gameId: string, version: number) {
+  const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+  if (!game) {
+    throw gameNotFound(gameId);
+  }
+  const [build] = await tx
+    .select()
+    .from(gameBuilds)
+    .where(
+      and(
+        eq(gameBuilds.gameId, gameId),
+        eq(gameBuilds.version, version),
+        isNull(gameBuilds.deletedAt),
+      ),
+    );
+  if (!build) {
+    throw notFound(`${game.title} has no version ${version}`);
+  }
+  return { game, build };
+}
+
 export function createPublisher(deps: {
   db: Db;
   config: GamesHostConfig;
@@ -117,122 +239,6 @@ export function createPublisher(deps: {
     return path.join(incoming, randomUUID());
   };
 
-  /** Detects, compresses and commits an unpacked build in `dir` (moved away on success). */
-  async function publishStaged(
-    gameId: string,
-    dir: string,
-    unpacked: UnpackedFile[],
-    options: PublishOptions & { sourceHash?: string },
-  ): Promise<BuildRow> {
-    const { kept: files, leftOut } = await removeLeftOut(dir, unpacked);
-    const detection = await detectBuild(
-      dir,
-      files.map((file) => file.path),
-    );
-    const { compressedBytes } = await compressBuild(dir, files);
-    const bytes = files.reduce((sum, file) => sum + file.size, 0);
-    const build = await db.transaction(async (tx) => {
-      const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
-      if (!game) {
-        throw notFound(`No game with the id '${gameId}'`);
-      }
-      const [latest] = await tx
-        .select({ version: sql<number | null>`max(${gameBuilds.version})` })
-        .from(gameBuilds)
-        .where(eq(gameBuilds.gameId, gameId));
-      // a game deleted under this id had numbers too: never reused (their files may be cached)
-      const [retired] = await tx
-        .select({ version: retiredGameVersions.lastVersion })
-        .from(retiredGameVersions)
-        .where(eq(retiredGameVersions.gameId, gameId));
-      const version = Math.max(Number(latest?.version ?? 0), retired?.version ?? 0) + 1;
-      const target = versionDir(config.dir, gameId, version);
-      // a folder left by a commit that failed after its rename: never recorded, never served
-      await rm(target, { recursive: true, force: true });
-      await mkdir(path.dirname(target), { recursive: true });
-      await rename(dir, target);
-      const now = new Date();
-      const [inserted] = await tx
-        .insert(gameBuilds)
-        .values({
-          gameId,
-          version,
-          engine: detection.engine,
-          entry: detection.entry,
-          needsThreads: detection.needsThreads,
-          files: files.length,
-          bytes,
-          compressedBytes,
-          leftOut,
-          uploadedBy: options.actor?.username ?? SYSTEM_ACTOR_NAME,
-          wentLiveAt: options.activate ? now : null,
-          sourceHash: options.sourceHash ?? null,
-        })
-        .returning();
-      if (!inserted) {
-        throw new Error('build insert returned nothing');
-      }
-      if (options.activate) {
-        await swapLive(tx, gameId, game.liveVersion, version, now);
-      }
-      await recordGameAudit(tx, {
-        action: 'build-upload',
-        actor: options.actor,
-        gameId,
-        detail: describeBuild(inserted, options.activate),
-      });
-      return inserted;
-    });
-    await catalogue.changed();
-    return build;
-  }
-
-  /** live_version → `version`; the old live build is marked replaced (it serves a while longer). */
-  async function swapLive(
-    tx: Db,
-    gameId: string,
-    oldVersion: number | null,
-    version: number,
-    now: Date,
-  ): Promise<void> {
-    if (oldVersion !== null && oldVersion !== version) {
-      await tx
-        .update(gameBuilds)
-        .set({ replacedAt: now })
-        .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, oldVersion)));
-    }
-    await tx
-      .update(gameBuilds)
-      .set({ wentLiveAt: now, replacedAt: null })
-      .where(and(eq(gameBuilds.gameId, gameId), eq(gameBuilds.version, version)));
-    await tx
-      .update(games)
-      .set({ liveVersion: version, updatedAt: now })
-      .where(eq(games.id, gameId));
-  }
-
-  /** The game row (locked for the transaction) and one of its builds that was not deleted. */
-  async function lockBuild(tx: Db, gameId: string, version: number) {
-    const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
-    if (!game) {
-      throw notFound(`No game with the id '${gameId}'`);
-    }
-    const [build] = await tx
-      .select()
-      .from(gameBuilds)
-      .where(
-        and(
-          eq(gameBuilds.gameId, gameId),
-          eq(gameBuilds.version, version),
-          isNull(gameBuilds.deletedAt),
-        ),
-      );
-    if (!build) {
-      throw notFound(`${game.title} has no version ${version}`);
-    }
-    return { game, build };
-  }
-
   return {
     async publishUpload(gameId, req, options) {
       const dir = await staging();
@@ -245,7 +251,7 @@ export function createPublisher(deps: {
           maxRatio: config.zipMaxRatio,
         });
         await rm(zipFile, { force: true });
-        return await publishStaged(gameId, dir, files, options);
+        return await publishStaged(deps, gameId, dir, files, options);
       } finally {
         await Promise.all([
           rm(zipFile, { force: true }),
@@ -258,7 +264,7 @@ export function createPublisher(deps: {
       const dir = await staging();
       try {
         const files = await copyFolder(folder, dir);
-        return await publishStaged(gameId, dir, files, options);
+        return await publishStaged(deps, gameId, dir, files, options);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -75,7 +75,6 @@ export function gameAdminAuth(host: Pick<GameHost, 'tokens'>): RequestHandler {
       const actor = token ? await host.tokens.authenticate(token) : undefined;
       if (!actor) {
         throw new HttpError(
-          401,
           'INVALID_TOKEN',
           'The API token is not valid, was deleted, or its admin is no longer an admin.',
         );
@@ -108,14 +107,6 @@ function presentContext(req: Request, config: Config, host: GameHost): PresentCo
   };
 }
 
-function gameIdOf(req: Request): string {
-  const id = String(req.params.id ?? '');
-  if (!GameId.safeParse(id).success) {
-    throw notFound(`No game with the id '${id.slice(0, 64)}'`);
-  }
-  return id;
-}
-
 function versionOf(req: Request): number {
   const parsed = VersionParam.safeParse(req.params.version);
   if (!parsed.success) {
@@ -129,6 +120,8 @@ export function createGameHostRouter(deps: { host: GameHost; config: Config }): 
   const { host, config } = deps;
   const router = Router();
   const admin = gameAdminAuth(host);
+  /** The game of the path, any of the catalogue (the admin's routes): 404 otherwise. */
+  const gameIdOf = (req: Request): string => host.resolveGame(req.params.id, 'any').id;
 
   router.get('/games', (req, res) => {
     const context = presentContext(req, config, host);
@@ -179,10 +172,8 @@ export function createGameHostRouter(deps: { host: GameHost; config: Config }): 
   router.post('/admin/games/:id/builds/:version/activate', admin, async (req, res) => {
     const gameId = gameIdOf(req);
     const build = await host.publisher.activate(gameId, versionOf(req), actorOf(res));
-    const record = host.catalogue.get(gameId);
-    if (!record) {
-      throw notFound(`No game with the id '${gameId}'`);
-    }
+    // read again: the command changed it
+    const { record } = host.resolveGame(gameId, 'any');
     res.json({
       game: toAdminGame(record, presentContext(req, config, host)),
       build: toGameBuild(build, record.game.liveVersion),
@@ -249,13 +240,11 @@ export function createGameUploadRouter(deps: {
   const router = Router();
   const admin = gameAdminAuth(host);
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
+  const gameIdOf = (req: Request): string => host.resolveGame(req.params.id, 'any').id;
 
   /** 404 before the body is read. */
   const knownGame: RequestHandler = (req, _res, next) => {
-    const gameId = gameIdOf(req);
-    if (!host.catalogue.get(gameId)) {
-      throw notFound(`No game with the id '${gameId}'`);
-    }
+    gameIdOf(req);
     next();
   };
 
@@ -277,10 +266,8 @@ export function createGameUploadRouter(deps: {
         actor: actorOf(res),
         activate: activate !== 'false',
       });
-      const record = host.catalogue.get(gameId);
-      if (!record) {
-        throw notFound(`No game with the id '${gameId}'`);
-      }
+      // read again: the upload changed it
+      const { record } = host.resolveGame(gameId, 'any');
       res.status(201).json({
         game: toAdminGame(record, presentContext(req, config, host)),
         build: toGameBuild(build, record.game.liveVersion),

@@ -9,6 +9,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { type GameAdminService, createGameAdminService } from './admin-service.js';
 import { listGameAudit } from './audit.js';
 import { type GameCatalogue, createGameCatalogue } from './catalogue.js';
+import { createGameResolver, type ResolveGame } from './resolve-game.js';
 import { type GameGrants, createGameGrants } from './grants.js';
 import { incomingDir } from './layout.js';
 import { type Publisher, createPublisher } from './publish.js';
@@ -22,6 +23,8 @@ const log = moduleLogger('game-host');
 export interface GameHost {
   /** The catalogue in memory; also the games origin's GameHostCatalogue. */
   catalogue: GameCatalogue;
+  /** The one way a game-scoped route finds its game or is refused (resolve-game.ts). */
+  resolveGame: ResolveGame;
   publisher: Publisher;
   admin: GameAdminService;
   tokens: AdminTokens;
@@ -69,6 +72,7 @@ export async function createGameHost(deps: {
   const publisher = createPublisher({ db, config: config.gamesHost, catalogue });
   const host: GameHost = {
     catalogue,
+    resolveGame: createGameResolver(catalogue),
     publisher,
     admin: createGameAdminService({ db, config: config.gamesHost, catalogue }),
     tokens: createAdminTokens(db),

@@ -24,9 +24,9 @@ import { HttpError } from '../../lib/errors.js';
 export function refuseBuild(code: BuildRefusalCode, message: string): HttpError {
   if (code === 'PAYLOAD_TOO_LARGE') {
     // the rest of the body is not read: the connection closes after the answer
-    return new HttpError(413, code, message, undefined, { Connection: 'close' });
+    return new HttpError(code, { message, headers: { Connection: 'close' } });
   }
-  return new HttpError(400, code, message);
+  return new HttpError(code, message);
 }
 
 const MB = 1024 * 1024;

@@ -52,7 +52,7 @@ describe('who may call the SDK API', () => {
     ])) {
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({
-        error: { code: 'NOT_FOUND', message: "No game with the id 'NoSuchGame'" },
+        error: { code: 'GAME_NOT_FOUND', message: "No game with the id 'NoSuchGame'" },
       });
     }
   });

@@ -1,7 +1,6 @@
 import { type Request, Router } from 'express';
 
 import {
-  decideGameAccess,
   GameSaveRequest,
   type GameSaveResponse,
   GameSessionRequest,
@@ -14,10 +13,10 @@ import {
 } from '@portfolio/types';
 import { z } from 'zod';
 
-import { forbidden, notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
+import type { ResolveGame } from '../game-host/resolve-game.js';
 import type { GamesService } from './service.js';
 
 /** `?slot=` of a save (0, the save games had before slots, by default). */
@@ -33,40 +32,33 @@ export type SdkGame = Pick<GameCatalogueEntry, 'id' | 'title' | 'access' | 'isMu
 export function createGamesRouter(deps: {
   games: GamesService;
   rateLimiter: RateLimiter;
-  /** A published game of the catalogue (the database's). */
-  findGame: (gameId: string) => SdkGame | undefined;
+  /** The game of the path: a published one the player may open (game-host's resolveGame). */
+  resolveGame: ResolveGame;
   /** Refuses a name the game's achievement catalogue does not define (when it has one). */
   checkUnlock?: (gameId: string, name: string) => Promise<void>;
 }): Router {
-  const { games, rateLimiter, findGame } = deps;
+  const { games, rateLimiter, resolveGame } = deps;
   const router = Router();
 
   /** The signed-in player and the game of the path: 404 for an unknown game, 403 without access. */
   const playerAndGame = (req: Request): { userId: string; game: SdkGame } => {
     const { user } = sessionOf(req);
-    const gameId = String(req.params.gameId ?? '');
-    const game = findGame(gameId);
-    if (!game) {
-      throw notFound(`No game with the id '${gameId}'`);
-    }
-    if (!decideGameAccess(game, user.role).allowed) {
-      throw forbidden(`${game.title} is for subscribers`);
-    }
-    return { userId: user.id, game };
+    return { userId: user.id, game: resolveGame(req.params.gameId, { player: user.role }) };
   };
 
-  const limitWrites = (userId: string) =>
+  /** A write's rate limit, taken before anything else of the request is looked at. */
+  const limitWrites = (req: Request) =>
     enforceRateLimit(
       rateLimiter,
-      `game-sdk:user:${userId}`,
+      `game-sdk:user:${sessionOf(req).user.id}`,
       GAME_SDK_WRITE_LIMIT,
       'Too many game updates. Please slow down.',
     );
 
   router.post('/games/:gameId/session', requireUser, async (req, res) => {
+    await limitWrites(req);
     const { userId, game } = playerAndGame(req);
     const { action } = parseInput(GameSessionRequest, req.body);
-    await limitWrites(userId);
     await games.recordSession(userId, game.id, action);
     res.status(204).end();
   });
@@ -80,10 +72,10 @@ export function createGamesRouter(deps: {
   });
 
   router.put('/games/:gameId/save', requireUser, async (req, res) => {
+    await limitWrites(req);
     const { userId, game } = playerAndGame(req);
     const { slot } = parseInput(SlotQuery, req.query);
     const { data } = parseInput(GameSaveRequest, req.body);
-    await limitWrites(userId);
     res.json((await games.writeSave(userId, game.id, data, slot)) satisfies GameSaveResponse);
   });
 
@@ -95,9 +87,9 @@ export function createGamesRouter(deps: {
   });
 
   router.post('/games/:gameId/achievements', requireUser, async (req, res) => {
+    await limitWrites(req);
     const { userId, game } = playerAndGame(req);
     const { name } = parseInput(UnlockAchievementRequest, req.body);
-    await limitWrites(userId);
     await deps.checkUnlock?.(game.id, name);
     const { created, ...achievement } = await games.unlock(userId, game.id, name);
     res.status(created ? 201 : 200).json(achievement satisfies UnlockedAchievement);

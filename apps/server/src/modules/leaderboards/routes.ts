@@ -1,6 +1,5 @@
 import { type Request, type RequestHandler, Router } from 'express';
 
-import { decideGameAccess } from '@portfolio/types';
 import {
   AdminLeaderboardScoresQuery,
   type AdminLeaderboardScoresResponse,
@@ -18,11 +17,11 @@ import {
 import { z } from 'zod';
 
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
-import type { SdkGame } from '../games/routes.js';
+import type { ResolveGame } from '../game-host/resolve-game.js';
 import { actorOf } from '../game-host/routes.js';
 import type { LeaderboardService } from './service.js';
 
@@ -39,6 +38,9 @@ import type { LeaderboardService } from './service.js';
  *                                                                ids (the public board has names)
  *   DELETE /api/admin/games/:id/leaderboards/:board/scores/:userId   remove a player's score
  *   GET/POST /api/admin/games/:id/leaderboards/:board/bans, DELETE …/bans/:userId
+ *
+ * Each route: rate limit → authenticate → resolve the game → validate → authorize → command.
+ * A malformed board key is a 400 (`board: …`); a well-formed key no board has is a 404.
  */
 
 /**
@@ -50,14 +52,10 @@ export const SCORE_SUBMIT_LIMIT: RateLimitRule = { limit: 10, windowMs: 60_000 }
 export const LEADERBOARD_READ_LIMIT: RateLimitRule = { limit: 120, windowMs: 60_000 };
 
 const UserIdParam = z.uuid();
+/** The board of the path, checked like any other input. */
+const BoardParams = z.object({ board: LeaderboardKey });
 
-function boardOf(req: Request): string {
-  const parsed = LeaderboardKey.safeParse(req.params.board);
-  if (!parsed.success) {
-    throw notFound(`No leaderboard '${String(req.params.board).slice(0, 40)}' in this game`);
-  }
-  return parsed.data;
-}
+const boardOf = (req: Request): string => parseInput(BoardParams, req.params).board;
 
 function userIdOf(req: Request): string {
   const parsed = UserIdParam.safeParse(req.params.userId);
@@ -70,50 +68,33 @@ function userIdOf(req: Request): string {
 export function createLeaderboardRouter(deps: {
   leaderboards: LeaderboardService;
   rateLimiter: RateLimiter;
-  /** A published game (what players see). */
-  findGame: (gameId: string) => SdkGame | undefined;
-  /** Any game of the catalogue, published or not (the admin's). */
-  hasGame: (gameId: string) => boolean;
+  resolveGame: ResolveGame;
   /** An admin session or an admin's API token (game-host's gameAdminAuth). */
   adminAuth: RequestHandler;
 }): Router {
-  const { leaderboards, rateLimiter, findGame, hasGame, adminAuth } = deps;
+  const { leaderboards, rateLimiter, resolveGame, adminAuth } = deps;
   const router = Router();
 
-  const publishedGame = (req: Request): SdkGame => {
-    const gameId = String(req.params.gameId ?? '');
-    const game = findGame(gameId);
-    if (!game) {
-      throw notFound(`No game with the id '${gameId.slice(0, 64)}'`);
-    }
-    return game;
-  };
-
-  const adminGame = (req: Request): string => {
-    const gameId = String(req.params.id ?? '');
-    if (!hasGame(gameId)) {
-      throw notFound(`No game with the id '${gameId.slice(0, 64)}'`);
-    }
-    return gameId;
-  };
+  /** Any game of the catalogue, published or not: the admin's routes. */
+  const adminGame = (req: Request): string => resolveGame(req.params.id, 'any').id;
 
   router.get('/games/:gameId/leaderboards', async (req, res) => {
-    const game = publishedGame(req);
+    const game = resolveGame(req.params.gameId, 'published');
     res
       .set('Cache-Control', 'public, max-age=5')
       .json({ leaderboards: await leaderboards.list(game.id) } satisfies LeaderboardsResponse);
   });
 
   router.get('/games/:gameId/leaderboards/:board', async (req, res) => {
-    const game = publishedGame(req);
-    const board = boardOf(req);
-    const query = parseInput(LeaderboardQuery, req.query);
     await enforceRateLimit(
       rateLimiter,
       `leaderboard-read:${req.auth ? `user:${req.auth.user.id}` : `ip:${rateLimitAddress(req.ip)}`}`,
       LEADERBOARD_READ_LIMIT,
       'Too many leaderboard requests. Please slow down.',
     );
+    const game = resolveGame(req.params.gameId, 'published');
+    const board = boardOf(req);
+    const query = parseInput(LeaderboardQuery, req.query);
     const isMine = query.around === 'me' && req.auth !== undefined;
     const answer = await leaderboards.read(game.id, board, {
       ...query,
@@ -129,17 +110,15 @@ export function createLeaderboardRouter(deps: {
 
   router.post('/games/:gameId/scores', requireUser, async (req, res) => {
     const { user } = sessionOf(req);
-    const game = publishedGame(req);
-    if (!decideGameAccess(game, user.role).allowed) {
-      throw forbidden(`${game.title} is for subscribers`);
-    }
-    const { board, value } = parseInput(SubmitScoreRequest, req.body);
+    // keyed by the path's id before the game is looked up: unknown games count too
     await enforceRateLimit(
       rateLimiter,
-      `scores:user:${user.id}:${game.id}`,
+      `scores:user:${user.id}:${String(req.params.gameId).slice(0, 64)}`,
       SCORE_SUBMIT_LIMIT,
       'Too many scores. Please slow down.',
     );
+    const game = resolveGame(req.params.gameId, { player: user.role });
+    const { board, value } = parseInput(SubmitScoreRequest, req.body);
     const answer = await leaderboards.submit(user.id, game.id, board, value);
     res.status(201).json(answer satisfies SubmitScoreResponse);
   });
@@ -153,17 +132,9 @@ export function createLeaderboardRouter(deps: {
 
   router.put('/admin/games/:id/leaderboards/:board', adminAuth, async (req, res) => {
     const gameId = adminGame(req);
-    const board = LeaderboardKey.safeParse(req.params.board);
-    if (!board.success) {
-      throw notFound(`board: ${board.error.issues[0]?.message ?? 'is not a leaderboard key'}`);
-    }
+    const board = boardOf(req);
     const input = parseInput(PutLeaderboardRequest, req.body);
-    const { created, leaderboard } = await leaderboards.put(
-      gameId,
-      board.data,
-      input,
-      actorOf(res),
-    );
+    const { created, leaderboard } = await leaderboards.put(gameId, board, input, actorOf(res));
     res.status(created ? 201 : 200).json({ leaderboard } satisfies PutLeaderboardResponse);
   });
 

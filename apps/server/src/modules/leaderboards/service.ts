@@ -20,6 +20,7 @@ import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { setBounded } from '../../lib/memoize.js';
 import { recordGameAudit } from '../game-host/audit.js';
 import type { Actor } from '../users/audit.js';
+import { gameNotFound } from '../game-host/resolve-game.js';
 
 /*
  * Leaderboards: boards defined per game by the admin, each signed-in player's best score per
@@ -122,7 +123,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
       .from(gameLeaderboards)
       .where(and(eq(gameLeaderboards.gameId, gameId), eq(gameLeaderboards.board, board)));
     if (!row) {
-      throw new HttpError(404, 'NOT_FOUND', `No leaderboard '${board}' in this game`);
+      throw new HttpError('NOT_FOUND', `No leaderboard '${board}' in this game`);
     }
     return toBoard(row);
   }
@@ -306,7 +307,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
             .values({ gameId, board, ...values })
             .returning();
           if (!row) {
-            throw notFound(`No game with the id '${gameId}'`);
+            throw gameNotFound(gameId);
           }
           await recordGameAudit(tx, {
             action: 'leaderboard-save',
@@ -383,7 +384,6 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
               ? `at least ${formatScore(board, board.min)}`
               : `at most ${formatScore(board, board.max ?? 0)}`;
         throw new HttpError(
-          422,
           'SCORE_OUT_OF_RANGE',
           `A score on ${board.name} must be ${range}; ${formatScore(board, value)} was refused.`,
         );
@@ -399,11 +399,7 @@ export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
           ),
         );
       if (banned) {
-        throw new HttpError(
-          403,
-          'BANNED_FROM_LEADERBOARD',
-          `You may not post scores on ${board.name}.`,
-        );
+        throw new HttpError('BANNED_FROM_LEADERBOARD', `You may not post scores on ${board.name}.`);
       }
       const at = new Date(now());
       const rankKey = rankKeyOf(board, value);

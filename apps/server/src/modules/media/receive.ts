@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+import { API_ERRORS } from '@portfolio/types/errors';
 import { formatBytes } from '@portfolio/types/format';
 import type { MediaErrorCode, StoredMediaKind } from '@portfolio/types/media';
 
@@ -24,21 +25,16 @@ const LIMIT_VARIABLES: Record<StoredMediaKind, string> = {
   audio: 'MEDIA_MAX_AUDIO_BYTES',
 };
 
-/** A refused upload with its status and stable code. */
-export function refuseMedia(
-  status: 400 | 413 | 415,
-  code: MediaErrorCode,
-  message: string,
-  details?: string,
-): HttpError {
-  // answered before the whole body was read: the connection closes after the answer
-  const headers: Record<string, string> = status === 400 ? {} : { Connection: 'close' };
-  return new HttpError(status, code, message, details, headers);
+/** A refused upload with its stable code (its status is the catalogue's). */
+export function refuseMedia(code: MediaErrorCode, message: string, details?: string): HttpError {
+  // a 413 or 415 is answered before the whole body was read: the connection closes after it
+  const headers: Record<string, string> =
+    API_ERRORS[code].status === 400 ? {} : { Connection: 'close' };
+  return new HttpError(code, { message, details, headers });
 }
 
 const tooLarge = (kind: StoredMediaKind | undefined, limit: number) =>
   refuseMedia(
-    413,
     'MEDIA_TOO_LARGE',
     kind
       ? `The file is larger than the limit of ${formatBytes(limit)} for ${kind} uploads (${LIMIT_VARIABLES[kind]}).`
@@ -50,14 +46,12 @@ export function decideType(head: Buffer, fileName: string): SniffedType {
   const sniffed = sniffMediaType(head);
   if (sniffed === undefined) {
     throw refuseMedia(
-      415,
       'MEDIA_TYPE_REFUSED',
       'This file type is not accepted. Upload a JPEG, PNG, WebP, AVIF or GIF image, an MP4 or WebM video, or an MP3, OGG or WAV file.',
     );
   }
   if ('refused' in sniffed) {
     throw refuseMedia(
-      415,
       'MEDIA_TYPE_REFUSED',
       'SVG images are not accepted (they can carry scripts). Upload a PNG, WebP or JPEG instead.',
     );
@@ -66,7 +60,6 @@ export function decideType(head: Buffer, fileName: string): SniffedType {
   if (named !== undefined && named !== sniffed.mime) {
     const ext = fileName.slice(fileName.lastIndexOf('.'));
     throw refuseMedia(
-      400,
       'MEDIA_NAME_MISMATCH',
       `The file is named ${ext} but its bytes are ${sniffed.label}, not ${labelOf(named)}. Rename it or upload the right file.`,
     );
@@ -138,7 +131,7 @@ export async function receiveMedia(
       try {
         if (!type) {
           if (headBytes === 0) {
-            throw refuseMedia(400, 'MEDIA_EMPTY', 'The file is empty.');
+            throw refuseMedia('MEDIA_EMPTY', 'The file is empty.');
           }
           decide(this);
         }
@@ -166,7 +159,7 @@ export async function receiveMedia(
     req.unpipe(counter);
   }
   if (!type) {
-    throw refuseMedia(400, 'MEDIA_EMPTY', 'The file is empty.');
+    throw refuseMedia('MEDIA_EMPTY', 'The file is empty.');
   }
   return { type, bytes: received, sha256: hash.digest('hex') };
 }

@@ -162,14 +162,13 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const image = await processImage(upload, type.mime, work, sha256).catch((error: unknown) => {
         if (error instanceof CorruptImageError) {
           throw refuseMedia(
-            400,
             'MEDIA_CORRUPT',
             `The image could not be read whole: it is truncated or damaged. Export it again and upload the new file.`,
             error.message,
           );
         }
         if (error instanceof AnimationTooLargeError) {
-          throw refuseMedia(400, 'MEDIA_TOO_COMPLEX', error.message);
+          throw refuseMedia('MEDIA_TOO_COMPLEX', error.message);
         }
         throw error;
       });
@@ -191,10 +190,10 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
     }
     const facts = await probeMedia(upload, type.mime, received.bytes).catch((error: unknown) => {
       if (error instanceof CorruptMediaError) {
-        throw refuseMedia(400, 'MEDIA_CORRUPT', error.message);
+        throw refuseMedia('MEDIA_CORRUPT', error.message);
       }
       if (error instanceof MediaTooComplexError) {
-        throw refuseMedia(400, 'MEDIA_TOO_COMPLEX', error.message);
+        throw refuseMedia('MEDIA_TOO_COMPLEX', error.message);
       }
       throw error;
     });
@@ -266,7 +265,6 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const uses = await usesOf(urlsOf(row));
       if (uses.length > 0) {
         throw new HttpError(
-          409,
           'MEDIA_IN_USE',
           `This file is still used by ${describeMediaUses(uses)}: remove it there first.`,
         );

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 
-import { decideGameAccess, PlayTicketRequest, type PlayTicketResponse } from '@portfolio/types';
+import { PlayTicketRequest, type PlayTicketResponse } from '@portfolio/types';
 import { MULTIPLAYER_NAMESPACES } from '@portfolio/types/multiplayer';
 
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireUser, sessionOf } from '../auth/policies.js';
-import type { SdkGame } from '../games/routes.js';
+import type { ResolveGame } from '../game-host/resolve-game.js';
 import type { PlayTickets } from './play-tickets.js';
 
 /** A viewer asks once per open and once per reconnection: far below this. */
@@ -26,27 +26,26 @@ export function createPlayTicketRouter(deps: {
   playTickets: PlayTickets;
   rateLimiter: RateLimiter;
   publicOrigin: string | undefined;
-  /** A published game of the catalogue (the database's): an unpublished one has no tickets. */
-  findGame: (gameId: string) => SdkGame | undefined;
+  /** The game asked for: a published one the player may open (game-host's resolveGame). */
+  resolveGame: ResolveGame;
 }): Router {
   const router = Router();
 
   router.post('/play-tickets', requireUser, async (req, res) => {
     const session = sessionOf(req);
-    const { gameId } = parseInput(PlayTicketRequest, req.body);
-    const game = deps.findGame(gameId);
-    if (!game || !isMultiplayerGameId(gameId)) {
-      throw notFound(`No multiplayer game with the id '${gameId}'`);
-    }
-    if (!decideGameAccess(game, session.user.role).allowed) {
-      throw forbidden(`${game.title} is for subscribers`);
-    }
     await enforceRateLimit(
       deps.rateLimiter,
       `play-ticket:user:${session.user.id}`,
       PLAY_TICKET_LIMIT,
       'Too many play tickets. Please wait a minute.',
     );
+    // the game comes in the body: it is read before the game can be resolved
+    const { gameId } = parseInput(PlayTicketRequest, req.body);
+    // only the games with a server here have tickets, whatever the catalogue holds
+    if (!isMultiplayerGameId(gameId)) {
+      throw notFound(`No multiplayer game with the id '${gameId}'`);
+    }
+    deps.resolveGame(gameId, { player: session.user.role });
     const { ticket, expiresAt } = deps.playTickets.issue({
       userId: session.user.id,
       gameId,

@@ -317,7 +317,7 @@ describe('tickets follow the catalogue an admin edits', () => {
       const unpublished = await ask('WolfScape');
       expect(unpublished.status).toBe(404);
       expect(unpublished.body).toMatchObject({
-        error: { message: "No multiplayer game with the id 'WolfScape'" },
+        error: { code: 'GAME_NOT_FOUND', message: "No game with the id 'WolfScape'" },
       });
       const locked = await ask('RocketGame');
       expect(locked.status).toBe(403);

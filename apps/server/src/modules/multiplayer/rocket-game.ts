@@ -65,6 +65,94 @@ function wrappedDelta(a: number, b: number, size: number): number {
   return Math.min(delta, size - delta);
 }
 
+/** A rocket as the welcome and join lists carry it. */
+const entry = (rocket: Rocket): RocketEntry => [
+  rocket.id,
+  rocket.name,
+  rocket.sent[0],
+  rocket.sent[1],
+  rocket.sent[2],
+  rocket.score,
+  rocket.colour,
+];
+
+/** A rocket at rest somewhere away from the edges. */
+function place(rocket: Rocket, random: () => number) {
+  rocket.x = 100 + random() * (ROCKET_WORLD.width - 200);
+  rocket.y = 100 + random() * (ROCKET_WORLD.height - 200);
+  rocket.vx = 0;
+  rocket.vy = 0;
+  rocket.angle = random() * TAU;
+}
+
+/** What clients see of a rocket: whole pixels, an angle step, thrusting or not. */
+function quantise(rocket: Rocket): [number, number, number, number] {
+  const isThrusting = (rocket.keys & ROCKET_KEYS.forward) !== 0;
+  return [Math.round(rocket.x), Math.round(rocket.y), angleStep(rocket.angle), isThrusting ? 1 : 0];
+}
+
+/** Turns, thrusts, drags and moves a rocket; true when it shoots now. */
+function move(rocket: Rocket, dt: number): boolean {
+  const turn =
+    ((rocket.keys & ROCKET_KEYS.right) !== 0 ? 1 : 0) -
+    ((rocket.keys & ROCKET_KEYS.left) !== 0 ? 1 : 0);
+  rocket.angle = wrap(rocket.angle + turn * TURN_RATE * dt, TAU);
+  if ((rocket.keys & ROCKET_KEYS.forward) !== 0) {
+    rocket.vx += Math.cos(rocket.angle) * THRUST * dt;
+    rocket.vy += Math.sin(rocket.angle) * THRUST * dt;
+  }
+  const damping = Math.max(0, 1 - DRAG * dt);
+  rocket.vx *= damping;
+  rocket.vy *= damping;
+  const speed = Math.hypot(rocket.vx, rocket.vy);
+  if (speed > MAX_SPEED) {
+    rocket.vx *= MAX_SPEED / speed;
+    rocket.vy *= MAX_SPEED / speed;
+  }
+  rocket.x = wrap(rocket.x + rocket.vx * dt, ROCKET_WORLD.width);
+  rocket.y = wrap(rocket.y + rocket.vy * dt, ROCKET_WORLD.height);
+  rocket.cooldown = Math.max(0, rocket.cooldown - dt);
+  return (rocket.keys & ROCKET_KEYS.shoot) !== 0 && rocket.cooldown === 0;
+}
+
+/** The rocket (not the shooter's) a shot at its current position touches, if any. */
+function targetOf(rockets: Map<number, Rocket>, shot: Shot): Rocket | undefined {
+  for (const target of rockets.values()) {
+    if (target.id === shot.ownerId) {
+      continue;
+    }
+    const dx = wrappedDelta(shot.x, target.x, ROCKET_WORLD.width);
+    const dy = wrappedDelta(shot.y, target.y, ROCKET_WORLD.height);
+    if (dx * dx + dy * dy <= HIT_RADIUS * HIT_RADIUS) {
+      return target;
+    }
+  }
+  return undefined;
+}
+
+type PendingUpdate = Required<Pick<RocketUpdate, 's' | 'h' | 'j' | 'l'>>;
+
+/** A tick's update: only the lists that have something, or nothing at all. */
+function updateOf(moved: number[], pending: PendingUpdate): RocketUpdate | undefined {
+  const update: RocketUpdate = {};
+  if (moved.length > 0) {
+    update.m = moved;
+  }
+  if (pending.s.length > 0) {
+    update.s = pending.s;
+  }
+  if (pending.h.length > 0) {
+    update.h = pending.h;
+  }
+  if (pending.j.length > 0) {
+    update.j = pending.j;
+  }
+  if (pending.l.length > 0) {
+    update.l = pending.l;
+  }
+  return Object.keys(update).length > 0 ? update : undefined;
+}
+
 /** One Rocket Game arena: rockets with inertia on a wrapping field, shots, hits and scores. */
 export function createRocketRoom(
   roomId: string,
@@ -77,60 +165,7 @@ export function createRocketRoom(
   let nextPlayerId = 1;
   let nextShotId = 1;
   let tickCount = 0;
-  let pending: Required<Pick<RocketUpdate, 's' | 'h' | 'j' | 'l'>> = { s: [], h: [], j: [], l: [] };
-
-  const entry = (rocket: Rocket): RocketEntry => [
-    rocket.id,
-    rocket.name,
-    rocket.sent[0],
-    rocket.sent[1],
-    rocket.sent[2],
-    rocket.score,
-    rocket.colour,
-  ];
-
-  function place(rocket: Rocket) {
-    rocket.x = 100 + random() * (ROCKET_WORLD.width - 200);
-    rocket.y = 100 + random() * (ROCKET_WORLD.height - 200);
-    rocket.vx = 0;
-    rocket.vy = 0;
-    rocket.angle = random() * TAU;
-  }
-
-  function quantise(rocket: Rocket): [number, number, number, number] {
-    const isThrusting = (rocket.keys & ROCKET_KEYS.forward) !== 0;
-    return [
-      Math.round(rocket.x),
-      Math.round(rocket.y),
-      angleStep(rocket.angle),
-      isThrusting ? 1 : 0,
-    ];
-  }
-
-  function step(rocket: Rocket, dt: number) {
-    const turn =
-      ((rocket.keys & ROCKET_KEYS.right) !== 0 ? 1 : 0) -
-      ((rocket.keys & ROCKET_KEYS.left) !== 0 ? 1 : 0);
-    rocket.angle = wrap(rocket.angle + turn * TURN_RATE * dt, TAU);
-    if ((rocket.keys & ROCKET_KEYS.forward) !== 0) {
-      rocket.vx += Math.cos(rocket.angle) * THRUST * dt;
-      rocket.vy += Math.sin(rocket.angle) * THRUST * dt;
-    }
-    const damping = Math.max(0, 1 - DRAG * dt);
-    rocket.vx *= damping;
-    rocket.vy *= damping;
-    const speed = Math.hypot(rocket.vx, rocket.vy);
-    if (speed > MAX_SPEED) {
-      rocket.vx *= MAX_SPEED / speed;
-      rocket.vy *= MAX_SPEED / speed;
-    }
-    rocket.x = wrap(rocket.x + rocket.vx * dt, ROCKET_WORLD.width);
-    rocket.y = wrap(rocket.y + rocket.vy * dt, ROCKET_WORLD.height);
-    rocket.cooldown = Math.max(0, rocket.cooldown - dt);
-    if ((rocket.keys & ROCKET_KEYS.shoot) !== 0 && rocket.cooldown === 0) {
-      fire(rocket);
-    }
-  }
+  let pending: PendingUpdate = { s: [], h: [], j: [], l: [] };
 
   function fire(rocket: Rocket) {
     rocket.cooldown = FIRE_COOLDOWN;
@@ -152,21 +187,6 @@ export function createRocketRoom(
     pending.s.push(shot.id, x, y, step);
   }
 
-  /** The rocket (not the shooter's) a shot at its current position touches, if any. */
-  function targetOf(shot: Shot): Rocket | undefined {
-    for (const target of rockets.values()) {
-      if (target.id === shot.ownerId) {
-        continue;
-      }
-      const dx = wrappedDelta(shot.x, target.x, ROCKET_WORLD.width);
-      const dy = wrappedDelta(shot.y, target.y, ROCKET_WORLD.height);
-      if (dx * dx + dy * dy <= HIT_RADIUS * HIT_RADIUS) {
-        return target;
-      }
-    }
-    return undefined;
-  }
-
   function moveShots(dt: number) {
     for (let index = shots.length - 1; index >= 0; index--) {
       const shot = shots[index];
@@ -174,19 +194,19 @@ export function createRocketRoom(
         continue;
       }
       // checked before and after the step: a shot moves about one hit radius per tick
-      let target = targetOf(shot);
+      let target = targetOf(rockets, shot);
       if (!target) {
         shot.age += dt;
         shot.x += shot.dx * dt;
         shot.y += shot.dy * dt;
-        target = shot.age > ROCKET_SHOT.life ? undefined : targetOf(shot);
+        target = shot.age > ROCKET_SHOT.life ? undefined : targetOf(rockets, shot);
       }
       if (target) {
         const shooter = rockets.get(shot.ownerId);
         if (shooter) {
           shooter.score++;
         }
-        place(target);
+        place(target, random);
         pending.h.push(shot.id, shot.ownerId, target.id, shooter?.score ?? 0);
         shots.splice(index, 1);
       } else if (shot.age > ROCKET_SHOT.life) {
@@ -211,7 +231,7 @@ export function createRocketRoom(
         score: 0,
         sent: [0, 0, 0, 0],
       };
-      place(rocket);
+      place(rocket, random);
       rocket.sent = quantise(rocket);
       rockets.set(rocket.id, rocket);
       pending.j.push(entry(rocket));
@@ -241,7 +261,9 @@ export function createRocketRoom(
     },
     tick(dt) {
       for (const rocket of rockets.values()) {
-        step(rocket, dt);
+        if (move(rocket, dt)) {
+          fire(rocket);
+        }
       }
       moveShots(dt);
       tickCount++;
@@ -258,24 +280,9 @@ export function createRocketRoom(
           rocket.sent = now;
         }
       }
-      const update: RocketUpdate = {};
-      if (moved.length > 0) {
-        update.m = moved;
-      }
-      if (pending.s.length > 0) {
-        update.s = pending.s;
-      }
-      if (pending.h.length > 0) {
-        update.h = pending.h;
-      }
-      if (pending.j.length > 0) {
-        update.j = pending.j;
-      }
-      if (pending.l.length > 0) {
-        update.l = pending.l;
-      }
+      const update = updateOf(moved, pending);
       pending = { s: [], h: [], j: [], l: [] };
-      return Object.keys(update).length > 0 ? update : undefined;
+      return update;
     },
   };
 }

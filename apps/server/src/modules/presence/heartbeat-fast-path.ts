@@ -39,6 +39,63 @@ const MAX_BODY_BYTES = 4096;
 const OK_BODY = JSON.stringify({ ok: true });
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** Writes a JSON answer with the headers every API answer carries. */
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: Record<string, string | string[]> = {},
+) {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...extra,
+  });
+  res.end(body);
+}
+
+/** The body as text, refused past MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+    // cut off before the end: settled as an error that is answered with nothing
+    req.on('close', () => {
+      if (!req.complete) {
+        reject(Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
+      }
+    });
+  });
+}
+
+/** JSON checked against a contract; a 400 with the first issue otherwise. */
+function parse<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    throw badRequest('Request body is not valid JSON');
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    throw badRequest(describeZodError(result.error));
+  }
+  return result.data;
+}
+
 /**
  * Serves the two heartbeat calls on bare node:http, in front of Express.
  *
@@ -76,60 +133,6 @@ export function createHeartbeatFastPath(deps: {
   // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
   const requestOrigin = createRequestOrigin(config.trustProxy);
   const cookies = createSessionCookies({ publicOrigin: config.publicOrigin });
-
-  function send(
-    res: ServerResponse,
-    status: number,
-    body: string,
-    extra: Record<string, string | string[]> = {},
-  ) {
-    res.writeHead(status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...extra,
-    });
-    res.end(body);
-  }
-
-  function readBody(req: IncomingMessage): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          reject(new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
-          req.resume();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      req.on('error', reject);
-      // cut off before the end: settled as an error that is answered with nothing
-      req.on('close', () => {
-        if (!req.complete) {
-          reject(Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
-        }
-      });
-    });
-  }
-
-  function parse<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : {};
-    } catch {
-      throw badRequest('Request body is not valid JSON');
-    }
-    const result = schema.safeParse(json);
-    if (!result.success) {
-      throw badRequest(describeZodError(result.error));
-    }
-    return result.data;
-  }
 
   /** Only heartbeats that start a page view reach analytics; the every-30-s ones cost nothing. */
   function noteView(req: IncomingMessage, input: HeartbeatRequest) {
@@ -176,7 +179,7 @@ export function createHeartbeatFastPath(deps: {
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
-        throw new HttpError(401, required.code, required.message, undefined, headers);
+        throw new HttpError(required.code, { message: required.message, headers });
       }
       const input = parse(HeartbeatRequest, text);
       await limitUser(session.user.id);
@@ -231,15 +234,7 @@ export function createHeartbeatFastPath(deps: {
         return;
       }
       log.error({ err: error }, `${path} failed`);
-      send(
-        res,
-        500,
-        JSON.stringify(
-          errorBody(
-            new HttpError(500, 'INTERNAL', 'Something went wrong on our side. Please try again.'),
-          ),
-        ),
-      );
+      send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
     });
   };
 }

@@ -1,7 +1,5 @@
 import { createHmac } from 'node:crypto';
 
-import { sql } from 'drizzle-orm';
-
 import type { ActiveUsersResponse, CurrentUser } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
@@ -10,21 +8,20 @@ import { memoizeBounded } from '../../lib/memoize.js';
 import type { AdminNotifier } from '../../realtime/admin-notifier.js';
 import type { AnalyticsService } from '../analytics/dashboard/service.js';
 import {
-  ACTIVE_WINDOW_MS,
   MAX_HEARTBEAT_GAP_MS,
   type PresenceEntry,
   type PresenceStore,
   userPresenceKey,
 } from './presence-store.js';
 import { moduleLogger } from '../../lib/logger.js';
+import { toActiveUsersResponse } from './active-users.js';
+import { createAdminPush } from './admin-push.js';
+import { createPendingTime } from './pending-time.js';
+
+export { toActiveUsersResponse } from './active-users.js';
+export { PRESENCE_PUSH_INTERVAL_MS } from './admin-push.js';
 
 const log = moduleLogger('presence');
-
-/** Admins get at most one presence push per this interval, however many heartbeats arrive. */
-export const PRESENCE_PUSH_INTERVAL_MS = 1000;
-
-/** Rows per time-on-site statement (2 parameters each). */
-const TIME_CHUNK = 5000;
 
 /** What a heartbeat says, signed in or not. */
 export interface Heartbeat {
@@ -67,30 +64,15 @@ export interface PresenceService {
   close(): void;
 }
 
-/** The spec's active-users shape from store entries. */
-export function toActiveUsersResponse(entries: readonly PresenceEntry[]): ActiveUsersResponse {
-  const authenticated = entries
-    .filter((entry) => entry.kind === 'user')
-    .sort((a, b) => b.lastSeen - a.lastSeen)
-    .map((entry) => ({
-      username: entry.username ?? '',
-      role: entry.role ?? 'user',
-      current_page: entry.currentPage,
-      last_seen: new Date(entry.lastSeen).toISOString(),
-    }));
-  const currentPages: Record<string, number> = {};
-  let guests = 0;
-  for (const entry of entries) {
-    if (entry.kind === 'anonymous') {
-      guests++;
-      currentPages[entry.currentPage] = (currentPages[entry.currentPage] ?? 0) + 1;
+/** Adds a replaced guest key, forgetting the oldest past 100,000. */
+function markReplaced(replacedGuests: Set<string>, key: string) {
+  if (replacedGuests.size >= 100_000) {
+    const oldest = replacedGuests.values().next();
+    if (!oldest.done) {
+      replacedGuests.delete(oldest.value);
     }
   }
-  return {
-    authenticated,
-    anonymous: { count: guests, currentPages },
-    totalActive: authenticated.length + guests,
-  };
+  replacedGuests.add(key);
 }
 
 export function createPresenceService(deps: {
@@ -105,65 +87,16 @@ export function createPresenceService(deps: {
 }): PresenceService {
   const { store, db, analytics, notifier } = deps;
   const now = deps.now ?? Date.now;
-  /** Milliseconds on site not yet written, per user id. */
-  const pendingMs = new Map<string, number>();
   const counters = { heartbeats: 0, statements: 0 };
+  const pending = createPendingTime(db, counters);
+  const pusher = createAdminPush({ store, analytics, notifier, now });
+  const schedulePush = pusher.schedule;
   let flushing: Promise<void> = Promise.resolve();
-  let isClosed = false;
 
   const keyedHash = (value: string) =>
     createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
   // guests send the same visitor id (at most 64 characters) every 30 s: remember its keyed hash
   const visitorHash = memoizeBounded(keyedHash, 100_000);
-
-  // ---- coalesced pushes to admins --------------------------------------------------------
-  let pushTimer: NodeJS.Timeout | undefined;
-  let expiryTimer: NodeJS.Timeout | undefined;
-  let lastPushAt = Number.NEGATIVE_INFINITY;
-
-  /** Leading-edge throttle: an isolated change goes out at once, a stream at most once a second. */
-  function schedulePush() {
-    if (pushTimer || isClosed) {
-      return;
-    }
-    const wait = Math.max(0, lastPushAt + PRESENCE_PUSH_INTERVAL_MS - Date.now());
-    pushTimer = setTimeout(() => void push(), wait);
-    pushTimer.unref();
-  }
-
-  async function push() {
-    pushTimer = undefined;
-    lastPushAt = Date.now();
-    const at = now();
-    try {
-      if (!notifier.hasAudience()) {
-        analytics.noteConcurrent(await store.countActive(at), at);
-        return;
-      }
-      const entries = await store.listActive(at);
-      analytics.noteConcurrent(entries.length, at);
-      notifier.toAdmins('presence:update', toActiveUsersResponse(entries));
-      scheduleExpiryPush(entries, at);
-    } catch (error) {
-      log.error({ err: error }, 'push failed');
-    }
-  }
-
-  /** Visitors also leave silently: push again when the oldest entry drops out of the window. */
-  function scheduleExpiryPush(entries: readonly PresenceEntry[], at: number) {
-    clearTimeout(expiryTimer);
-    expiryTimer = undefined;
-    if (entries.length === 0 || isClosed) {
-      return;
-    }
-    // a loop, not Math.min(...): tens of thousands of visitors would overflow the call's arguments
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const entry of entries) {
-      oldest = Math.min(oldest, entry.lastSeen);
-    }
-    expiryTimer = setTimeout(schedulePush, Math.max(0, oldest + ACTIVE_WINDOW_MS - at) + 50);
-    expiryTimer.unref();
-  }
 
   notifier.onAdminJoined(() => schedulePush());
 
@@ -174,7 +107,7 @@ export function createPresenceService(deps: {
   }
 
   deps.events.on('user:deleted', ({ userId }) => {
-    pendingMs.delete(userId);
+    pending.forget(userId);
     removeEntry(userPresenceKey(userId));
   });
   // a signed-out user leaves the live list now, not 75 s later (their time so far is kept)
@@ -186,58 +119,6 @@ export function createPresenceService(deps: {
    * sign-in, not one per heartbeat. A guest heartbeat from that browser (after sign-out) clears it.
    */
   const replacedGuests = new Set<string>();
-  function markReplaced(key: string) {
-    if (replacedGuests.size >= 100_000) {
-      const oldest = replacedGuests.values().next();
-      if (!oldest.done) {
-        replacedGuests.delete(oldest.value);
-      }
-    }
-    replacedGuests.add(key);
-  }
-
-  // ---- time on site --------------------------------------------------------------------
-  function addTime(userId: string, ms: number) {
-    if (ms > 0) {
-      pendingMs.set(userId, (pendingMs.get(userId) ?? 0) + ms);
-    }
-  }
-
-  async function writeTime() {
-    const rows: Array<{ id: string; seconds: number }> = [];
-    for (const [id, ms] of pendingMs) {
-      const seconds = Math.floor(ms / 1000);
-      if (seconds > 0) {
-        rows.push({ id, seconds });
-        pendingMs.set(id, ms - seconds * 1000);
-      }
-    }
-    for (let start = 0; start < rows.length; start += TIME_CHUNK) {
-      const chunk = rows.slice(start, start + TIME_CHUNK);
-      const values = sql.join(
-        chunk.map((row) => sql`(${row.id}, ${row.seconds}::bigint)`),
-        sql`, `,
-      );
-      counters.statements++;
-      try {
-        await db.execute(sql`
-          update users set total_time_spent = users.total_time_spent + v.secs
-          from (values ${values}) as v (id, secs)
-          where users.id = v.id::uuid`);
-      } catch (error) {
-        // put the seconds back for the next flush
-        for (const row of rows.slice(start)) {
-          addTime(row.id, row.seconds * 1000);
-        }
-        throw error;
-      }
-    }
-    for (const [id, ms] of pendingMs) {
-      if (ms === 0) {
-        pendingMs.delete(id);
-      }
-    }
-  }
 
   // ---- heartbeats --------------------------------------------------------------------------
   return {
@@ -248,7 +129,7 @@ export function createPresenceService(deps: {
       if (visitorId) {
         const guest = guestKey(visitorId);
         if (!replacedGuests.has(guest)) {
-          markReplaced(guest);
+          markReplaced(replacedGuests, guest);
           // the same browser as a guest a moment ago: one person, not two
           await store.remove(guest);
         }
@@ -272,7 +153,7 @@ export function createPresenceService(deps: {
       const previous = await store.touch(entry);
       // the entry is per user, so several tabs share one clock: their heartbeats never double-count
       if (previous !== null) {
-        addTime(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
+        pending.add(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
       }
       analytics.noteVisitor(key, true, at);
       schedulePush();
@@ -327,7 +208,7 @@ export function createPresenceService(deps: {
     },
 
     flush() {
-      const run = flushing.then(writeTime);
+      const run = flushing.then(pending.write);
       flushing = run.catch(() => undefined);
       return run;
     },
@@ -335,13 +216,9 @@ export function createPresenceService(deps: {
     stats: () => ({
       ...counters,
       statements: counters.statements + analytics.stats().statements,
-      pendingUsers: pendingMs.size,
+      pendingUsers: pending.users,
     }),
 
-    close() {
-      isClosed = true;
-      clearTimeout(pushTimer);
-      clearTimeout(expiryTimer);
-    },
+    close: () => pusher.close(),
   };
 }

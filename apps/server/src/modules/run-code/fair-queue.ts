@@ -38,8 +38,11 @@ interface KeyState {
   servedAt: number;
 }
 
-const busy = (message: string, retryAfterSeconds: number, code = 'RUNNER_BUSY') =>
-  new HttpError(429, code, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+const busy = (
+  message: string,
+  retryAfterSeconds: number,
+  code: 'RUNNER_BUSY' | 'RUN_TIME_BUDGET' | 'RUNS_IN_PROGRESS' = 'RUNNER_BUSY',
+) => new HttpError(code, { message, headers: { 'Retry-After': String(retryAfterSeconds) } });
 
 /**
  * The runner's slots, shared fairly: each address and each user has at most one run holding a

@@ -11,14 +11,12 @@ export const RUN_CODE_BODY_LIMIT_BYTES =
 
 export const sourceTooLarge = () =>
   new HttpError(
-    413,
     'PAYLOAD_TOO_LARGE',
     `The source code is too large: the limit is ${RUN_CODE_MAX_SOURCE_BYTES / 1024} KB.`,
   );
 
 export const stdinTooLarge = () =>
   new HttpError(
-    413,
     'PAYLOAD_TOO_LARGE',
     `The standard input is too large: the limit is ${RUN_CODE_MAX_STDIN_BYTES / 1024} KB.`,
   );

@@ -79,11 +79,7 @@ export interface CodeRunnerOptions {
 export const DEFAULT_SLOT_SECONDS_PER_MINUTE = 30;
 
 const unavailable = (reason: string) =>
-  new HttpError(
-    503,
-    'RUNNER_UNAVAILABLE',
-    `Running code is not available on this server: ${reason}`,
-  );
+  new HttpError('RUNNER_UNAVAILABLE', `Running code is not available on this server: ${reason}`);
 
 /** A least-recently-used map of results by request hash. */
 class ResultCache {
@@ -116,6 +112,92 @@ const LIMITS_SHOWN = {
   compileSeconds: RUN_CODE_LIMITS.compileSeconds,
 };
 
+/** A backend by name, built on first use. */
+function createBackend(
+  name: RunCodeBackend,
+  options: CodeRunnerOptions,
+  concurrency: number,
+  log: (message: string) => void,
+): RunBackend {
+  return name === 'native'
+    ? createNativeBackend({
+        dir: options.dir,
+        uidBase: options.uidBase ?? DEFAULT_UID_BASE,
+        log,
+        ...(options.launcher ? { launcher: options.launcher } : {}),
+        ...(options.prebuiltIncludeSets
+          ? { prebuiltIncludeSets: options.prebuiltIncludeSets }
+          : {}),
+      })
+    : createWasmBackend({ concurrency, log });
+}
+
+/** A result's cache key: the same program, input and options on the same backend. */
+const cacheKeyOf = (backend: RunCodeBackend, job: RunCodeJob) =>
+  createHash('sha256')
+    .update(JSON.stringify([backend, job.standard, job.optimization, job.code, job.stdin]))
+    .digest('hex');
+
+/** One job on the chosen backend: refused includes answer at once, else it waits for a slot. */
+async function execute(
+  queue: FairQueue,
+  log: (message: string) => void,
+  backend: RunBackend,
+  job: RunCodeJob,
+  client: RunClient,
+): Promise<RunCodeResponse> {
+  const refusal = refuseUnsafeIncludes(job.code);
+  if (refusal) {
+    return {
+      output: refusal.output,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      truncated: false,
+      compiled: false,
+      diagnostics: refusal.diagnostics,
+      durationMs: 0,
+      cached: false,
+      backend: backend.name,
+    };
+  }
+  const waitStarted = performance.now();
+  const slot = await queue.acquire(client);
+  runCodeQueueWait.labels(backend.name).observe((performance.now() - waitStarted) / 1000);
+  try {
+    const outcome = await backend.run({
+      source: job.code,
+      stdin: job.stdin,
+      standard: job.standard,
+      optimization: job.optimization,
+      slot: slot.index,
+    });
+    return {
+      output: outcome.output,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      timedOut: outcome.timedOut,
+      truncated: outcome.truncated,
+      compiled: outcome.compiled,
+      diagnostics: parseDiagnostics(outcome.compilerOutput, job.code),
+      durationMs: Math.round(outcome.durationMs),
+      cached: false,
+      backend: backend.name,
+    };
+  } catch (error) {
+    if (error instanceof BackendFailure) {
+      log(error.message);
+      throw new HttpError(
+        'RUNNER_FAILED',
+        'The sandbox could not run this program. Please try again in a moment.',
+      );
+    }
+    throw error;
+  } finally {
+    slot.release();
+  }
+}
+
 /**
  * The `/run-code` service: a fair queue in front of one backend (the native sandbox or Clang in
  * WebAssembly, picked once), a cache of results by request, and the availability check that
@@ -140,18 +222,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
   function backendFor(name: RunCodeBackend): RunBackend {
     let backend = backends[name];
     if (!backend) {
-      backend =
-        name === 'native'
-          ? createNativeBackend({
-              dir: options.dir,
-              uidBase: options.uidBase ?? DEFAULT_UID_BASE,
-              log,
-              ...(options.launcher ? { launcher: options.launcher } : {}),
-              ...(options.prebuiltIncludeSets
-                ? { prebuiltIncludeSets: options.prebuiltIncludeSets }
-                : {}),
-            })
-          : createWasmBackend({ concurrency, log });
+      backend = createBackend(name, options, concurrency, log);
       backends[name] = backend;
     }
     return backend;
@@ -199,64 +270,6 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
     return detection;
   }
 
-  async function execute(
-    backend: RunBackend,
-    job: RunCodeJob,
-    client: RunClient,
-  ): Promise<RunCodeResponse> {
-    const refusal = refuseUnsafeIncludes(job.code);
-    if (refusal) {
-      return {
-        output: refusal.output,
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        truncated: false,
-        compiled: false,
-        diagnostics: refusal.diagnostics,
-        durationMs: 0,
-        cached: false,
-        backend: backend.name,
-      };
-    }
-    const waitStarted = performance.now();
-    const slot = await queue.acquire(client);
-    runCodeQueueWait.labels(backend.name).observe((performance.now() - waitStarted) / 1000);
-    try {
-      const outcome = await backend.run({
-        source: job.code,
-        stdin: job.stdin,
-        standard: job.standard,
-        optimization: job.optimization,
-        slot: slot.index,
-      });
-      return {
-        output: outcome.output,
-        exitCode: outcome.exitCode,
-        signal: outcome.signal,
-        timedOut: outcome.timedOut,
-        truncated: outcome.truncated,
-        compiled: outcome.compiled,
-        diagnostics: parseDiagnostics(outcome.compilerOutput, job.code),
-        durationMs: Math.round(outcome.durationMs),
-        cached: false,
-        backend: backend.name,
-      };
-    } catch (error) {
-      if (error instanceof BackendFailure) {
-        log(error.message);
-        throw new HttpError(
-          503,
-          'RUNNER_FAILED',
-          'The sandbox could not run this program. Please try again in a moment.',
-        );
-      }
-      throw error;
-    } finally {
-      slot.release();
-    }
-  }
-
   return {
     async warmUp(warmOptions = {}) {
       const availability = await ensureDetected();
@@ -274,9 +287,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
         throw unavailable(availability.ok ? 'the runner is not ready.' : availability.reason);
       }
       const backend = selected;
-      const key = createHash('sha256')
-        .update(JSON.stringify([backend.name, job.standard, job.optimization, job.code, job.stdin]))
-        .digest('hex');
+      const key = cacheKeyOf(backend.name, job);
       const cached = cache.get(key);
       if (cached) {
         return { ...cached, cached: true };
@@ -285,7 +296,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
       if (running) {
         return running;
       }
-      const result = execute(backend, job, client).then((response) => {
+      const result = execute(queue, log, backend, job, client).then((response) => {
         // a time limit can depend on how busy the machine was: such a result is not the source's
         if (!response.timedOut) {
           cache.set(key, response);

@@ -440,6 +440,84 @@ function collector(limit: number, onOverflow: () => void) {
   };
 }
 
+type Outcome = Omit<SandboxOutcome, 'output' | 'truncated' | 'compilerOutput' | 'cpuMs'>;
+type Verdict =
+  { failure: string } | { outcome: Outcome; text: string; notice?: string | undefined };
+
+const verdict = (outcome: Outcome, text: string, notice?: string): Verdict => ({
+  outcome,
+  text,
+  notice,
+});
+
+/** What the helper's report means for the user: the outcome, the text shown and a notice. */
+function verdictOf(
+  result: HelperResult | undefined,
+  stderr: string,
+  output: ReturnType<typeof collector>,
+  isCompilerFull: boolean,
+  compilerOutput: string,
+): Verdict {
+  const notRun = { exitCode: null, signal: null, compiled: false, durationMs: 0 };
+
+  if (!result || (result.compile < 0 && result.limit === 'none')) {
+    const detail =
+      stderr.replace(RESULT_LINE, '').trim() || `exit status ${String(result?.status)}`;
+    return { failure: `The sandbox failed: ${detail}` };
+  }
+  if (result.compile < 0) {
+    if (isCompilerFull) {
+      // compiler messages flooded the output: the compile was stopped there
+      return verdict({ ...notRun, timedOut: false }, compilerOutput);
+    }
+    return verdict(
+      { ...notRun, signal: 'SIGKILL', timedOut: true },
+      compilerOutput,
+      result.limit === 'compilecpu' ? NOTICES.compileCpuLimit : NOTICES.compileWallLimit,
+    );
+  }
+  if (result.compile !== 0) {
+    return verdict({ ...notRun, timedOut: false }, compilerOutput || 'Compilation failed.\n');
+  }
+  const ran = { compiled: true, durationMs: result.runMs };
+  const programOutput = output.text();
+  if (result.limit === 'cpu' || result.signal === SIGXCPU) {
+    return verdict(
+      {
+        ...ran,
+        exitCode: null,
+        signal: signalName(result.signal > 0 ? result.signal : SIGKILL),
+        timedOut: true,
+      },
+      programOutput,
+      NOTICES.cpuLimit,
+    );
+  }
+  if (result.limit === 'wall') {
+    return verdict(
+      { ...ran, exitCode: null, signal: 'SIGKILL', timedOut: true },
+      programOutput,
+      NOTICES.wallLimit,
+    );
+  }
+  if (result.exit >= 0) {
+    return verdict({ ...ran, exitCode: result.exit, signal: null, timedOut: false }, programOutput);
+  }
+  if (output.isFull) {
+    return verdict({ ...ran, exitCode: null, signal: 'SIGKILL', timedOut: false }, programOutput);
+  }
+  // killed by a signal: the program's own (reported), or its supervisor's (the program
+  // killed its reporter, e.g. kill(-1, SIGKILL), and the sandbox went down with it)
+  const signal =
+    result.signal > 0 ? result.signal : result.status > 128 ? result.status - 128 : SIGKILL;
+  const name = signalName(signal);
+  return verdict(
+    { ...ran, exitCode: null, signal: name, timedOut: false },
+    programOutput,
+    NOTICES.signal(name),
+  );
+}
+
 /**
  * Compiles and runs one source in a fresh bubblewrap sandbox under the job's uid:
  *
@@ -562,72 +640,12 @@ export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<Sandbox
           cpuMs: result?.cpuMs ?? 0,
         });
       };
-      const notRun = { exitCode: null, signal: null, compiled: false, durationMs: 0 };
-
-      if (!result || (result.compile < 0 && result.limit === 'none')) {
-        const detail =
-          stderr.replace(RESULT_LINE, '').trim() || `exit status ${String(result?.status)}`;
-        reject(new SandboxFailure(`The sandbox failed: ${detail}`));
+      const verdict = verdictOf(result, stderr, output, compiler.isFull, compilerOutput);
+      if ('failure' in verdict) {
+        reject(new SandboxFailure(verdict.failure));
         return;
       }
-      if (result.compile < 0) {
-        if (compiler.isFull) {
-          // compiler messages flooded the output: the compile was stopped there
-          finish({ ...notRun, timedOut: false }, compilerOutput);
-          return;
-        }
-        finish(
-          { ...notRun, signal: 'SIGKILL', timedOut: true },
-          compilerOutput,
-          result.limit === 'compilecpu' ? NOTICES.compileCpuLimit : NOTICES.compileWallLimit,
-        );
-        return;
-      }
-      if (result.compile !== 0) {
-        finish({ ...notRun, timedOut: false }, compilerOutput || 'Compilation failed.\n');
-        return;
-      }
-      const ran = { compiled: true, durationMs: result.runMs };
-      const programOutput = output.text();
-      if (result.limit === 'cpu' || result.signal === SIGXCPU) {
-        finish(
-          {
-            ...ran,
-            exitCode: null,
-            signal: signalName(result.signal > 0 ? result.signal : SIGKILL),
-            timedOut: true,
-          },
-          programOutput,
-          NOTICES.cpuLimit,
-        );
-        return;
-      }
-      if (result.limit === 'wall') {
-        finish(
-          { ...ran, exitCode: null, signal: 'SIGKILL', timedOut: true },
-          programOutput,
-          NOTICES.wallLimit,
-        );
-        return;
-      }
-      if (result.exit >= 0) {
-        finish({ ...ran, exitCode: result.exit, signal: null, timedOut: false }, programOutput);
-        return;
-      }
-      if (output.isFull) {
-        finish({ ...ran, exitCode: null, signal: 'SIGKILL', timedOut: false }, programOutput);
-        return;
-      }
-      // killed by a signal: the program's own (reported), or its supervisor's (the program
-      // killed its reporter, e.g. kill(-1, SIGKILL), and the sandbox went down with it)
-      const signal =
-        result.signal > 0 ? result.signal : result.status > 128 ? result.status - 128 : SIGKILL;
-      const name = signalName(signal);
-      finish(
-        { ...ran, exitCode: null, signal: name, timedOut: false },
-        programOutput,
-        NOTICES.signal(name),
-      );
+      finish(verdict.outcome, verdict.text, verdict.notice);
     });
   });
 }

@@ -66,6 +66,60 @@ function nextProgram(): Promise<RunWorkerData> {
   return new Promise((resolve) => parentPort?.once('message', resolve));
 }
 
+/**
+ * Sleeping (clock subscriptions) waits on the shared buffer, so the parent can wake this
+ * thread to end it: a sleep in the host's poll could not be interrupted. Standard input and
+ * output are always ready; other descriptors do not exist.
+ */
+function pollOneoff(
+  memoryView: DataView,
+  header: Int32Array,
+  subscriptions: number,
+  events: number,
+  count: number,
+  neventsPointer: number,
+): number {
+  let timeoutMs = Number.POSITIVE_INFINITY;
+  let clockUserdata: bigint | undefined;
+  let written = 0;
+  const writeEvent = (userdata: bigint, type: number, error: number) => {
+    const at = events + written * EVENT_BYTES;
+    new Uint8Array(memoryView.buffer, at, EVENT_BYTES).fill(0);
+    memoryView.setBigUint64(at, userdata, true);
+    memoryView.setUint16(at + 8, error, true);
+    memoryView.setUint8(at + 10, type);
+    written += 1;
+  };
+  for (let index = 0; index < count; index++) {
+    const at = subscriptions + index * SUBSCRIPTION_BYTES;
+    const userdata = memoryView.getBigUint64(at, true);
+    const type = memoryView.getUint8(at + 8);
+    if (type === EVENTTYPE_CLOCK) {
+      const clock = memoryView.getUint32(at + 16, true);
+      const timeout = Number(memoryView.getBigUint64(at + 24, true)) / 1e6;
+      const flags = memoryView.getUint16(at + 40, true);
+      const now = clock === CLOCK_REALTIME ? Date.now() : performance.now();
+      const relative = flags & SUBCLOCKFLAG_ABSOLUTE ? timeout - now : timeout;
+      if (relative < timeoutMs) {
+        timeoutMs = Math.max(0, relative);
+        clockUserdata = userdata;
+      }
+    } else {
+      const fd = memoryView.getUint32(at + 16, true);
+      const isReady = type === EVENTTYPE_FD_READ ? fd === 0 : fd === 1 || fd === 2;
+      writeEvent(userdata, type, isReady ? ERRNO_SUCCESS : ERRNO_BADF);
+    }
+  }
+  if (written === 0 && clockUserdata !== undefined) {
+    if (Atomics.wait(header, STOP_INDEX, 0, timeoutMs) !== 'timed-out') {
+      throw new Stopped();
+    }
+    writeEvent(clockUserdata, EVENTTYPE_CLOCK, ERRNO_SUCCESS);
+  }
+  memoryView.setUint32(neventsPointer, written, true);
+  return ERRNO_SUCCESS;
+}
+
 async function main() {
   const data = await nextProgram();
   const header = new Int32Array(data.shared, 0, OUTPUT_HEADER_BYTES / 4);
@@ -149,52 +203,8 @@ async function main() {
     fd_renumber(): number {
       return ERRNO_BADF;
     },
-    /**
-     * Sleeping (clock subscriptions) waits on the shared buffer, so the parent can wake this
-     * thread to end it: a sleep in the host's poll could not be interrupted. Standard input and
-     * output are always ready; other descriptors do not exist.
-     */
     poll_oneoff(subscriptions: number, events: number, count: number, neventsPointer: number) {
-      const memoryView = view();
-      let timeoutMs = Number.POSITIVE_INFINITY;
-      let clockUserdata: bigint | undefined;
-      let written = 0;
-      const writeEvent = (userdata: bigint, type: number, error: number) => {
-        const at = events + written * EVENT_BYTES;
-        new Uint8Array(memoryView.buffer, at, EVENT_BYTES).fill(0);
-        memoryView.setBigUint64(at, userdata, true);
-        memoryView.setUint16(at + 8, error, true);
-        memoryView.setUint8(at + 10, type);
-        written += 1;
-      };
-      for (let index = 0; index < count; index++) {
-        const at = subscriptions + index * SUBSCRIPTION_BYTES;
-        const userdata = memoryView.getBigUint64(at, true);
-        const type = memoryView.getUint8(at + 8);
-        if (type === EVENTTYPE_CLOCK) {
-          const clock = memoryView.getUint32(at + 16, true);
-          const timeout = Number(memoryView.getBigUint64(at + 24, true)) / 1e6;
-          const flags = memoryView.getUint16(at + 40, true);
-          const now = clock === CLOCK_REALTIME ? Date.now() : performance.now();
-          const relative = flags & SUBCLOCKFLAG_ABSOLUTE ? timeout - now : timeout;
-          if (relative < timeoutMs) {
-            timeoutMs = Math.max(0, relative);
-            clockUserdata = userdata;
-          }
-        } else {
-          const fd = memoryView.getUint32(at + 16, true);
-          const isReady = type === EVENTTYPE_FD_READ ? fd === 0 : fd === 1 || fd === 2;
-          writeEvent(userdata, type, isReady ? ERRNO_SUCCESS : ERRNO_BADF);
-        }
-      }
-      if (written === 0 && clockUserdata !== undefined) {
-        if (Atomics.wait(header, STOP_INDEX, 0, timeoutMs) !== 'timed-out') {
-          throw new Stopped();
-        }
-        writeEvent(clockUserdata, EVENTTYPE_CLOCK, ERRNO_SUCCESS);
-      }
-      view().setUint32(neventsPointer, written, true);
-      return ERRNO_SUCCESS;
+      return pollOneoff(view(), header, subscriptions, events, count, neventsPointer);
     },
   };
 

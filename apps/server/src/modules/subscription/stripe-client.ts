@@ -34,7 +34,7 @@ export function isSignatureError(error: unknown): boolean {
 }
 
 export const paymentsNotConfigured = () =>
-  new HttpError(503, 'PAYMENTS_NOT_CONFIGURED', 'Payments are not configured');
+  new HttpError('PAYMENTS_NOT_CONFIGURED', 'Payments are not configured');
 
 /**
  * A Stripe failure as the client should see it. A declined card (402) and a refused payment
@@ -46,10 +46,10 @@ export function toPaymentError(error: unknown, step: string): unknown {
     return error;
   }
   if (error instanceof Stripe.errors.StripeCardError) {
-    return new HttpError(402, 'PAYMENT_DECLINED', error.message);
+    return new HttpError('PAYMENT_DECLINED', error.message);
   }
   if (error instanceof Stripe.errors.StripeInvalidRequestError && step === 'attach') {
-    return new HttpError(400, 'PAYMENT_METHOD_REFUSED', error.message);
+    return new HttpError('PAYMENT_METHOD_REFUSED', error.message);
   }
   log.error({ type: error.type, reason: error.message }, `${step} failed`);
   if (
@@ -58,13 +58,11 @@ export function toPaymentError(error: unknown, step: string): unknown {
     error instanceof Stripe.errors.StripeAPIError
   ) {
     return new HttpError(
-      503,
       'PAYMENT_PROVIDER_UNAVAILABLE',
       'The payment provider could not be reached. Please try again in a moment.',
     );
   }
   return new HttpError(
-    502,
     'PAYMENT_PROVIDER_ERROR',
     'The payment provider refused the request. Please try again later.',
   );

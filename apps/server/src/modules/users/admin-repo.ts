@@ -37,6 +37,77 @@ async function lockUser(tx: Db, userId: string): Promise<UserRow | undefined> {
   return row;
 }
 
+/** A role change or deletion by an admin, with its audit entry (see createAdminRepo). */
+async function applyAdminChange(
+  db: Db,
+  actorId: string,
+  targetId: string,
+  change: AdminChange,
+): Promise<AdminChangeOutcome> {
+  return db.transaction(async (tx) => {
+    const admins = await tx
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(eq(users.role, 'admin'))
+      .orderBy(users.id)
+      .for('update');
+    const target = await lockUser(tx, targetId);
+    if (!target) {
+      return { kind: 'not-found' };
+    }
+    const newRole = change.action === 'role-change' ? change.role : null;
+    const isChanged = newRole !== target.role;
+    if (target.id === actorId && isChanged) {
+      return { kind: 'self' };
+    }
+    const isRemovingAdmin = target.role === 'admin' && newRole !== 'admin';
+    if (isRemovingAdmin && !admins.some((admin) => admin.id !== target.id)) {
+      return { kind: 'last-admin' };
+    }
+    const actor = admins.find((admin) => admin.id === actorId);
+    if (!actor) {
+      return { kind: 'actor-not-admin' };
+    }
+    if (!isChanged) {
+      return { kind: 'done', user: target, previousRole: target.role, isChanged: false };
+    }
+    let user = target;
+    if (newRole === null) {
+      // sessions go with the row (foreign key cascade); the audit entry keeps the name
+      await tx.delete(users).where(eq(users.id, target.id));
+    } else {
+      // setting the role to subscriber grants a subscription, any other role ends the grant
+      const grant =
+        newRole === 'subscriber'
+          ? { grantedAt: new Date(), grantedBy: actor.id }
+          : { grantedAt: null, grantedBy: null };
+      const [updated] = await tx
+        .update(users)
+        .set({
+          role: newRole,
+          subscriptionGrantedAt: grant.grantedAt,
+          subscriptionGrantedBy: grant.grantedBy,
+          subscriptionGrantEndsAt: null,
+        })
+        .where(eq(users.id, target.id))
+        .returning();
+      user = updated ?? { ...target, role: newRole };
+      if (isRemovingAdmin) {
+        // their API tokens end with the role, for good (a later promotion brings none back)
+        await revokeTokensOf(tx, target.id, actor, `${target.username} is no longer an admin`);
+      }
+    }
+    await recordAudit(tx, {
+      action: change.action,
+      actor,
+      target,
+      oldValue: target.role,
+      newValue: newRole,
+    });
+    return { kind: 'done', user, previousRole: target.role, isChanged: true };
+  });
+}
+
 /**
  * Role changes and deletions made by admins, each in one transaction with its audit entry. The
  * admins' rows are locked first (in id order), so two admins demoting or deleting each other at
@@ -45,74 +116,8 @@ async function lockUser(tx: Db, userId: string): Promise<UserRow | undefined> {
  */
 export function createAdminRepo(db: Db) {
   return {
-    async apply(
-      actorId: string,
-      targetId: string,
-      change: AdminChange,
-    ): Promise<AdminChangeOutcome> {
-      return db.transaction(async (tx) => {
-        const admins = await tx
-          .select({ id: users.id, username: users.username })
-          .from(users)
-          .where(eq(users.role, 'admin'))
-          .orderBy(users.id)
-          .for('update');
-        const target = await lockUser(tx, targetId);
-        if (!target) {
-          return { kind: 'not-found' };
-        }
-        const newRole = change.action === 'role-change' ? change.role : null;
-        const isChanged = newRole !== target.role;
-        if (target.id === actorId && isChanged) {
-          return { kind: 'self' };
-        }
-        const isRemovingAdmin = target.role === 'admin' && newRole !== 'admin';
-        if (isRemovingAdmin && !admins.some((admin) => admin.id !== target.id)) {
-          return { kind: 'last-admin' };
-        }
-        const actor = admins.find((admin) => admin.id === actorId);
-        if (!actor) {
-          return { kind: 'actor-not-admin' };
-        }
-        if (!isChanged) {
-          return { kind: 'done', user: target, previousRole: target.role, isChanged: false };
-        }
-        let user = target;
-        if (newRole === null) {
-          // sessions go with the row (foreign key cascade); the audit entry keeps the name
-          await tx.delete(users).where(eq(users.id, target.id));
-        } else {
-          // setting the role to subscriber grants a subscription, any other role ends the grant
-          const grant =
-            newRole === 'subscriber'
-              ? { grantedAt: new Date(), grantedBy: actor.id }
-              : { grantedAt: null, grantedBy: null };
-          const [updated] = await tx
-            .update(users)
-            .set({
-              role: newRole,
-              subscriptionGrantedAt: grant.grantedAt,
-              subscriptionGrantedBy: grant.grantedBy,
-              subscriptionGrantEndsAt: null,
-            })
-            .where(eq(users.id, target.id))
-            .returning();
-          user = updated ?? { ...target, role: newRole };
-          if (isRemovingAdmin) {
-            // their API tokens end with the role, for good (a later promotion brings none back)
-            await revokeTokensOf(tx, target.id, actor, `${target.username} is no longer an admin`);
-          }
-        }
-        await recordAudit(tx, {
-          action: change.action,
-          actor,
-          target,
-          oldValue: target.role,
-          newValue: newRole,
-        });
-        return { kind: 'done', user, previousRole: target.role, isChanged: true };
-      });
-    },
+    apply: (actorId: string, targetId: string, change: AdminChange) =>
+      applyAdminChange(db, actorId, targetId, change),
 
     /** Sets or removes the end of a subscription an admin granted, with its audit entry. */
     async setGrantEnd(

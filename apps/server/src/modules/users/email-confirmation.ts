@@ -15,7 +15,6 @@ export const EMAIL_CONFIRMED_MESSAGE = 'Your email address is confirmed.';
 
 const invalidConfirmLink = () =>
   new HttpError(
-    400,
     'INVALID_CONFIRM_LINK',
     'This confirmation link is invalid or has expired. Change or save your email on your profile to get a new one.',
   );

@@ -11,7 +11,7 @@ import type { UserRow, UsersRepo } from './repo.js';
 
 /** A 401 of its own code: a wrong current password must not sign the user out in the web app. */
 const wrongCurrentPassword = () =>
-  new HttpError(401, 'INVALID_PASSWORD', 'Current password is incorrect');
+  new HttpError('INVALID_PASSWORD', 'Current password is incorrect');
 const emailTaken = () => conflict('That email is already registered');
 
 /** The signed-in user's own account: profile, email and password. */

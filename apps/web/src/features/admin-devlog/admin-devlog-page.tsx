@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-rout
 
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { formatDateTime } from '../../lib/format';
-import { isHttpError } from '../../lib/http';
+import { hasErrorCode } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { AdminNav } from '../admin/admin-nav';
@@ -215,7 +215,7 @@ function EditPostPage() {
       if (controller.signal.aborted) {
         return;
       }
-      if (isHttpError(caught) && caught.status === 404) {
+      if (hasErrorCode(caught, 'NOT_FOUND')) {
         setMissing(true);
       } else {
         setError(serverMessageOr(caught, LIST_ERROR));

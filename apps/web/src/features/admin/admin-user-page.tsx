@@ -4,7 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
-import { isHttpError } from '../../lib/http';
+import { hasErrorCode } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
@@ -47,7 +47,7 @@ function UserDetailPage({ userId }: { userId: string }) {
           return;
         }
         // unknown and malformed ids alike (the server answers 404 for both)
-        if (isHttpError(error) && error.status === 404) {
+        if (hasErrorCode(error, 'NOT_FOUND')) {
           setState({ kind: 'missing' });
           return;
         }

@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { siteConfig } from '../../lib/config';
-import { isHttpError } from '../../lib/http';
+import { hasErrorCode } from '../../lib/http';
 import { setPageHead } from '../../lib/page-head';
 import { serverMessageOr } from '../../lib/server-message';
 import { getPost } from './devlog-api';
@@ -58,7 +58,7 @@ export function PostPage() {
           return;
         }
         setState(
-          isHttpError(error) && error.status === 404
+          hasErrorCode(error, 'NOT_FOUND')
             ? { slug, isMissing: true }
             : { slug, error: serverMessageOr(error, POST_LOAD_ERROR) },
         );

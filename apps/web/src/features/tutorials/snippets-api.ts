@@ -1,6 +1,6 @@
 import { type ShareSnippetRequest, Snippet, SNIPPET_ID_PATTERN } from '@portfolio/types/run-code';
 
-import { http, isHttpError } from '../../lib/http';
+import { hasErrorCode, http } from '../../lib/http';
 import { describeRunError } from './run-code-api';
 
 /** Stores a snippet (content-addressed: sharing the same one again answers the same id). */
@@ -27,7 +27,7 @@ const KEPT = "The tutorial's own code is shown instead.";
 
 /** Why a share link's snippet is not in the editor, for the message above it. */
 export function describeSnippetLoadError(id: string, error: unknown): string {
-  if (isHttpError(error) && error.status === 404) {
+  if (hasErrorCode(error, 'NOT_FOUND')) {
     return `There is no shared snippet "${id}": the link may be incomplete or mistyped. ${KEPT}`;
   }
   const detail = describeRunError(error).replace(/\.?$/, '.');

@@ -192,13 +192,85 @@ export function createSaltStore(db: Db) {
   };
 }
 
-export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => number }): Collector {
-  const { repo } = deps;
-  const now = deps.now ?? Date.now;
-  const salts = createSaltStore(deps.db);
-  // a browser sends the same user agent with every view: parse it once
+/** The leave of the previous page that a page view carries. */
+const leftRowOf = (
+  base: EventRow,
+  fields: ReturnType<typeof visitFields>,
+  left: { path: string; seconds: number },
+): EventRow => ({
+  ...base,
+  ...fields,
+  kind: EVENT_KIND.leave,
+  path: bucketPath(left.path),
+  seconds: Math.round(left.seconds),
+});
+
+type WaitingDocument = { at: number; path: string; facts: RequestFacts };
+
+/** sha256(salt, address, user agent) truncated to a signed 64-bit integer. */
+function visitorHash(salt: string, facts: RequestFacts): string {
+  return createHash('sha256')
+    .update(salt)
+    .update('\n')
+    .update(facts.ip ?? '')
+    .update('\n')
+    .update((facts.userAgent ?? '').slice(0, 512))
+    .digest()
+    .readBigInt64BE(0)
+    .toString();
+}
+
+const visitFields = (input: VisitInfo) => ({
+  entry_path: input.landing ? bucketPath(input.landing) : OTHER,
+  referrer: bucketReferrer(input.referrer),
+  utm_source: cleanUtm(input.utm_source),
+  utm_medium: cleanUtm(input.utm_medium),
+  utm_campaign: cleanUtm(input.utm_campaign),
+});
+
+/**
+ * Documents served without a page view within the grace time are counted as a bot's (a script
+ * that runs would have sent one); rows go to `pending`.
+ */
+async function countScriptlessDocuments(
+  db: Db,
+  documents: Map<string, WaitingDocument>,
+  pending: EventRow[],
+  at: number,
+) {
+  const cutoff = at - SCRIPT_GRACE_MS;
+  const waiting = [...documents].filter(([, document]) => document.at <= cutoff);
+  if (waiting.length === 0) {
+    return;
+  }
+  // another process may have had the page view: ask the table (and this batch) before counting
+  const hashes = waiting.map(([hash]) => hash);
+  const since = new Date(cutoff - SCRIPT_GRACE_MS).toISOString();
+  const seen = new Set(
+    (
+      await rowsOf<{ visitor: string }>(
+        db,
+        sql`select distinct visitor::text as visitor from analytics_events
+            where day >= ${dayOf(cutoff - SCRIPT_GRACE_MS)}::date and at >= ${since}::timestamptz
+              and kind = 1 and visitor = any(${`{${hashes.join(',')}}`}::bigint[])`,
+      )
+    ).map((row) => row.visitor),
+  );
+  for (const [hash, document] of waiting) {
+    documents.delete(hash);
+    if (!seen.has(hash)) {
+      pending.push({
+        ...blankEvent(document.at, EVENT_KIND.bot, hash, document.facts.ip, UNKNOWN_AGENT),
+        path: bucketPath(document.path),
+      });
+    }
+  }
+}
+
+// a browser sends the same user agent with every view: parse it once
+function createAgentCache() {
   const agents = new Map<string, Agent>();
-  const agentOf = (userAgent: string): Agent => {
+  return (userAgent: string): Agent => {
     const key = userAgent.slice(0, 1024);
     let agent = agents.get(key);
     if (!agent) {
@@ -207,25 +279,20 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
     }
     return agent;
   };
+}
+
+export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => number }): Collector {
+  const { repo } = deps;
+  const now = deps.now ?? Date.now;
+  const salts = createSaltStore(deps.db);
+  // a browser sends the same user agent with every view: parse it once
+  const agentOf = createAgentCache();
   let pending: EventRow[] = [];
   /** Visitor hashes of documents served, with when, waiting for their page view. */
-  const documents = new Map<string, { at: number; path: string; facts: RequestFacts }>();
+  const documents = new Map<string, WaitingDocument>();
   const counters = { events: 0, statements: 0 };
   let flushing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
-
-  /** sha256(salt, address, user agent) truncated to a signed 64-bit integer. */
-  function visitorHash(salt: string, facts: RequestFacts): string {
-    return createHash('sha256')
-      .update(salt)
-      .update('\n')
-      .update(facts.ip ?? '')
-      .update('\n')
-      .update((facts.userAgent ?? '').slice(0, 512))
-      .digest()
-      .readBigInt64BE(0)
-      .toString();
-  }
 
   function push(row: EventRow) {
     if (pending.length >= MAX_PENDING_ROWS) {
@@ -269,46 +336,8 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
     void salts.get(day).then(make, (error: unknown) => log.error({ err: error }, 'no salt'));
   }
 
-  const visitFields = (input: VisitInfo) => ({
-    entry_path: input.landing ? bucketPath(input.landing) : OTHER,
-    referrer: bucketReferrer(input.referrer),
-    utm_source: cleanUtm(input.utm_source),
-    utm_medium: cleanUtm(input.utm_medium),
-    utm_campaign: cleanUtm(input.utm_campaign),
-  });
-
-  async function countScriptlessDocuments() {
-    const cutoff = now() - SCRIPT_GRACE_MS;
-    const waiting = [...documents].filter(([, document]) => document.at <= cutoff);
-    if (waiting.length === 0) {
-      return;
-    }
-    // another process may have had the page view: ask the table (and this batch) before counting
-    const hashes = waiting.map(([hash]) => hash);
-    const since = new Date(cutoff - SCRIPT_GRACE_MS).toISOString();
-    const seen = new Set(
-      (
-        await rowsOf<{ visitor: string }>(
-          deps.db,
-          sql`select distinct visitor::text as visitor from analytics_events
-              where day >= ${dayOf(cutoff - SCRIPT_GRACE_MS)}::date and at >= ${since}::timestamptz
-                and kind = 1 and visitor = any(${`{${hashes.join(',')}}`}::bigint[])`,
-        )
-      ).map((row) => row.visitor),
-    );
-    for (const [hash, document] of waiting) {
-      documents.delete(hash);
-      if (!seen.has(hash)) {
-        pending.push({
-          ...blankEvent(document.at, EVENT_KIND.bot, hash, document.facts.ip, UNKNOWN_AGENT),
-          path: bucketPath(document.path),
-        });
-      }
-    }
-  }
-
   async function writePending() {
-    await countScriptlessDocuments();
+    await countScriptlessDocuments(deps.db, documents, pending, now());
     if (pending.length === 0) {
       return;
     }
@@ -337,13 +366,7 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
           documents.delete(base.visitor);
           const fields = visitFields(input);
           if (input.left) {
-            push({
-              ...base,
-              ...fields,
-              kind: EVENT_KIND.leave,
-              path: bucketPath(input.left.path),
-              seconds: Math.round(input.left.seconds),
-            });
+            push(leftRowOf(base, fields, input.left));
           }
           return {
             ...base,

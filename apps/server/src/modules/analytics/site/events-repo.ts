@@ -43,19 +43,62 @@ export interface StoredSegment {
 const asBytea = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** A day's events as rollups and segments read them (every kind, any order). */
+const dayEvents = (db: Db, day: Day) =>
+  rowsOf<DayEvent>(
+    db,
+    sql`select kind, visitor::text as visitor, path, entry_path, referrer, utm_source,
+          utm_medium, utm_campaign, country, device, browser, os, seconds, is_entry, is_exit,
+          is_bounce, game
+        from analytics_events where day = ${day}::date`,
+  );
+
+/**
+ * (Re)computes one day's rollups (rollup.ts) and its segment (segments.ts) from its
+ * partition, read once.
+ */
+async function rollUpDay(db: Db, day: Day): Promise<void> {
+  const d = sql`${day}::date`;
+  const events = await dayEvents(db, day);
+  const rows = await rollUpEvents(events);
+  const segment = encodeSegment(events);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`delete from analytics_daily where day = ${d}`);
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      await tx.execute(sql`
+        insert into analytics_daily (day, ${sql.raw(ROLLUP_COLUMN_NAMES)})
+        select ${d}, ${sql.raw(ROLLUP_COLUMN_NAMES)}
+        from json_to_recordset(${JSON.stringify(rows.slice(start, start + INSERT_CHUNK))}::json)
+          as x(${sql.raw(ROLLUP_COLUMNS)})`);
+    }
+    await tx.execute(sql`
+      insert into analytics_segments (day, data) values (${d}, ${asBytea(segment)})
+      on conflict (day) do update set data = excluded.data, built_at = clock_timestamp()`);
+  });
+}
+
+/**
+ * Encodes and stores the segment of a day that has events but none (rolled up before
+ * segments existed); null when the day has no events. The stamp is '' when another process
+ * stored it first (the answer is the same events, but not the stored row's stamp).
+ */
+async function buildSegment(db: Db, day: Day): Promise<StoredSegment | null> {
+  const events = await dayEvents(db, day);
+  if (events.length === 0) {
+    return null;
+  }
+  const data = encodeSegment(events);
+  const [row] = await rowsOf<{ stamp: string }>(
+    db,
+    sql`insert into analytics_segments (day, data) values (${day}::date, ${asBytea(data)})
+        on conflict (day) do nothing returning built_at::text as stamp`,
+  );
+  return { day, stamp: row?.stamp ?? '', data };
+}
+
 /** Writes and maintains the partitioned events table: batches, partitions, rollups, retention. */
 export function createEventsRepo(db: Db) {
   const knownPartitions = new Set<Day>();
-
-  /** A day's events as rollups and segments read them (every kind, any order). */
-  const dayEvents = (day: Day) =>
-    rowsOf<DayEvent>(
-      db,
-      sql`select kind, visitor::text as visitor, path, entry_path, referrer, utm_source,
-            utm_medium, utm_campaign, country, device, browser, os, seconds, is_entry, is_exit,
-            is_bounce, game
-          from analytics_events where day = ${day}::date`,
-    );
 
   async function ensurePartition(day: Day): Promise<void> {
     if (knownPartitions.has(day)) {
@@ -151,48 +194,9 @@ export function createEventsRepo(db: Db) {
       return new Set(rows.map((row) => row.day));
     },
 
-    /**
-     * (Re)computes one day's rollups (rollup.ts) and its segment (segments.ts) from its
-     * partition, read once.
-     */
-    async rollUp(day: Day): Promise<void> {
-      const d = sql`${day}::date`;
-      const events = await dayEvents(day);
-      const rows = await rollUpEvents(events);
-      const segment = encodeSegment(events);
-      await db.transaction(async (tx) => {
-        await tx.execute(sql`delete from analytics_daily where day = ${d}`);
-        for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-          await tx.execute(sql`
-            insert into analytics_daily (day, ${sql.raw(ROLLUP_COLUMN_NAMES)})
-            select ${d}, ${sql.raw(ROLLUP_COLUMN_NAMES)}
-            from json_to_recordset(${JSON.stringify(rows.slice(start, start + INSERT_CHUNK))}::json)
-              as x(${sql.raw(ROLLUP_COLUMNS)})`);
-        }
-        await tx.execute(sql`
-          insert into analytics_segments (day, data) values (${d}, ${asBytea(segment)})
-          on conflict (day) do update set data = excluded.data, built_at = clock_timestamp()`);
-      });
-    },
+    rollUp: (day: Day) => rollUpDay(db, day),
 
-    /**
-     * Encodes and stores the segment of a day that has events but none (rolled up before
-     * segments existed); null when the day has no events. The stamp is '' when another process
-     * stored it first (the answer is the same events, but not the stored row's stamp).
-     */
-    async buildSegment(day: Day): Promise<StoredSegment | null> {
-      const events = await dayEvents(day);
-      if (events.length === 0) {
-        return null;
-      }
-      const data = encodeSegment(events);
-      const [row] = await rowsOf<{ stamp: string }>(
-        db,
-        sql`insert into analytics_segments (day, data) values (${day}::date, ${asBytea(data)})
-            on conflict (day) do nothing returning built_at::text as stamp`,
-      );
-      return { day, stamp: row?.stamp ?? '', data };
-    },
+    buildSegment: (day: Day) => buildSegment(db, day),
 
     /** When each stored segment from `from` to `to` was written, by day. */
     async segmentStamps(from: Day, to: Day): Promise<Map<Day, string>> {

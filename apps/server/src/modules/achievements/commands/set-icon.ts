@@ -1,0 +1,76 @@
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { and, eq } from 'drizzle-orm';
+
+import type { AchievementDef } from '@portfolio/types/achievements';
+
+import { gameAchievementDefs } from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import { sniffImage } from '../../game-host/admin-service.js';
+import { recordGameAudit } from '../../game-host/audit.js';
+import type { Actor } from '../../users/audit.js';
+import {
+  type AchievementContext,
+  achievementIconDir,
+  counts,
+  findDef,
+  iconFileOf,
+  toDef,
+} from '../context.js';
+
+const DECLARED_TYPE: Record<string, 'png' | 'jpg' | 'webp'> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+};
+
+/** Keeps an achievement's icon (PNG, JPEG or WebP, sniffed like the game's thumbnail). */
+export async function setIcon(
+  ctx: AchievementContext,
+  gameId: string,
+  key: string,
+  image: Buffer,
+  contentType: string,
+  actor: Actor,
+): Promise<AchievementDef> {
+  const def = await findDef(ctx, gameId, key);
+  const type = sniffImage(image);
+  if (!type) {
+    throw new HttpError('BAD_IMAGE', 'The icon is not a PNG, JPEG or WebP image.');
+  }
+  if (DECLARED_TYPE[contentType] !== type) {
+    throw new HttpError(
+      'BAD_IMAGE',
+      `The icon is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
+    );
+  }
+  const dir = achievementIconDir(ctx.gamesDir, gameId);
+  await mkdir(dir, { recursive: true });
+  const name = iconFileOf(key, type);
+  const temporary = path.join(dir, `.${name}.${process.pid}.${Date.now()}`);
+  await writeFile(temporary, image);
+  await rename(temporary, path.join(dir, name));
+  const stem = name.slice(0, name.indexOf('.'));
+  for (const file of await readdir(dir)) {
+    if (file.startsWith(`${stem}.`) && file !== name) {
+      await rm(path.join(dir, file), { force: true });
+    }
+  }
+  const row = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(gameAchievementDefs)
+      .set({ icon: `achievements/${name}`, updatedAt: new Date() })
+      .where(and(eq(gameAchievementDefs.gameId, gameId), eq(gameAchievementDefs.key, key)))
+      .returning();
+    await recordGameAudit(tx, {
+      action: 'achievement-icon',
+      actor,
+      gameId,
+      detail: `Icon of achievement '${def.name}' uploaded (${Math.ceil(image.length / 1024)} KB)`,
+    });
+    return updated ?? def;
+  });
+  const { byName } = await counts(ctx, gameId);
+  return toDef(row, byName.get(key) ?? 0);
+}
