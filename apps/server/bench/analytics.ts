@@ -28,7 +28,7 @@ import { ANALYTICS_DIMENSIONS } from '@portfolio/types/analytics';
 
 import { int, ms, printTable, startBenchServer, summarize } from './lib.js';
 import { createScratchDatabase } from '../src/test/scratch-database.js';
-import { rowsOf } from '../src/modules/analytics/site/events-repo.js';
+import { rowsOf } from '../src/db/rows.js';
 import type { Db } from '../src/db/client.js';
 
 const PAGEVIEWS = Number(process.env.BENCH_PAGEVIEWS ?? 10_000_000);

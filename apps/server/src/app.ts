@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 
+import { gameAdminAuth } from './access/admin-guard.js';
+import { twoFactorSetupGate } from './access/policies.js';
 import type { Deps } from './container.js';
 import { errorBody, errorHandler, notFound, unauthorized, unmatchedRoute } from './lib/errors.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
@@ -12,17 +14,12 @@ import { createAnalyticsRouter } from './modules/analytics/dashboard/routes.js';
 import { createSiteAnalyticsRouter } from './modules/analytics/site/site-routes.js';
 import { createPasswordResetRouter } from './modules/auth/password-reset-routes.js';
 import { createAuthRouter } from './modules/auth/routes.js';
-import { twoFactorSetupGate } from './modules/auth/policies.js';
 import { createSessionCookies, sessionMiddleware } from './modules/auth/session-middleware.js';
 import { createTwoFactorRouter } from './modules/auth/two-factor-routes.js';
 import { gamesOriginFor } from './modules/game-host/origin.js';
 import { createGameStatusRouter } from './modules/game-status/routes.js';
 import { findPlayableGame } from './modules/game-host/catalogue.js';
-import {
-  createGameHostRouter,
-  createGameUploadRouter,
-  gameAdminAuth,
-} from './modules/game-host/routes.js';
+import { createGameHostRouter, createGameUploadRouter } from './modules/game-host/routes.js';
 import { createGamesRouter } from './modules/games/routes.js';
 import { createLeaderboardRouter } from './modules/leaderboards/routes.js';
 import {
@@ -240,7 +237,11 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(
-    createMailRouter({ mail: deps.mail, db: deps.database.db, secret: deps.config.sessionSecret }),
+    createMailRouter({
+      mail: deps.mail,
+      preferences: deps.users,
+      secret: deps.config.sessionSecret,
+    }),
   );
   api.use(createRunCodeInfoRouter({ runner: deps.codeRunner }));
   api.use(

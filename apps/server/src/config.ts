@@ -7,38 +7,17 @@ import { z } from 'zod';
 import { DEFAULT_SITE_CONFIG, Password, type SiteConfig, Username } from '@portfolio/types';
 
 // lib/sites.ts imports nothing of ours: lib/security.ts would load the logger, which reads this file
+import type { ConnectionLimits } from './lib/connection-limits.js';
+import { LogFormat, LogLevel, type LogSettings, readLogSettings } from './lib/log-settings.js';
 import { isLoopbackHostName, isSameSite } from './lib/sites.js';
+
+export type { ConnectionLimits, LogSettings };
 
 // `FOO=` in a .env file or compose means "not set": without this, PORT= became port 0 (a random
 // port) and DATA_DIR= the current directory.
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema);
 const optionalString = unsetIfEmpty(z.string().optional());
-
-const LogLevel = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
-const LogFormat = z.enum(['json', 'pretty']);
-
-export interface LogSettings {
-  level: z.infer<typeof LogLevel>;
-  format: z.infer<typeof LogFormat>;
-}
-
-/**
- * LOG_LEVEL and LOG_FORMAT, read when the logger loads (before the rest of the configuration, in
- * CLIs too). Defaults: info (warn under NODE_ENV=test or vitest, so test runs stay quiet); JSON
- * lines, readable ones in development. An invalid value falls back here and is reported by
- * loadConfig.
- */
-export function readLogSettings(source: NodeJS.ProcessEnv = process.env): LogSettings {
-  const isTest = source.NODE_ENV === 'test' || Boolean(source.VITEST);
-  const isDevelopment = !isTest && (source.NODE_ENV ?? 'development') === 'development';
-  const level = LogLevel.safeParse(source.LOG_LEVEL || undefined);
-  const format = LogFormat.safeParse(source.LOG_FORMAT || undefined);
-  return {
-    level: level.success ? level.data : isTest ? 'warn' : 'info',
-    format: format.success ? format.data : isDevelopment ? 'pretty' : 'json',
-  };
-}
 
 const EnvSchema = z
   .object({
@@ -418,19 +397,6 @@ export interface MediaConfig {
   dir: string;
   /** MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES, MEDIA_MAX_AUDIO_BYTES. */
   limits: { image: number; video: number; audio: number };
-}
-
-export interface ConnectionLimits {
-  /** Concurrent Socket.IO connections per client address (an IPv6 /64 is one); refused at the handshake. */
-  socketsPerAddress: number;
-  /** Concurrent TCP connections per directly connecting address that is not a trusted proxy. */
-  connectionsPerAddress: number;
-  /** Concurrent TCP connections in total: below the open-file limit. */
-  maxConnections: number;
-  /** Time allowed for a request's headers. */
-  headersTimeoutMs: number;
-  /** Time allowed for a whole request, body included. */
-  requestTimeoutMs: number;
 }
 
 /**

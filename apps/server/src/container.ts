@@ -97,10 +97,10 @@ import {
   createEmailConfirmation,
   type EmailConfirmation,
 } from './modules/users/email-confirmation.js';
-import { createGameRecordsReader } from './modules/users/game-records.js';
+import { createGameRecordsReader } from './modules/games/game-records.js';
 import { type ProfileService, createProfileService } from './modules/users/profile-service.js';
 import { type UsersRepo, createUsersRepo } from './modules/users/repo.js';
-import { type AdminNotifier, createAdminNotifier } from './realtime/admin-notifier.js';
+import { type AdminNotifier, createAdminNotifier } from './lib/admin-notifier.js';
 import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js';
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';

@@ -12,7 +12,7 @@ import { createApp } from './app.js';
 import { applyConnectionLimits, keepRequestDeadlinesFirst } from './lib/connection-limits.js';
 import { createGracefulClose } from './lib/graceful-close.js';
 import { addMetricsSource, type MetricsServer, startMetricsServer } from './lib/metrics.js';
-import { collectMetricsSource } from './lib/metrics-source.js';
+import { collectMetricsSource } from './metrics-source.js';
 import { DEFAULT_GAMES_DIR } from './lib/paths.js';
 import { type GamesServer, createGamesServer } from './modules/game-host/games-server.js';
 import { isBuildUpload } from './modules/game-host/routes.js';

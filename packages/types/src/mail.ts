@@ -29,6 +29,9 @@ export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
 
 export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please sign in with it.';
 
+/** POST /api/auth/confirm-email's answer. */
+export const EMAIL_CONFIRMED_MESSAGE = 'Your email address is confirmed.';
+
 /** POST /api/users/{userId}/reset-link: a one-time link the admin hands over another way. */
 export const AdminResetLinkResponse = z.object({
   url: z.string(),

@@ -3,9 +3,21 @@ import type { Socket } from 'node:net';
 
 import { type ApiErrorCode, httpStatusCode } from '@portfolio/types/errors';
 
-import type { ConnectionLimits } from '../config.js';
 import { rateLimitAddress } from './client-address.js';
 import { compileTrust, parseTrustProxy } from './proxy-trust.js';
+
+export interface ConnectionLimits {
+  /** Concurrent Socket.IO connections per client address (an IPv6 /64 is one); refused at the handshake. */
+  socketsPerAddress: number;
+  /** Concurrent TCP connections per directly connecting address that is not a trusted proxy. */
+  connectionsPerAddress: number;
+  /** Concurrent TCP connections in total: below the open-file limit. */
+  maxConnections: number;
+  /** Time allowed for a request's headers. */
+  headersTimeoutMs: number;
+  /** Time allowed for a whole request, body included. */
+  requestTimeoutMs: number;
+}
 
 /**
  * Keeps one client from exhausting the process (its file handles above all):

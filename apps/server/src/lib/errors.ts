@@ -53,6 +53,13 @@ export const unauthorized = (message?: string) => new HttpError(SESSION_REQUIRED
 export const forbidden = (message?: string) => new HttpError('FORBIDDEN', message);
 export const notFound = (message?: string) => new HttpError('NOT_FOUND', message);
 export const conflict = (message: string) => new HttpError('CONFLICT', message);
+/** The one answer for an unknown or malformed user id (admin user pages, reset links). */
+export const userNotFound = () => notFound('No such user');
+/** The one answer for a game id that is unknown (or, to players, unpublished or malformed). */
+export function gameNotFound(gameId: string): HttpError {
+  // cut: the id comes from the path and is echoed back
+  return new HttpError('GAME_NOT_FOUND', `No game with the id '${gameId.slice(0, 64)}'`);
+}
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError('RATE_LIMITED', {
     message,

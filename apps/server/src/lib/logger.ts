@@ -3,12 +3,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
-import { readLogSettings, type LogSettings } from '../config.js';
+import { type LogSettings, readLogSettings } from './log-settings.js';
 
 /**
  * The one logger of the server, its CLIs and tests (issue: operate). JSON lines in production
  * (and tests), readable lines in development; LOG_LEVEL and LOG_FORMAT are read once when this
- * module loads, through config.ts, so every process honours them from its first line.
+ * module loads (lib/log-settings.ts, which config.ts reports on too), so every process honours them from its first line.
  *
  * Personal data and secrets never reach a line: known fields (cookies, authorization, passwords,
  * tokens, emails, addresses) are censored by path, and every line is scrubbed of email addresses

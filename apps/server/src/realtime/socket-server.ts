@@ -10,7 +10,7 @@ import { createRequestOrigin } from '../lib/proxy-trust.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
 import { isSiteOrigin } from '../lib/security.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
-import { policies } from '../modules/auth/policies.js';
+import { policies } from '../access/policies.js';
 import { gamesOriginFor } from '../modules/game-host/origin.js';
 import type { MultiplayerHub } from '../modules/multiplayer/hub.js';
 import type { PlayTickets } from '../modules/multiplayer/play-tickets.js';
@@ -21,7 +21,7 @@ import {
   type AdminNotifier,
   type RealtimeServer,
   type RealtimeSocket,
-} from './admin-notifier.js';
+} from '../lib/admin-notifier.js';
 import { moduleLogger } from '../lib/logger.js';
 
 const log = moduleLogger('realtime');

@@ -62,7 +62,7 @@ const pages = {
     (m) => m.ProfilePage,
   ),
   admin: lazyPage(
-    () => import('../features/admin/admin-pages'),
+    () => import('./admin-pages'),
     (m) => m.AdminPages,
   ),
 } satisfies Record<string, LazyPage>;

@@ -1,36 +1,150 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 
-interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
+import type { FieldErrors } from '../lib/zod-issues';
+
+/** What FormField gives its control: its id and what describes it. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid': boolean;
+  'aria-describedby': string | undefined;
+}
+
+interface FrameProps {
   id: string;
   label: string;
+  /** A line under the control that describes it. */
+  hint?: ReactNode;
+  /** This field's own error ('is required'), shown under it after the label. */
+  error?: string;
+  /** A checkbox: the box beside its label, the label after it. */
+  isInline?: boolean;
+  /** A class beside form__field, for the field's place in its layout. */
+  fieldClassName?: string;
+}
+
+interface RenderProps extends FrameProps {
+  /** The control (a select, a textarea, a checkbox), given its id and what describes it. */
+  children: (control: ControlProps) => ReactNode;
+}
+
+interface InputProps
+  extends FrameProps, Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value' | 'id'> {
   value: string;
   onValueChange: (value: string) => void;
   /** Shown under the input, e.g. a live hint the input is described by. */
   children?: ReactNode;
 }
 
-/** A labelled input in the form layout; extra props go to the input, children follow it. */
-export function FormField({
-  id,
-  label,
-  value,
-  onValueChange,
-  children,
-  ...inputProps
-}: FormFieldProps) {
+const isRender = (props: RenderProps | InputProps): props is RenderProps =>
+  typeof props.children === 'function';
+
+/**
+ * The one labelled field of every form: the label, the control, its hint and its own error
+ * message right under it. Give it `value` and `onValueChange` for a text input (other props go
+ * to the input, children follow it), or a function that draws any other control.
+ */
+export function FormField(props: RenderProps | InputProps) {
+  const { id, label, hint, error, isInline = false, fieldClassName } = props;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy =
+    [hintId, errorId].filter(Boolean).join(' ') ||
+    (isRender(props) ? undefined : props['aria-describedby']);
+  const control = { id, 'aria-invalid': error !== undefined, 'aria-describedby': describedBy };
+  const labelElement = <label htmlFor={id}>{label}</label>;
   return (
-    <div className="form__field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        onChange={(event) => onValueChange(event.target.value)}
-        {...inputProps}
-      />
-      {children}
+    <div
+      className={['form__field', isInline ? 'form__field--inline' : '', fieldClassName ?? '']
+        .filter(Boolean)
+        .join(' ')}
+    >
+      {isInline ? null : labelElement}
+      {isRender(props) ? props.children(control) : <TextInput {...props} {...control} />}
+      {isInline ? labelElement : null}
+      {isRender(props) ? null : props.children}
+      {hint ? (
+        <p id={hintId} className="form__hint form__hint--note">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="form__hint form__hint--bad">
+          {label} {error}
+        </p>
+      ) : null}
     </div>
   );
 }
+
+function TextInput({
+  label: _label,
+  hint: _hint,
+  error: _error,
+  isInline: _isInline,
+  fieldClassName: _fieldClassName,
+  onValueChange,
+  children: _children,
+  'aria-invalid': ariaInvalid,
+  ...inputProps
+}: InputProps & ControlProps) {
+  return (
+    <input
+      {...inputProps}
+      aria-invalid={ariaInvalid || undefined}
+      onChange={(event) => onValueChange(event.target.value)}
+    />
+  );
+}
+
+interface SelectFieldProps<T extends string> extends FrameProps {
+  value: T;
+  /** The choices in their order, and the words each is shown with. */
+  options: readonly T[];
+  labels: Readonly<Record<T, string>>;
+  onValueChange: (value: T) => void;
+  /** Something else on the page that describes the choice (a note under a row of fields). */
+  describedBy?: string;
+}
+
+/** A FormField holding a select of fixed choices; only a listed choice reaches onValueChange. */
+export function SelectField<T extends string>({
+  value,
+  options,
+  labels,
+  onValueChange,
+  describedBy,
+  ...frame
+}: SelectFieldProps<T>) {
+  return (
+    <FormField {...frame}>
+      {(control) => (
+        <select
+          {...control}
+          aria-describedby={control['aria-describedby'] ?? describedBy}
+          value={value}
+          onChange={(event) => {
+            const chosen = options.find((option) => option === event.target.value);
+            if (chosen !== undefined) {
+              onValueChange(chosen);
+            }
+          }}
+        >
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {labels[option]}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
+}
+
+/** A field's id and error in a form whose errors are kept by the field's path ('media.0.source'). */
+export const fieldOf = (formId: string, errors: FieldErrors, name: string) => ({
+  id: `${formId}-${name.replace(/\./g, '-')}`,
+  error: errors[name],
+});
 
 interface ConfirmPasswordFieldProps {
   id: string;

@@ -14,8 +14,8 @@ import {
 import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
 import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
-import type { ResolveGame } from '../game-host/resolve-game.js';
-import { actorOf, IMAGE_TYPES } from '../game-host/routes.js';
+import { actorOf } from '../../access/admin-guard.js';
+import { IMAGE_TYPES, type ResolveGame } from '../game-host/index.js';
 import { ACHIEVEMENT_ICON_FILE, type AchievementService, achievementIconDir } from './service.js';
 
 /*

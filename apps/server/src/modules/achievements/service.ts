@@ -1,7 +1,7 @@
 import type { PutAchievementRequest } from '@portfolio/types/achievements';
 
 import type { Db } from '../../db/client.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { checkUnlock } from './commands/check-unlock.js';
 import { putAchievement } from './commands/put-achievement.js';
 import { removeAchievement } from './commands/remove-achievement.js';

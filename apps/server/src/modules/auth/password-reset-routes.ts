@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   type AdminResetLinkResponse,
   ConfirmEmailRequest,
+  EMAIL_CONFIRMED_MESSAGE,
   FORGOT_PASSWORD_MESSAGE,
   ForgotPasswordRequest,
   type MessageResponse,
@@ -15,10 +16,10 @@ import {
 import { rateLimitAddress } from '../../lib/client-address.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { userNotFound } from '../users/admin-service.js';
-import { EMAIL_CONFIRMED_MESSAGE, type EmailConfirmation } from '../users/email-confirmation.js';
+import { userNotFound } from '../../lib/errors.js';
+import type { EmailConfirmation } from '../users/index.js';
 import type { PasswordResetService } from './password-reset.js';
-import { requireAdmin, sessionOf } from './policies.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
 import type { SessionCookies } from './session-middleware.js';
 import { moduleLogger } from '../../lib/logger.js';
 

@@ -2,17 +2,16 @@ import { and, isNotNull, sql } from 'drizzle-orm';
 
 import type { Db } from '../../db/client.js';
 import { users as usersTable } from '../../db/schema.js';
-import { HttpError } from '../../lib/errors.js';
+import { HttpError, userNotFound } from '../../lib/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.js';
-import type { MailQueue } from '../mail/queue.js';
 import {
+  type MailQueue,
   passwordChangedMail,
   passwordResetMail,
   registrationAttemptMail,
-} from '../mail/templates.js';
-import { recordAudit, type Actor } from '../users/audit.js';
-import { userNotFound } from '../users/admin-service.js';
-import type { UserRow, UsersRepo } from '../users/repo.js';
+} from '../mail/index.js';
+import { recordAudit, type Actor } from '../../access/audit.js';
+import type { UserRow, UsersRepo } from '../users/index.js';
 import type { EmailTokens } from './email-tokens.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import { hashPassword } from './passwords.js';

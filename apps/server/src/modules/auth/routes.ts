@@ -19,7 +19,7 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { HttpError } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { accountUserOf, isTwoFactorSetupPending } from './policies.js';
+import { accountUserOf, isTwoFactorSetupPending } from '../../access/policies.js';
 import type { AuthService } from './service.js';
 import type { SessionCookies } from './session-middleware.js';
 import type { SessionService } from './session-service.js';

@@ -2,7 +2,7 @@ import type { CurrentUser, DeviceInfo, RegisterRequest, Role } from '@portfolio/
 
 import { conflict, uniqueViolationConstraint } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
-import type { UserRow, UsersRepo } from '../users/repo.js';
+import type { UserRow, UsersRepo } from '../users/index.js';
 import { describeDevice } from './device-info.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import { getDummyHash, hashPassword, verifyPassword } from './passwords.js';

@@ -10,7 +10,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { memoizeBounded, setBounded } from '../../lib/memoize.js';
 import { createTruncatedMac } from '../../lib/truncated-mac.js';
 import { type DeviceCookieSigner, createDeviceCookieSigner } from './device-cookie.js';
-import { withTwoFactorRequirement } from './policies.js';
+import { withTwoFactorRequirement } from '../../access/policies.js';
 import { moduleLogger } from '../../lib/logger.js';
 
 const log = moduleLogger('sessions');

@@ -11,7 +11,7 @@ import {
 
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { isTwoFactorSetupPending, requireUser, sessionOf } from './policies.js';
+import { isTwoFactorSetupPending, requireUser, sessionOf } from '../../access/policies.js';
 import type { TwoFactorService } from './two-factor-service.js';
 
 /**

@@ -24,8 +24,8 @@ import {
 import type { Db } from '../../db/client.js';
 import { loginChallenges, twoFactorRecoveryCodes, userTwoFactor } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { recordAudit } from '../users/audit.js';
-import type { UsersRepo } from '../users/repo.js';
+import { recordAudit } from '../../access/audit.js';
+import type { UsersRepo } from '../users/index.js';
 import { verifyPassword } from './passwords.js';
 
 /** How long the code step of a login may wait after the password was accepted. */

@@ -4,7 +4,7 @@ import type { ContentAuditAction, ContentAuditEntry, ContentKind } from '@portfo
 
 import type { Db } from '../../db/client.js';
 import { contentAuditLog } from '../../db/schema.js';
-import { type Actor, SYSTEM_ACTOR_NAME } from '../users/audit.js';
+import { type Actor, SYSTEM_ACTOR_NAME } from '../../access/audit.js';
 
 export interface ContentAuditInput {
   kind: ContentKind;

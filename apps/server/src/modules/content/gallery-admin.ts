@@ -8,7 +8,7 @@ import type {
 
 import type { Db } from '../../db/client.js';
 import { galleryProjects } from '../../db/schema.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { changedFields, publishAction } from './edit-helpers.js';
 import { orderedItems } from './ordered-items.js';
 import { type ContentStore, galleryOrder, mediaOf, toAdminGalleryProject } from './store.js';

@@ -7,7 +7,7 @@ import type { ContentAuditAction, ContentKind } from '@portfolio/types/content';
 
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, type HttpError, notFound } from '../../lib/errors.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { recordContentAudit } from './audit.js';
 import { slugId } from './edit-helpers.js';
 

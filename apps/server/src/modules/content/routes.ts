@@ -19,8 +19,8 @@ import {
 } from '@portfolio/types/content';
 
 import { parseInput } from '../../lib/validate.js';
-import { actorOf, gameAdminAuth } from '../game-host/routes.js';
-import type { GameHost } from '../game-host/service.js';
+import { actorOf, gameAdminAuth } from '../../access/admin-guard.js';
+import type { GameHost } from '../game-host/index.js';
 import type { Content } from './service.js';
 
 /*

@@ -2,7 +2,7 @@ import type { SiteTextsRequest } from '@portfolio/types/content';
 
 import type { Db } from '../../db/client.js';
 import { siteContent } from '../../db/schema.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { recordContentAudit } from './audit.js';
 import type { ContentStore, SiteTexts } from './store.js';
 

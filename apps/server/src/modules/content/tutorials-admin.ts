@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { tutorials } from '../../db/schema.js';
 import { parseInput } from '../../lib/validate.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { changedFields, publishAction } from './edit-helpers.js';
 import { orderedItems } from './ordered-items.js';
 import { type ContentStore, toAdminTutorial, tutorialOrder } from './store.js';

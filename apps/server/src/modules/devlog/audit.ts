@@ -4,7 +4,7 @@ import type { PostAuditAction, PostAuditEntry } from '@portfolio/types/devlog';
 
 import type { Db } from '../../db/client.js';
 import { postAuditLog } from '../../db/schema.js';
-import { type Actor, SYSTEM_ACTOR_NAME } from '../users/audit.js';
+import { type Actor, SYSTEM_ACTOR_NAME } from '../../access/audit.js';
 
 export interface PostAuditInput {
   action: PostAuditAction;

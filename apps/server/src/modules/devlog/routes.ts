@@ -21,8 +21,8 @@ import { SITE_NAME } from '@portfolio/types';
 
 import { notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireAdmin, sessionOf } from '../auth/policies.js';
-import type { Actor } from '../users/audit.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
+import type { Actor } from '../../access/audit.js';
 import { atomFeed } from './feed.js';
 import type { DevlogService } from './service.js';
 

@@ -16,7 +16,7 @@ import type { Db } from '../../db/client.js';
 import { postAuditLog, posts } from '../../db/schema.js';
 import { badRequest, conflict, notFound, uniqueViolationConstraint } from '../../lib/errors.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
-import type { Actor } from '../users/audit.js';
+import type { Actor } from '../../access/audit.js';
 import { listPostAudit, recordPostAudit } from './audit.js';
 import { htmlOrPlainText, type MarkdownRenderer } from './markdown-renderer.js';
 

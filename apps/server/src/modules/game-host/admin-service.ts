@@ -20,11 +20,11 @@ import {
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { games } from '../../db/schema.js';
-import { badRequest, conflict, HttpError } from '../../lib/errors.js';
-import type { Actor } from '../users/audit.js';
-import { recordGameAudit } from './audit.js';
+import { badRequest, conflict, gameNotFound, HttpError } from '../../lib/errors.js';
+import type { Actor } from '../../access/audit.js';
+import { recordGameAudit } from '../../access/game-audit.js';
 import { frameOf, type GameCatalogue, type GameRecord } from './catalogue.js';
-import { gameNotFound } from './resolve-game.js';
+import { type ImageType, sniffImage } from './images.js';
 
 /*
  * The admin's changes to the catalogue: add, edit, publish/unpublish, delete (not the
@@ -37,26 +37,6 @@ const RESERVED_IDS = new Set(['g']);
 
 /** The largest thumbnail accepted. */
 export const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
-
-type ImageType = 'png' | 'jpg' | 'webp';
-
-/** The image type by its first bytes (the declared Content-Type is not trusted). */
-export function sniffImage(bytes: Buffer): ImageType | undefined {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    return 'png';
-  }
-  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
-    return 'jpg';
-  }
-  if (
-    bytes.length > 12 &&
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
-  ) {
-    return 'webp';
-  }
-  return undefined;
-}
 
 const DECLARED_TYPE: Record<string, ImageType> = {
   'image/png': 'png',

@@ -1,6 +1,8 @@
 import { decideGameAccess, type Role } from '@portfolio/types';
 
-import { forbidden, HttpError } from '../../lib/errors.js';
+import { forbidden, gameNotFound } from '../../lib/errors.js';
+
+export { gameNotFound };
 import type { GameCatalogue, GameRecord, PlayableGame } from './catalogue.js';
 
 /*
@@ -9,12 +11,6 @@ import type { GameCatalogue, GameRecord, PlayableGame } from './catalogue.js';
  * authentication and before it validates the rest of the request, so an unknown game is always
  * the same 404 and a locked one the same 403.
  */
-
-/** The one answer for a game id that is unknown (or, to players, unpublished or malformed). */
-export function gameNotFound(gameId: string): HttpError {
-  // cut: the id comes from the path and is echoed back
-  return new HttpError('GAME_NOT_FOUND', `No game with the id '${gameId.slice(0, 64)}'`);
-}
 
 /**
  * Which games the route reaches: `any` every game of the catalogue, published or not (the

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, { type Request, type RequestHandler, Router } from 'express';
 
 import {
   type AdminGameResponse,
@@ -17,12 +17,13 @@ import { z } from 'zod';
 
 import type { Config } from '../../config.js';
 import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
-import { policies, requireAdmin, sessionOf } from '../auth/policies.js';
-import type { Actor } from '../users/audit.js';
+import { actorOf, gameAdminAuth } from '../../access/admin-guard.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
 import { THUMBNAIL_MAX_BYTES } from './admin-service.js';
 import { toAdminGame, toGameBuild, toGameEntry, type PresentContext } from './catalogue.js';
+import { IMAGE_TYPES } from './images.js';
 import { gamesOriginFor } from './origin.js';
 import type { GameHost } from './service.js';
 
@@ -46,53 +47,6 @@ import type { GameHost } from './service.js';
 const ActivateQuery = z.object({ activate: z.enum(['true', 'false']).optional() });
 const AuditQuery = z.object({ gameId: GameId.optional() });
 const VersionParam = z.coerce.number().int().positive().max(2_147_483_647);
-
-/** The admin a request acts as (set by gameAdminAuth). */
-export function actorOf(res: Response): NonNullable<Actor> {
-  const actor: unknown = res.locals.gameAdmin;
-  if (
-    typeof actor === 'object' &&
-    actor !== null &&
-    'id' in actor &&
-    'username' in actor &&
-    typeof actor.id === 'string' &&
-    typeof actor.username === 'string'
-  ) {
-    return { id: actor.id, username: actor.username };
-  }
-  throw unauthorized();
-}
-
-/**
- * An admin session, or a bearer token of an admin: a present Authorization header decides
- * (a wrong token is a 401 even with an admin's cookie).
- */
-export function gameAdminAuth(host: Pick<GameHost, 'tokens'>): RequestHandler {
-  return async (req, res, next) => {
-    const header = req.get('authorization');
-    if (header !== undefined) {
-      const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-      const actor = token ? await host.tokens.authenticate(token) : undefined;
-      if (!actor) {
-        throw new HttpError(
-          'INVALID_TOKEN',
-          'The API token is not valid, was deleted, or its admin is no longer an admin.',
-        );
-      }
-      res.locals.gameAdmin = actor;
-      next();
-      return;
-    }
-    if (!req.auth) {
-      throw unauthorized();
-    }
-    if (!policies.isAdmin(req.auth.user)) {
-      throw forbidden();
-    }
-    res.locals.gameAdmin = { id: req.auth.user.id, username: req.auth.user.username };
-    next();
-  };
-}
 
 const noStore: RequestHandler = (_req, res, next) => {
   res.set('Cache-Control', 'no-store');
@@ -225,7 +179,6 @@ const ZIP_TYPES = new Set([
   'application/x-zip-compressed',
   'application/octet-stream',
 ]);
-export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 /**
  * The binary uploads (a build's zip, a thumbnail), mounted ahead of the API's JSON-only guard

@@ -7,14 +7,14 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { type GameAdminService, createGameAdminService } from './admin-service.js';
-import { listGameAudit } from './audit.js';
+import { listGameAudit } from '../../access/game-audit.js';
 import { type GameCatalogue, createGameCatalogue } from './catalogue.js';
 import { createGameResolver, type ResolveGame } from './resolve-game.js';
 import { type GameGrants, createGameGrants } from './grants.js';
 import { incomingDir } from './layout.js';
 import { type Publisher, createPublisher } from './publish.js';
 import { seedGameCatalogue } from './seed.js';
-import { type AdminTokens, createAdminTokens } from './tokens.js';
+import { type AdminTokens, createAdminTokens } from '../../access/api-tokens.js';
 import { moduleLogger } from '../../lib/logger.js';
 
 const log = moduleLogger('game-host');

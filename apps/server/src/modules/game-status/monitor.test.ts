@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { GameStatusResponse } from '@portfolio/types';
 
-import { createAdminNotifier } from '../../realtime/admin-notifier.js';
+import { createAdminNotifier } from '../../lib/admin-notifier.js';
 import { createGameServerMonitor } from './monitor.js';
 
 /** A notifier that records what it would push to admins. */

@@ -1,6 +1,6 @@
 import { GAME_CATALOGUE, type GameStatusResponse } from '@portfolio/types';
 
-import type { AdminNotifier } from '../../realtime/admin-notifier.js';
+import type { AdminNotifier } from '../../lib/admin-notifier.js';
 
 export const GAME_STATUS_CHECK_INTERVAL_MS = 60_000;
 /** In-process servers cost nothing to ask, so they are asked more often. */

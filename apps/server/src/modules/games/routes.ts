@@ -15,8 +15,8 @@ import { z } from 'zod';
 
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
-import type { ResolveGame } from '../game-host/resolve-game.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
+import type { ResolveGame } from '../game-host/index.js';
 import type { GamesService } from './service.js';
 
 /** `?slot=` of a save (0, the save games had before slots, by default). */

@@ -20,9 +20,9 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
-import type { ResolveGame } from '../game-host/resolve-game.js';
-import { actorOf } from '../game-host/routes.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
+import { actorOf } from '../../access/admin-guard.js';
+import type { ResolveGame } from '../game-host/index.js';
 import type { LeaderboardService } from './service.js';
 
 /*
@@ -69,7 +69,7 @@ export function createLeaderboardRouter(deps: {
   leaderboards: LeaderboardService;
   rateLimiter: RateLimiter;
   resolveGame: ResolveGame;
-  /** An admin session or an admin's API token (game-host's gameAdminAuth). */
+  /** An admin session or an admin's API token (access/admin-guard.ts's gameAdminAuth). */
   adminAuth: RequestHandler;
 }): Router {
   const { leaderboards, rateLimiter, resolveGame, adminAuth } = deps;

@@ -15,12 +15,13 @@ import {
 } from '@portfolio/types/leaderboards';
 
 import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { gameLeaderboardBans, gameLeaderboards, gameScores, users } from '../../db/schema.js';
 import { conflict, HttpError, notFound } from '../../lib/errors.js';
 import { setBounded } from '../../lib/memoize.js';
-import { recordGameAudit } from '../game-host/audit.js';
-import type { Actor } from '../users/audit.js';
-import { gameNotFound } from '../game-host/resolve-game.js';
+import { recordGameAudit } from '../../access/game-audit.js';
+import type { Actor } from '../../access/audit.js';
+import { gameNotFound } from '../../lib/errors.js';
 
 /*
  * Leaderboards: boards defined per game by the admin, each signed-in player's best score per
@@ -91,11 +92,6 @@ async function usernameOf(db: Db, userId: string): Promise<string | undefined> {
     .from(users)
     .where(eq(users.id, userId));
   return user?.username;
-}
-
-async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
 }
 
 interface CachedTop {

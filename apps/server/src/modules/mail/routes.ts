@@ -1,12 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { Router } from 'express';
 import { z } from 'zod';
 
 import type { MailOutboxEntry } from '@portfolio/types';
 
-import { requireAdmin } from '../auth/policies.js';
-import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { requireAdmin } from '../../access/policies.js';
 import type { MailQueue, MailRow } from './queue.js';
 import { isUnsubscribeToken } from './subscriber-mail.js';
 
@@ -28,11 +25,20 @@ const toEntry = (row: MailRow): MailOutboxEntry => ({
   sent_at: row.sentAt ? row.sentAt.toISOString() : null,
 });
 
+/** Where a reader's choice of mail is kept (the users module's repo; mail owns no user rows). */
+export interface MailPreferences {
+  setMailOptOut(userId: string, mailOptOut: boolean): Promise<void>;
+}
+
 /**
  * GET /admin/mail: the newest 100 messages, sent or kept (the outbox without SMTP_URL).
  * GET /mail/unsubscribe?u=&t=: a subscription-news mail's unsubscribe link (List-Unsubscribe).
  */
-export function createMailRouter(deps: { mail: MailQueue; db: Db; secret: string }): Router {
+export function createMailRouter(deps: {
+  mail: MailQueue;
+  preferences: MailPreferences;
+  secret: string;
+}): Router {
   const router = Router();
   router.get('/mail/unsubscribe', async (req, res) => {
     res.set('Cache-Control', 'no-store');
@@ -41,7 +47,7 @@ export function createMailRouter(deps: { mail: MailQueue; db: Db; secret: string
       res.status(400).type('html').send(page('This unsubscribe link is not valid.'));
       return;
     }
-    await deps.db.update(users).set({ mailOptOut: true }).where(eq(users.id, query.data.u));
+    await deps.preferences.setMailOptOut(query.data.u, true);
     res
       .type('html')
       .send(

@@ -6,7 +6,7 @@ import { SITE_NAME } from '@portfolio/types/site';
 
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import type { SubscriptionNotice } from '../subscription/service.js';
+import type { SubscriptionNotice } from '../subscription/index.js';
 import type { MailQueue } from './queue.js';
 import { renderBody } from './templates.js';
 

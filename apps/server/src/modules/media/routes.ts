@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { binaryBodyGuard } from '../../lib/binary-body-guard.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireAdmin, sessionOf } from '../auth/policies.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
 import { MEDIA_URL_PREFIX, type MediaService } from './service.js';
 
 /*

@@ -5,8 +5,8 @@ import type { Namespace, Socket } from 'socket.io';
 import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multiplayer';
 
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
-import type { RealtimeServer } from '../../realtime/admin-notifier.js';
-import type { ResolvedSession, SessionService } from '../auth/session-service.js';
+import type { RealtimeServer } from '../../lib/admin-notifier.js';
+import type { ResolvedSession, SessionService } from '../auth/index.js';
 import { type GameServer, type PlayerSocketData, createGameServer } from './game-server.js';
 import type { PlayTickets } from './play-tickets.js';
 import { ROCKET_ROOM_CAPACITY, ROCKET_TICK_RATE, createRocketRoom } from './rocket-game.js';

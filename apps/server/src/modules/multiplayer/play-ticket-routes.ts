@@ -6,8 +6,8 @@ import { MULTIPLAYER_NAMESPACES } from '@portfolio/types/multiplayer';
 import { notFound } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
-import type { ResolveGame } from '../game-host/resolve-game.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
+import type { ResolveGame } from '../game-host/index.js';
 import type { PlayTickets } from './play-tickets.js';
 
 /** A viewer asks once per open and once per reconnection: far below this. */

@@ -1,6 +1,6 @@
 import { moduleLogger } from '../../lib/logger.js';
-import type { AdminNotifier } from '../../realtime/admin-notifier.js';
-import type { AnalyticsService } from '../analytics/dashboard/service.js';
+import type { AdminNotifier } from '../../lib/admin-notifier.js';
+import type { AnalyticsService } from '../analytics/index.js';
 import { ACTIVE_WINDOW_MS, type PresenceEntry, type PresenceStore } from './presence-store.js';
 import { toActiveUsersResponse } from './active-users.js';
 

@@ -10,7 +10,7 @@ import {
   type TestApp,
   uniqueName,
 } from '../../test/harness.js';
-import { rowsOf } from '../analytics/site/events-repo.js';
+import { rowsOf } from '../../db/rows.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -24,9 +24,8 @@ import {
 } from '../../lib/rate-limit.js';
 import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
-import { createSessionCookies, resolveSessionCookie } from '../auth/session-middleware.js';
-import type { SessionService } from '../auth/session-service.js';
-import type { Collector } from '../analytics/site/collector.js';
+import { createSessionCookies, resolveSessionCookie, type SessionService } from '../auth/index.js';
+import type { Collector } from '../analytics/index.js';
 import type { PresenceService } from './service.js';
 import { moduleLogger } from '../../lib/logger.js';
 

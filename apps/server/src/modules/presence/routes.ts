@@ -2,7 +2,7 @@ import { Router } from 'express';
 
 import type { ActiveUsersResponse } from '@portfolio/types';
 
-import { requireAdmin } from '../auth/policies.js';
+import { requireAdmin } from '../../access/policies.js';
 import type { PresenceService } from './service.js';
 
 /**

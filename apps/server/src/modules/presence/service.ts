@@ -5,8 +5,8 @@ import type { ActiveUsersResponse, CurrentUser } from '@portfolio/types';
 import type { Db } from '../../db/client.js';
 import type { DomainEventBus } from '../../lib/events.js';
 import { memoizeBounded } from '../../lib/memoize.js';
-import type { AdminNotifier } from '../../realtime/admin-notifier.js';
-import type { AnalyticsService } from '../analytics/dashboard/service.js';
+import type { AdminNotifier } from '../../lib/admin-notifier.js';
+import type { AnalyticsService } from '../analytics/index.js';
 import {
   MAX_HEARTBEAT_GAP_MS,
   type PresenceEntry,

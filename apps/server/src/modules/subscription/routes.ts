@@ -13,7 +13,7 @@ import { rateLimitAddress } from '../../lib/client-address.js';
 import { unauthorized } from '../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser } from '../auth/policies.js';
+import { requireUser } from '../../access/policies.js';
 import type { SubscriptionService } from './service.js';
 
 export interface SubscriptionRateLimits {

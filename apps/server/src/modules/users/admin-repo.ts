@@ -5,9 +5,9 @@ import { isHeldSubscriptionStatus } from '@portfolio/types/subscription';
 
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { revokeTokensOf } from '../game-host/tokens.js';
-import { isGrantActive } from '../subscription/subscription-state.js';
-import { type Actor, recordAudit } from './audit.js';
+import { revokeTokensOf } from '../../access/api-tokens.js';
+import { isGrantActive } from '../subscription/index.js';
+import { type Actor, recordAudit } from '../../access/audit.js';
 import { isoOrNull } from './present.js';
 import type { UserRow } from './repo.js';
 

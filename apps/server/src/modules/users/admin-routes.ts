@@ -15,8 +15,9 @@ import {
 } from '@portfolio/types';
 
 import { parseInput } from '../../lib/validate.js';
-import { requireAdmin, sessionOf } from '../auth/policies.js';
-import { type AdminUsersService, userNotFound } from './admin-service.js';
+import { requireAdmin, sessionOf } from '../../access/policies.js';
+import { userNotFound } from '../../lib/errors.js';
+import type { AdminUsersService } from './admin-service.js';
 
 /**
  * The user a path names. An id that cannot be a user's names no one, as an unknown one does: both

@@ -9,11 +9,11 @@ import type {
 } from '@portfolio/types';
 
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, userNotFound } from '../../lib/errors.js';
 import type { DomainEventBus } from '../../lib/events.js';
-import { toCurrentUser } from '../auth/service.js';
+import { toCurrentUser } from '../auth/index.js';
 import { type AdminChange, type AdminChangeOutcome, createAdminRepo } from './admin-repo.js';
-import { listAudit } from './audit.js';
+import { listAudit } from '../../access/audit.js';
 import type { GameRecordsReader } from './game-records.js';
 import { grantOf, toAuditEntry, toDeviceSummary, toUserSummary } from './present.js';
 import type { UserRow, UsersRepo } from './repo.js';
@@ -22,7 +22,6 @@ import type { UserRow, UsersRepo } from './repo.js';
 export const GRANT_CHECK_INTERVAL_MS = 60_000;
 
 /** The answer about a user id that names no one (unknown or malformed). */
-export const userNotFound = () => notFound('No such user');
 
 /** The refusals of an admin's change, worded for the admin who tried it. */
 const REFUSALS: Record<AdminChange['action'], { self: string; lastAdmin: string }> = {

@@ -3,15 +3,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users as usersTable } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import type { EmailTokens } from '../auth/email-tokens.js';
-import type { MailQueue } from '../mail/queue.js';
-import { emailChangedMail, emailConfirmMail } from '../mail/templates.js';
+import type { EmailTokens } from '../auth/index.js';
+import { emailChangedMail, emailConfirmMail, type MailQueue } from '../mail/index.js';
 import type { UserRow, UsersRepo } from './repo.js';
 
 /** How long a confirmation link works (README, "Mail"). */
 export const CONFIRM_LINK_HOURS = 24;
-
-export const EMAIL_CONFIRMED_MESSAGE = 'Your email address is confirmed.';
 
 const invalidConfirmLink = () =>
   new HttpError(

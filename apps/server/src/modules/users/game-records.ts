@@ -1,11 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import type { Achievement, GameStat } from '@portfolio/types';
 
-import { type Achievement, type GameStat } from '@portfolio/types';
-
-import type { Db } from '../../db/client.js';
-import { gameAchievementDefs, gameAchievements, gameStats } from '../../db/schema.js';
-import { achievementIconUrl } from '../achievements/service.js';
-import { type GameTitleOf, titleOrId } from '../games/service.js';
+/*
+ * What the profile and the admin's user detail show of a user's play. The games module reads it
+ * (games/game-records.ts) and the container hands the reader in, so users depends on no game module.
+ */
 
 export interface UserGameRecords {
   games: GameStat[];
@@ -14,55 +12,3 @@ export interface UserGameRecords {
 
 /** A user's game statistics, save data and achievements: what the game SDK recorded. */
 export type GameRecordsReader = (userId: string) => Promise<UserGameRecords>;
-
-/**
- * The one place the profile and the admin's user detail read game records from: the game SDK's
- * tables (game_stats: playtime, last played, save; game_achievements), two queries.
- */
-export function createGameRecordsReader(db: Db, gameTitle?: GameTitleOf): GameRecordsReader {
-  const titleOf = (gameId: string) => titleOrId(gameTitle, gameId);
-  return async (userId) => {
-    const [stats, achievements] = await Promise.all([
-      db
-        .select()
-        .from(gameStats)
-        .where(eq(gameStats.userId, userId))
-        .orderBy(asc(gameStats.gameId)),
-      // with the game's catalogue entry, when it defines the name (its title, icon, points)
-      db
-        .select({ unlock: gameAchievements, def: gameAchievementDefs })
-        .from(gameAchievements)
-        .leftJoin(
-          gameAchievementDefs,
-          and(
-            eq(gameAchievementDefs.gameId, gameAchievements.gameId),
-            eq(gameAchievementDefs.key, gameAchievements.name),
-          ),
-        )
-        .where(eq(gameAchievements.userId, userId))
-        .orderBy(asc(gameAchievements.unlockedAt), asc(gameAchievements.name)),
-    ]);
-    return {
-      games: stats.map((row) => ({
-        game_id: row.gameId,
-        game_name: titleOf(row.gameId),
-        playtime: Math.floor(row.playtimeMs / 1000),
-        last_played: row.lastPlayed?.toISOString() ?? null,
-        save_data: row.saveData ?? null,
-      })),
-      achievements: achievements.map(({ unlock, def }) => ({
-        achievement_name: def?.name ?? unlock.name,
-        game_id: unlock.gameId,
-        game_name: titleOf(unlock.gameId),
-        unlocked_at: unlock.unlockedAt.toISOString(),
-        ...(def
-          ? {
-              points: def.points,
-              icon_url: achievementIconUrl(def.gameId, def),
-              description: def.description,
-            }
-          : {}),
-      })),
-    };
-  };
-}

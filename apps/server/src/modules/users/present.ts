@@ -7,8 +7,8 @@ import type {
 } from '@portfolio/types';
 
 import type { StoredDeviceInfo } from '../../db/schema.js';
-import { isGrantActive } from '../subscription/subscription-state.js';
-import type { AuditRow } from './audit.js';
+import { isGrantActive } from '../subscription/index.js';
+import type { AuditRow } from '../../access/audit.js';
 import type { UserGameRecords } from './game-records.js';
 import type { UserRow, UserSummaryRow } from './repo.js';
 

@@ -10,8 +10,8 @@ import {
 
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { parseInput } from '../../lib/validate.js';
-import { requireUser, sessionOf } from '../auth/policies.js';
-import type { SessionCookies } from '../auth/session-middleware.js';
+import { requireUser, sessionOf } from '../../access/policies.js';
+import type { SessionCookies } from '../auth/index.js';
 import type { ProfileService } from './profile-service.js';
 
 /**

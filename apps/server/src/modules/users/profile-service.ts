@@ -1,9 +1,12 @@
 import type { ChangePasswordRequest, Profile } from '@portfolio/types';
 
 import { HttpError, conflict, uniqueViolationConstraint, unauthorized } from '../../lib/errors.js';
-import { assertAcceptablePassword } from '../auth/password-policy.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import type { SessionService } from '../auth/session-service.js';
+import {
+  assertAcceptablePassword,
+  hashPassword,
+  type SessionService,
+  verifyPassword,
+} from '../auth/index.js';
 import type { EmailConfirmation } from './email-confirmation.js';
 import type { GameRecordsReader } from './game-records.js';
 import { toProfile } from './present.js';

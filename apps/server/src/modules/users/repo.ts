@@ -4,8 +4,8 @@ import type { Role, SortOrder, UserListQuery, UserSortField } from '@portfolio/t
 
 import type { Db } from '../../db/client.js';
 import { type StoredDeviceInfo, users } from '../../db/schema.js';
-import { recordAudit } from './audit.js';
-import { revokeTokensOf } from '../game-host/tokens.js';
+import { recordAudit } from '../../access/audit.js';
+import { revokeTokensOf } from '../../access/api-tokens.js';
 
 export type UserRow = typeof users.$inferSelect;
 

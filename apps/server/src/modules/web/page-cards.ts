@@ -3,9 +3,8 @@ import type { Request } from 'express';
 import type { PostResponse } from '@portfolio/types/devlog';
 import type { GalleryProject } from '@portfolio/types';
 
-import type { DevlogService } from '../devlog/service.js';
-import { postPath } from '../devlog/feed.js';
-import type { GameCatalogue } from '../game-host/catalogue.js';
+import { type DevlogService, postPath } from '../devlog/index.js';
+import type { GameCatalogue } from '../game-host/index.js';
 import type { PageCard, WebSiteOptions } from './static-site.js';
 
 /**

@@ -4,8 +4,8 @@ import { Navigate, NavLink, useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { serverMessageOr } from '../../lib/server-message';
-import { AdminNav } from '../admin/admin-nav';
-import { MediaUpload } from '../admin-media/media-upload';
+import { AdminNav } from '../../ui/admin-nav';
+import { MediaUpload } from '../admin-media';
 import {
   createGalleryProject,
   createTutorial,

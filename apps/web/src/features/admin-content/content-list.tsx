@@ -93,16 +93,7 @@ export function ContentList<T extends ContentListItem>({
               }}
               onDragEnd={() => setDragging(null)}
               onKeyDown={(event) => {
-                const to =
-                  event.key === 'ArrowUp'
-                    ? index - 1
-                    : event.key === 'ArrowDown'
-                      ? index + 1
-                      : event.key === 'Home'
-                        ? 0
-                        : event.key === 'End'
-                          ? items.length - 1
-                          : undefined;
+                const to = keyTarget(event.key, index, items.length);
                 if (to !== undefined) {
                   event.preventDefault();
                   move(index, to, 'handle');
@@ -125,50 +116,15 @@ export function ContentList<T extends ContentListItem>({
             ) : (
               <span className="status-badge status-badge--gray">Draft</span>
             )}
-            <div className="content-list__actions">
-              <button
-                type="button"
-                className="button button--ghost button--small"
-                onClick={() => move(index, index - 1)}
-                disabled={index === 0}
-                aria-label={`Move ${item.title} up`}
-              >
-                Move up
-              </button>
-              <button
-                type="button"
-                className="button button--ghost button--small"
-                onClick={() => move(index, index + 1)}
-                disabled={index === items.length - 1}
-                aria-label={`Move ${item.title} down`}
-              >
-                Move down
-              </button>
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                onClick={() => onEdit(item)}
-                aria-label={`Edit ${item.title}`}
-              >
-                Edit
-              </button>
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                onClick={() => onTogglePublished(item)}
-                aria-label={`${item.published ? 'Unpublish' : 'Publish'} ${item.title}`}
-              >
-                {item.published ? 'Unpublish' : 'Publish'}
-              </button>
-              <button
-                type="button"
-                className="button button--danger button--small"
-                onClick={() => onDelete(item)}
-                aria-label={`Delete ${item.title}`}
-              >
-                Delete
-              </button>
-            </div>
+            <ItemActions
+              item={item}
+              isFirst={index === 0}
+              isLast={index === items.length - 1}
+              onMove={(step) => move(index, index + step)}
+              onEdit={onEdit}
+              onTogglePublished={onTogglePublished}
+              onDelete={onDelete}
+            />
           </li>
         ))}
       </ol>
@@ -179,5 +135,90 @@ export function ContentList<T extends ContentListItem>({
         {announcement}
       </p>
     </>
+  );
+}
+
+/** Where a key on a row's handle moves the row, if it moves it. */
+function keyTarget(key: string, index: number, count: number): number | undefined {
+  switch (key) {
+    case 'ArrowUp':
+      return index - 1;
+    case 'ArrowDown':
+      return index + 1;
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return undefined;
+  }
+}
+
+interface ItemActionsProps<T extends ContentListItem> {
+  item: T;
+  isFirst: boolean;
+  isLast: boolean;
+  /** Moves the item one place: -1 up, 1 down. */
+  onMove: (step: -1 | 1) => void;
+  onEdit: (item: T) => void;
+  onTogglePublished: (item: T) => void;
+  onDelete: (item: T) => void;
+}
+
+/** A row's commands: Move up, Move down, Edit, Publish or Unpublish, Delete. */
+function ItemActions<T extends ContentListItem>({
+  item,
+  isFirst,
+  isLast,
+  onMove,
+  onEdit,
+  onTogglePublished,
+  onDelete,
+}: ItemActionsProps<T>) {
+  return (
+    <div className="content-list__actions">
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        onClick={() => onMove(-1)}
+        disabled={isFirst}
+        aria-label={`Move ${item.title} up`}
+      >
+        Move up
+      </button>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        onClick={() => onMove(1)}
+        disabled={isLast}
+        aria-label={`Move ${item.title} down`}
+      >
+        Move down
+      </button>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => onEdit(item)}
+        aria-label={`Edit ${item.title}`}
+      >
+        Edit
+      </button>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => onTogglePublished(item)}
+        aria-label={`${item.published ? 'Unpublish' : 'Publish'} ${item.title}`}
+      >
+        {item.published ? 'Unpublish' : 'Publish'}
+      </button>
+      <button
+        type="button"
+        className="button button--danger button--small"
+        onClick={() => onDelete(item)}
+        aria-label={`Delete ${item.title}`}
+      >
+        Delete
+      </button>
+    </div>
   );
 }

@@ -1,9 +1,9 @@
 import type { GalleryProject, MediaItem } from '@portfolio/types';
 import { type AdminGalleryProject, CreateGalleryProjectRequest } from '@portfolio/types/content';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import type { ReactNode } from 'react';
 
-import { type FieldErrors, fieldErrorsOf } from './field-errors';
-import { FormField } from './form-field';
+import { fieldErrorsOf } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
 import {
   emptyMediaRow,
   MediaListEditor,
@@ -11,6 +11,7 @@ import {
   mediaRowOf,
   type MediaRow,
 } from './media-list-editor';
+import { type Checked, type ItemFields, ItemForm } from './content-form';
 import { GalleryPreview } from './previews';
 
 export interface GalleryFormValues {
@@ -42,10 +43,11 @@ export function galleryValuesOf(project: AdminGalleryProject): GalleryFormValues
   };
 }
 
-type Checked = { ok: true; body: CreateGalleryProjectRequest } | { ok: false; errors: FieldErrors };
-
 /** The request these values make, or each field's error (the server's own rules). */
-export function checkGalleryValues(values: GalleryFormValues, isNew: boolean): Checked {
+export function checkGalleryValues(
+  values: GalleryFormValues,
+  isNew: boolean,
+): Checked<CreateGalleryProjectRequest> {
   const result = CreateGalleryProjectRequest.safeParse({
     ...(isNew && values.id.trim() ? { id: values.id.trim() } : {}),
     title: values.title,
@@ -94,52 +96,35 @@ export function GalleryForm({
   onCancel,
   uploadSlot,
 }: GalleryFormProps) {
-  const formId = useId();
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [isBusy, setBusy] = useState(false);
-  const [isPreviewing, setPreviewing] = useState(false);
+  return (
+    <ItemForm
+      label={isNew ? 'Add a project' : `Edit ${initial.title}`}
+      initial={initial}
+      check={(values) => checkGalleryValues(values, isNew)}
+      submitLabel={submitLabel}
+      onSubmit={onSubmit}
+      onCancel={onCancel}
+      preview={(values) => <GalleryPreview project={previewOf(values)} />}
+    >
+      {(fields) => <GalleryFields {...fields} isNew={isNew} uploadSlot={uploadSlot} />}
+    </ItemForm>
+  );
+}
 
-  const change = (patch: Partial<GalleryFormValues>) =>
-    setValues((held) => ({ ...held, ...patch }));
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setServerError(null);
-    const checked = checkGalleryValues(values, isNew);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      // the first field in error takes the focus, so its message is read
-      const first = Object.keys(checked.errors)[0];
-      if (first) {
-        document.getElementById(`${formId}-${first.replace(/\./g, '-')}`)?.focus();
-      }
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onSubmit(checked.body);
-    } catch (failure) {
-      setServerError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
+function GalleryFields({
+  formId,
+  values,
+  errors,
+  change,
+  isNew,
+  uploadSlot,
+}: ItemFields<GalleryFormValues> & Pick<GalleryFormProps, 'isNew' | 'uploadSlot'>) {
   const text = (
     name: 'id' | 'title' | 'description' | 'thumbnail' | 'repositoryLink',
     label: string,
     hint?: string,
   ) => (
-    <FormField
-      formId={formId}
-      name={name}
-      label={label}
-      errors={errors}
-      {...(hint ? { hint } : {})}
-    >
+    <FormField {...fieldOf(formId, errors, name)} label={label} {...(hint ? { hint } : {})}>
       {(props) =>
         name === 'description' ? (
           <textarea
@@ -162,12 +147,7 @@ export function GalleryForm({
   );
 
   return (
-    <form
-      className="form content-form"
-      onSubmit={(event) => void handleSubmit(event)}
-      noValidate
-      aria-label={isNew ? 'Add a project' : `Edit ${initial.title}`}
-    >
+    <>
       {isNew
         ? text('id', 'Id (optional)', 'Letters, digits, _ and -; made from the title when empty.')
         : null}
@@ -186,28 +166,6 @@ export function GalleryForm({
         errors={errors}
         {...(uploadSlot ? { uploadSlot } : {})}
       />
-      {serverError ? (
-        <p className="alert alert--error" role="alert">
-          {serverError}
-        </p>
-      ) : null}
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isBusy}>
-          {isBusy ? 'Saving...' : submitLabel}
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => setPreviewing((shown) => !shown)}
-          aria-expanded={isPreviewing}
-        >
-          {isPreviewing ? 'Hide preview' : 'Preview'}
-        </button>
-        <button type="button" className="button button--ghost" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      {isPreviewing ? <GalleryPreview project={previewOf(values)} /> : null}
-    </form>
+    </>
   );
 }

@@ -1,8 +1,8 @@
 import { MEDIA_TYPES, type MediaItem } from '@portfolio/types';
 import type { ReactNode } from 'react';
 
-import type { FieldErrors } from './field-errors';
-import { FormField } from './form-field';
+import type { FieldErrors } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
 import { moveItem } from './reorder';
 
 /** One media item as typed; `extra` keeps fields this form does not edit (sizes, variants). */
@@ -108,7 +108,7 @@ export function MediaListEditor({
                   </button>
                 </div>
               </div>
-              <FormField formId={formId} name={name('type')} label="Type" errors={errors}>
+              <FormField {...fieldOf(formId, errors, name('type'))} label="Type">
                 {(props) => (
                   <select
                     {...props}
@@ -124,10 +124,8 @@ export function MediaListEditor({
                 )}
               </FormField>
               <FormField
-                formId={formId}
-                name={name('source')}
+                {...fieldOf(formId, errors, name('source'))}
                 label="Source"
-                errors={errors}
                 hint="A path on this site (/assets/…) or an http(s) address; a YouTube or Vimeo link plays in a frame."
               >
                 {(props) => (
@@ -141,10 +139,8 @@ export function MediaListEditor({
                 )}
               </FormField>
               <FormField
-                formId={formId}
-                name={name('description')}
+                {...fieldOf(formId, errors, name('description'))}
                 label="Description (optional)"
-                errors={errors}
               >
                 {(props) => (
                   <input
@@ -155,10 +151,8 @@ export function MediaListEditor({
                 )}
               </FormField>
               <FormField
-                formId={formId}
-                name={name('thumbnail')}
+                {...fieldOf(formId, errors, name('thumbnail'))}
                 label="Thumbnail (optional)"
-                errors={errors}
               >
                 {(props) => (
                   <input

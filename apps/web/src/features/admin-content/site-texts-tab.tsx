@@ -1,11 +1,12 @@
 import { SiteTextsRequest } from '@portfolio/types/content';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { getSiteTexts, updateSiteTexts } from './admin-content-api';
 import { ContentHistory } from './content-history';
-import { type FieldErrors, fieldErrorsOf } from './field-errors';
-import { FormField } from './form-field';
+import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
+import { useResource } from '../../ui/use-resource';
 
 const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
 
@@ -14,35 +15,29 @@ const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
  * and three cards. Saved texts show on the next page load of every visitor.
  */
 export function SiteTextsTab() {
+  const texts = useResource(getSiteTexts, 'Failed to load the site texts');
+  if (texts.error) {
+    return (
+      <p className="alert alert--error" role="alert">
+        {texts.error}
+      </p>
+    );
+  }
+  if (!texts.data) {
+    return <p className="admin-muted">Loading...</p>;
+  }
+  return <SiteTextsForm initial={texts.data} />;
+}
+
+/** The texts as loaded, edited and saved. */
+function SiteTextsForm({ initial }: { initial: SiteTextsRequest }) {
   const formId = useId();
-  const [values, setValues] = useState<SiteTextsRequest | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [isBusy, setBusy] = useState(false);
   const [saved, setSaved] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getSiteTexts(controller.signal).then(setValues, (failure: unknown) => {
-      if (!controller.signal.aborted) {
-        setLoadError(serverMessageOr(failure, 'Failed to load the site texts'));
-      }
-    });
-    return () => controller.abort();
-  }, []);
-
-  if (loadError) {
-    return (
-      <p className="alert alert--error" role="alert">
-        {loadError}
-      </p>
-    );
-  }
-  if (!values) {
-    return <p className="admin-muted">Loading...</p>;
-  }
 
   const setHome = (patch: Partial<SiteTextsRequest['home']>) =>
     setValues({ ...values, home: { ...values.home, ...patch } });
@@ -99,7 +94,7 @@ export function SiteTextsTab() {
         noValidate
         aria-label="Home and site texts"
       >
-        <FormField formId={formId} name="siteName" label="Site name" errors={errors}>
+        <FormField {...fieldOf(formId, errors, 'siteName')} label="Site name">
           {(props) => (
             <input
               {...props}
@@ -108,7 +103,7 @@ export function SiteTextsTab() {
             />
           )}
         </FormField>
-        <FormField formId={formId} name="home.title" label="Home intro title" errors={errors}>
+        <FormField {...fieldOf(formId, errors, 'home.title')} label="Home intro title">
           {(props) => (
             <input
               {...props}
@@ -117,7 +112,7 @@ export function SiteTextsTab() {
             />
           )}
         </FormField>
-        <FormField formId={formId} name="home.lead" label="Home intro text" errors={errors}>
+        <FormField {...fieldOf(formId, errors, 'home.lead')} label="Home intro text">
           {(props) => (
             <textarea
               {...props}
@@ -130,12 +125,7 @@ export function SiteTextsTab() {
         {values.home.cards.map((card, index) => (
           <fieldset key={CARD_NAMES[index]} className="media-editor">
             <legend>Card to {CARD_NAMES[index]}</legend>
-            <FormField
-              formId={formId}
-              name={`home.cards.${index}.title`}
-              label="Title"
-              errors={errors}
-            >
+            <FormField {...fieldOf(formId, errors, `home.cards.${index}.title`)} label="Title">
               {(props) => (
                 <input
                   {...props}
@@ -144,12 +134,7 @@ export function SiteTextsTab() {
                 />
               )}
             </FormField>
-            <FormField
-              formId={formId}
-              name={`home.cards.${index}.text`}
-              label="Text"
-              errors={errors}
-            >
+            <FormField {...fieldOf(formId, errors, `home.cards.${index}.text`)} label="Text">
               {(props) => (
                 <textarea
                   {...props}

@@ -1,9 +1,9 @@
 import type { Tutorial } from '@portfolio/types';
 import { type AdminTutorial, CreateTutorialRequest } from '@portfolio/types/content';
-import { type FormEvent, useId, useState } from 'react';
 
-import { type FieldErrors, fieldErrorsOf } from './field-errors';
-import { FormField } from './form-field';
+import { fieldErrorsOf } from '../../lib/zod-issues';
+import { FormField, fieldOf } from '../../ui/form-field';
+import { type Checked, type ItemFields, ItemForm } from './content-form';
 import { TutorialPreview } from './previews';
 
 export interface TutorialFormValues {
@@ -35,10 +35,11 @@ export function tutorialValuesOf(tutorial: AdminTutorial): TutorialFormValues {
   };
 }
 
-type Checked = { ok: true; body: CreateTutorialRequest } | { ok: false; errors: FieldErrors };
-
 /** The request these values make, or each field's error (the server's own rules). */
-export function checkTutorialValues(values: TutorialFormValues, isNew: boolean): Checked {
+export function checkTutorialValues(
+  values: TutorialFormValues,
+  isNew: boolean,
+): Checked<CreateTutorialRequest> {
   const result = CreateTutorialRequest.safeParse({
     ...(isNew && values.id.trim() ? { id: values.id.trim() } : {}),
     title: values.title,
@@ -89,52 +90,34 @@ export function TutorialForm({
   onSubmit,
   onCancel,
 }: TutorialFormProps) {
-  const formId = useId();
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [isBusy, setBusy] = useState(false);
-  const [isPreviewing, setPreviewing] = useState(false);
-
-  const change = (patch: Partial<TutorialFormValues>) =>
-    setValues((held) => ({ ...held, ...patch }));
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setServerError(null);
-    const checked = checkTutorialValues(values, isNew);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      const first = Object.keys(checked.errors)[0];
-      if (first) {
-        document.getElementById(`${formId}-${first}`)?.focus();
-      }
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onSubmit(checked.body);
-    } catch (failure) {
-      setServerError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form
-      className="form content-form"
-      onSubmit={(event) => void handleSubmit(event)}
-      noValidate
-      aria-label={isNew ? 'Add a tutorial' : `Edit ${initial.title}`}
+    <ItemForm
+      label={isNew ? 'Add a tutorial' : `Edit ${initial.title}`}
+      initial={initial}
+      check={(values) => checkTutorialValues(values, isNew)}
+      submitLabel={submitLabel}
+      onSubmit={onSubmit}
+      onCancel={onCancel}
+      preview={(values) => <TutorialPreview tutorial={previewOf(values)} />}
     >
+      {(fields) => <TutorialFields {...fields} isNew={isNew} />}
+    </ItemForm>
+  );
+}
+
+function TutorialFields({
+  formId,
+  values,
+  errors,
+  change,
+  isNew,
+}: ItemFields<TutorialFormValues> & { isNew: boolean }) {
+  return (
+    <>
       {isNew ? (
         <FormField
-          formId={formId}
-          name="id"
+          {...fieldOf(formId, errors, 'id')}
           label="Id (optional)"
-          errors={errors}
           hint="Letters, digits, _ and -; made from the title when empty."
         >
           {(props) => (
@@ -148,7 +131,7 @@ export function TutorialForm({
           )}
         </FormField>
       ) : null}
-      <FormField formId={formId} name="title" label="Title" errors={errors}>
+      <FormField {...fieldOf(formId, errors, 'title')} label="Title">
         {(props) => (
           <input
             {...props}
@@ -157,7 +140,7 @@ export function TutorialForm({
           />
         )}
       </FormField>
-      <FormField formId={formId} name="section" label="Section" errors={errors}>
+      <FormField {...fieldOf(formId, errors, 'section')} label="Section">
         {(props) => (
           <select
             {...props}
@@ -171,13 +154,7 @@ export function TutorialForm({
           </select>
         )}
       </FormField>
-      <FormField
-        formId={formId}
-        name="type"
-        label="Type"
-        errors={errors}
-        hint={TYPE_HINTS[values.type]}
-      >
+      <FormField {...fieldOf(formId, errors, 'type')} label="Type" hint={TYPE_HINTS[values.type]}>
         {(props) => (
           <select
             {...props}
@@ -195,10 +172,8 @@ export function TutorialForm({
       </FormField>
       {values.type === 'iframe' ? (
         <FormField
-          formId={formId}
-          name="iframeSrc"
+          {...fieldOf(formId, errors, 'iframeSrc')}
           label="Frame address"
-          errors={errors}
           hint="https: only."
         >
           {(props) => (
@@ -212,7 +187,7 @@ export function TutorialForm({
           )}
         </FormField>
       ) : null}
-      <FormField formId={formId} name="content" label="Content" errors={errors}>
+      <FormField {...fieldOf(formId, errors, 'content')} label="Content">
         {(props) => (
           <textarea
             {...props}
@@ -224,28 +199,6 @@ export function TutorialForm({
           />
         )}
       </FormField>
-      {serverError ? (
-        <p className="alert alert--error" role="alert">
-          {serverError}
-        </p>
-      ) : null}
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isBusy}>
-          {isBusy ? 'Saving...' : submitLabel}
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => setPreviewing((shown) => !shown)}
-          aria-expanded={isPreviewing}
-        >
-          {isPreviewing ? 'Hide preview' : 'Preview'}
-        </button>
-        <button type="button" className="button button--ghost" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      {isPreviewing ? <TutorialPreview tutorial={previewOf(values)} /> : null}
-    </form>
+    </>
   );
 }

@@ -7,8 +7,8 @@ import { formatDateTime } from '../../lib/format';
 import { hasErrorCode } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { AdminNav } from '../admin/admin-nav';
-import { type NoticeState, noticeOf } from '../admin/navigation-notice';
+import { AdminNav } from '../../ui/admin-nav';
+import { type NoticeState, noticeOf } from '../../lib/navigation-notice';
 import {
   createPost,
   deletePost,

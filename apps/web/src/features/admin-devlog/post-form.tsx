@@ -1,10 +1,12 @@
 import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 
-import { PostArticle, PostBody } from '../devlog/post-article';
+import { FormField } from '../../ui/form-field';
+import { useResource } from '../../ui/use-resource';
+import { PostArticle, PostBody } from '../devlog';
 import { previewPost } from './admin-devlog-api';
-import { listAdminGames } from '../admin-games/admin-games-api';
-import { MediaUpload } from '../admin-media/media-upload';
+import { listAdminGames } from '../admin-games';
+import { MediaUpload } from '../admin-media';
 
 /** The editor's fields, as the inputs hold them (text; the date as datetime-local's value). */
 export interface PostFormValues {
@@ -131,19 +133,10 @@ export function PostForm({ initial, actions }: PostFormProps) {
   const [values, setValues] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const [games, setGames] = useState<Array<{ id: string; title: string }>>([]);
-  const [image, setImage] = useState({ url: '', alt: '' });
+  // a failed list only leaves the choice at "No game" (and the post's own game id)
+  const games = useResource(loadGames, 'Failed to load the games').data ?? [];
   const bodyRef = useRef<HTMLTextAreaElement>(null);
   const html = usePreviewHtml(values.body);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    listAdminGames(controller.signal).then(
-      ({ games: list }) => setGames(list.map(({ id, title }) => ({ id, title }))),
-      () => setGames([]),
-    );
-    return () => controller.abort();
-  }, []);
 
   const set = (key: keyof PostFormValues) => (value: string) =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -164,14 +157,7 @@ export function PostForm({ initial, actions }: PostFormProps) {
     }
   };
 
-  const insertImage = () => {
-    const url = image.url.trim();
-    if (!url) {
-      setError('Image address: must not be empty');
-      return;
-    }
-    setError(null);
-    const markdown = `![${image.alt.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`;
+  const insertMarkdown = (markdown: string) => {
     const area = bodyRef.current;
     const at = area ? area.selectionStart : values.body.length;
     const before = values.body.slice(0, at);
@@ -179,7 +165,6 @@ export function PostForm({ initial, actions }: PostFormProps) {
     const glue =
       before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
     setValues((current) => ({ ...current, body: `${before}${glue}${markdown}\n\n${after}` }));
-    setImage({ url: '', alt: '' });
   };
 
   const handleSubmit = (event: FormEvent) => {
@@ -193,134 +178,20 @@ export function PostForm({ initial, actions }: PostFormProps) {
   return (
     <div className="post-editor">
       <form className="form post-form" onSubmit={handleSubmit} noValidate>
-        <div className="form__field">
-          <label htmlFor="post-title-input">Title</label>
-          <input
-            id="post-title-input"
-            value={values.title}
-            onChange={(event) => set('title')(event.target.value)}
-            required
-            maxLength={200}
-          />
-        </div>
-        <div className="form__field">
-          <label htmlFor="post-slug">Slug</label>
-          <input
-            id="post-slug"
-            value={values.slug}
-            onChange={(event) => set('slug')(event.target.value)}
-            aria-describedby="post-slug-hint"
-            maxLength={100}
-          />
-          <p id="post-slug-hint" className="form__hint admin-muted">
-            The address: /devlog/{values.slug || 'made-from-the-title'}. Lower-case letters, digits
-            and dashes; empty makes one from the title.
-          </p>
-        </div>
-        <div className="form__field">
-          <label htmlFor="post-summary">Summary</label>
-          <textarea
-            id="post-summary"
-            value={values.summary}
-            onChange={(event) => set('summary')(event.target.value)}
-            aria-describedby="post-summary-hint"
-            maxLength={300}
-            rows={2}
-          />
-          <p id="post-summary-hint" className="form__hint admin-muted">
-            Shown in lists, the feed and link previews; empty uses the body&apos;s first words.
-          </p>
-        </div>
-        <div className="post-form__row">
-          <div className="form__field">
-            <label htmlFor="post-game">Game</label>
-            <select
-              id="post-game"
-              value={values.gameId}
-              onChange={(event) => set('gameId')(event.target.value)}
-            >
-              <option value="">No game</option>
-              {games.map((game) => (
-                <option key={game.id} value={game.id}>
-                  {game.title}
-                </option>
-              ))}
-              {values.gameId && !games.some((game) => game.id === values.gameId) ? (
-                <option value={values.gameId}>{values.gameId}</option>
-              ) : null}
-            </select>
-          </div>
-          <div className="form__field">
-            <label htmlFor="post-date">Publish date</label>
-            <input
-              id="post-date"
-              type="datetime-local"
-              value={values.publishedAt}
-              onChange={(event) => set('publishedAt')(event.target.value)}
-              aria-describedby="post-date-hint"
+        <PostFields values={values} games={games} set={set} />
+        <InsertImage onInsert={insertMarkdown} onError={setError} />
+        <FormField id="post-body" label="Body (markdown)">
+          {(control) => (
+            <textarea
+              {...control}
+              ref={bodyRef}
+              className="post-form__body"
+              value={values.body}
+              onChange={(event) => set('body')(event.target.value)}
+              rows={16}
             />
-            <p id="post-date-hint" className="form__hint admin-muted">
-              Empty: the moment it is published. A later date schedules the post.
-            </p>
-          </div>
-        </div>
-        <div className="form__field">
-          <label htmlFor="post-cover">Cover image address</label>
-          <input
-            id="post-cover"
-            value={values.coverImage}
-            onChange={(event) => set('coverImage')(event.target.value)}
-            placeholder="/assets/… or https://…"
-            aria-describedby="post-cover-hint"
-          />
-          <p id="post-cover-hint" className="form__hint admin-muted">
-            Shown above the post and on its link previews (1200 × 630 fits best).
-          </p>
-          <MediaUpload
-            label="Upload a cover image"
-            onUploaded={(item) => set('coverImage')(item.url)}
-          />
-        </div>
-        <fieldset className="post-form__image">
-          <legend>Insert image</legend>
-          <div className="post-form__row">
-            <div className="form__field">
-              <label htmlFor="post-image-url">Image address</label>
-              <input
-                id="post-image-url"
-                value={image.url}
-                onChange={(event) => setImage({ ...image, url: event.target.value })}
-                placeholder="/assets/… or https://…"
-              />
-            </div>
-            <div className="form__field">
-              <label htmlFor="post-image-alt">Image description</label>
-              <input
-                id="post-image-alt"
-                value={image.alt}
-                onChange={(event) => setImage({ ...image, alt: event.target.value })}
-              />
-            </div>
-          </div>
-          <MediaUpload
-            label="Upload an image"
-            onUploaded={(item) => setImage((current) => ({ ...current, url: item.url }))}
-          />
-          <button type="button" className="button button--secondary" onClick={insertImage}>
-            Insert image
-          </button>
-        </fieldset>
-        <div className="form__field">
-          <label htmlFor="post-body">Body (markdown)</label>
-          <textarea
-            ref={bodyRef}
-            id="post-body"
-            className="post-form__body"
-            value={values.body}
-            onChange={(event) => set('body')(event.target.value)}
-            rows={16}
-          />
-        </div>
+          )}
+        </FormField>
         {error ? (
           <p className="alert alert--error" role="alert">
             {error}
@@ -355,5 +226,153 @@ export function PostForm({ initial, actions }: PostFormProps) {
         </div>
       </section>
     </div>
+  );
+}
+
+interface GameChoice {
+  id: string;
+  title: string;
+}
+
+const loadGames = async (signal: AbortSignal): Promise<GameChoice[]> =>
+  (await listAdminGames(signal)).games.map(({ id, title }) => ({ id, title }));
+
+interface PostFieldsProps {
+  values: PostFormValues;
+  games: readonly GameChoice[];
+  set: (key: keyof PostFormValues) => (value: string) => void;
+}
+
+/** The post's own fields: title, slug, summary, game, publish date and cover. */
+function PostFields({ values, games, set }: PostFieldsProps) {
+  return (
+    <>
+      <FormField
+        id="post-title-input"
+        label="Title"
+        value={values.title}
+        onValueChange={set('title')}
+        required
+        maxLength={200}
+      />
+      <FormField
+        id="post-slug"
+        label="Slug"
+        value={values.slug}
+        onValueChange={set('slug')}
+        maxLength={100}
+        hint={`The address: /devlog/${values.slug || 'made-from-the-title'}. Lower-case letters, digits and dashes; empty makes one from the title.`}
+      />
+      <FormField
+        id="post-summary"
+        label="Summary"
+        hint="Shown in lists, the feed and link previews; empty uses the body's first words."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            value={values.summary}
+            onChange={(event) => set('summary')(event.target.value)}
+            maxLength={300}
+            rows={2}
+          />
+        )}
+      </FormField>
+      <div className="post-form__row">
+        <FormField id="post-game" label="Game">
+          {(control) => (
+            <select
+              {...control}
+              value={values.gameId}
+              onChange={(event) => set('gameId')(event.target.value)}
+            >
+              <option value="">No game</option>
+              {games.map((game) => (
+                <option key={game.id} value={game.id}>
+                  {game.title}
+                </option>
+              ))}
+              {values.gameId && !games.some((game) => game.id === values.gameId) ? (
+                <option value={values.gameId}>{values.gameId}</option>
+              ) : null}
+            </select>
+          )}
+        </FormField>
+        <FormField
+          id="post-date"
+          label="Publish date"
+          type="datetime-local"
+          value={values.publishedAt}
+          onValueChange={set('publishedAt')}
+          hint="Empty: the moment it is published. A later date schedules the post."
+        />
+      </div>
+      <FormField
+        id="post-cover"
+        label="Cover image address"
+        value={values.coverImage}
+        onValueChange={set('coverImage')}
+        placeholder="/assets/… or https://…"
+        aria-describedby="post-cover-hint"
+      >
+        <p id="post-cover-hint" className="form__hint form__hint--note">
+          Shown above the post and on its link previews (1200 × 630 fits best).
+        </p>
+        <MediaUpload
+          label="Upload a cover image"
+          onUploaded={(item) => set('coverImage')(item.url)}
+        />
+      </FormField>
+    </>
+  );
+}
+
+interface InsertImageProps {
+  /** Puts the image's markdown into the body at the cursor. */
+  onInsert: (markdown: string) => void;
+  onError: (message: string | null) => void;
+}
+
+/** "Insert image": an address (typed or uploaded) and a description become markdown. */
+function InsertImage({ onInsert, onError }: InsertImageProps) {
+  const [image, setImage] = useState({ url: '', alt: '' });
+  const insertImage = () => {
+    const url = image.url.trim();
+    if (!url) {
+      onError('Image address: must not be empty');
+      return;
+    }
+    onError(null);
+    onInsert(
+      `![${image.alt.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`,
+    );
+    setImage({ url: '', alt: '' });
+  };
+  return (
+    <fieldset className="post-form__image">
+      <legend>Insert image</legend>
+      <div className="post-form__row">
+        <FormField
+          id="post-image-url"
+          label="Image address"
+          value={image.url}
+          onValueChange={(url) => setImage({ ...image, url })}
+          placeholder="/assets/… or https://…"
+        />
+        <FormField
+          id="post-image-alt"
+          label="Image description"
+          value={image.alt}
+          onValueChange={(alt) => setImage({ ...image, alt })}
+        />
+      </div>
+      <MediaUpload
+        label="Upload an image"
+        onUploaded={(item) => setImage((current) => ({ ...current, url: item.url }))}
+      />
+      <button type="button" className="button button--secondary" onClick={insertImage}>
+        Insert image
+      </button>
+    </fieldset>
   );
 }

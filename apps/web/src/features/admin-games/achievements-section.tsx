@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 
 import {
   type AdminAchievementsResponse,
@@ -7,69 +7,58 @@ import {
 } from '@portfolio/types/achievements';
 import type { AdminGame } from '@portfolio/types/game-host';
 
-import { serverMessageOr } from '../../lib/server-message';
+import { issueSentence } from '../../lib/zod-issues';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { useResource } from '../../ui/use-resource';
 import {
   deleteAchievement,
   listAdminAchievements,
   putAchievement,
   uploadAchievementIcon,
 } from './admin-games-api';
+import { AchievementFields, type AchievementValues, EMPTY_ACHIEVEMENT } from './achievement-form';
+import {
+  EditorActions,
+  SectionMessages,
+  useEntryEditor,
+  useSectionCommands,
+} from './section-editor';
+
+/** An achievement as the admin's list shows it. */
+type AdminAchievement = AdminAchievementsResponse['achievements'][number];
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
-interface AchievementValues {
-  key: string;
-  name: string;
-  description: string;
-  points: string;
-  hidden: boolean;
-}
-
-const EMPTY: AchievementValues = {
-  key: '',
-  name: '',
-  description: '',
-  points: '10',
-  hidden: false,
-};
+const valuesOf = (achievement: AdminAchievement): AchievementValues => ({
+  key: achievement.key,
+  name: achievement.name,
+  description: achievement.description,
+  points: String(achievement.points),
+  hidden: achievement.hidden,
+});
 
 /**
  * The game's achievement catalogue in its admin page: definitions (add, edit, delete, icon), how
  * many players have each, and the names players unlocked that it does not define, to adopt.
  */
 export function AchievementsSection({ game }: { game: AdminGame }) {
-  const [view, setView] = useState<AdminAchievementsResponse | null>(null);
-  const [values, setValues] = useState<AchievementValues>(EMPTY);
-  const [isEditing, setEditing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
+  const load = useCallback(
+    (signal: AbortSignal) => listAdminAchievements(game.id, signal),
+    [game.id],
+  );
+  const resource = useResource(load, 'Failed to load the achievements');
+  const view = resource.data;
+  const editor = useEntryEditor(EMPTY_ACHIEVEMENT);
+  const { values, isEditing } = editor;
+  const commands = useSectionCommands(resource.reload);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const field = useId();
-
-  const reload = useCallback(async () => {
-    setView(await listAdminAchievements(game.id));
-  }, [game.id]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    listAdminAchievements(game.id, controller.signal).then(setView, (failure: unknown) => {
-      if (!controller.signal.aborted) {
-        setError(serverMessageOr(failure, 'Failed to load the achievements'));
-      }
-    });
-    return () => controller.abort();
-  }, [game.id]);
-
-  const change = <K extends keyof AchievementValues>(key: K, value: AchievementValues[K]) =>
-    setValues((current) => ({ ...current, [key]: value }));
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setStatus(null);
+    commands.setStatus(null);
     const key = values.key.trim();
     if (!key) {
-      setError('Key: is required');
+      commands.setError('Key: is required');
       return;
     }
     const parsed = PutAchievementRequest.safeParse({
@@ -79,19 +68,18 @@ export function AchievementsSection({ game }: { game: AdminGame }) {
       hidden: values.hidden,
     });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setError(issue ? `${String(issue.path[0] ?? '')}: ${issue.message}` : 'Check the fields');
+      commands.setError(
+        issueSentence(parsed.error.issues, { separator: ': ', fallback: 'Check the fields' }),
+      );
       return;
     }
-    setError(null);
-    try {
-      await putAchievement(game.id, key, parsed.data);
-      await reload();
-      setStatus(isEditing ? 'Achievement saved' : 'Achievement added');
-      setValues(EMPTY);
-      setEditing(false);
-    } catch (failure) {
-      setError(serverMessageOr(failure, 'Failed to save the achievement'));
+    const isSaved = await commands.run(
+      () => putAchievement(game.id, key, parsed.data),
+      isEditing ? 'Achievement saved' : 'Achievement added',
+      'Failed to save the achievement',
+    );
+    if (isSaved) {
+      editor.reset();
     }
   };
 
@@ -99,44 +87,87 @@ export function AchievementsSection({ game }: { game: AdminGame }) {
     if (!file) {
       return;
     }
-    setStatus(null);
+    commands.setStatus(null);
     if (!IMAGE_TYPES.includes(file.type)) {
-      setError('Choose a PNG, JPEG or WebP image.');
+      commands.setError('Choose a PNG, JPEG or WebP image.');
       return;
     }
-    setError(null);
-    try {
-      await uploadAchievementIcon(game.id, key, file);
-      await reload();
-      setStatus('Icon uploaded');
-    } catch (failure) {
-      setError(serverMessageOr(failure, 'Failed to upload the icon'));
-    }
+    await commands.run(
+      () => uploadAchievementIcon(game.id, key, file),
+      'Icon uploaded',
+      'Failed to upload the icon',
+    );
   };
 
   const handleDelete = async () => {
     const key = deleting;
     setDeleting(null);
-    if (!key) {
-      return;
-    }
-    try {
-      await deleteAchievement(game.id, key);
-      await reload();
-      setStatus('Achievement deleted');
-    } catch (failure) {
-      setError(serverMessageOr(failure, 'Failed to delete the achievement'));
+    if (key) {
+      await commands.run(
+        () => deleteAchievement(game.id, key),
+        'Achievement deleted',
+        'Failed to delete the achievement',
+      );
     }
   };
 
-  const players = view?.players ?? 0;
   return (
     <div className="achievements-admin">
-      {view && view.achievements.length === 0 ? (
+      {view ? (
+        <AchievementList
+          view={view}
+          onIcon={(key, file) => void handleIcon(key, file)}
+          onEdit={(achievement) => editor.fill(valuesOf(achievement), true)}
+          onDelete={setDeleting}
+        />
+      ) : (
+        <ul className="achievements-admin__list" />
+      )}
+      {view && view.undefined.length > 0 ? (
+        <UndefinedNames
+          view={view}
+          onAdopt={(key) => editor.fill({ ...EMPTY_ACHIEVEMENT, key, name: key }, false)}
+        />
+      ) : null}
+
+      <form
+        className="form achievements-admin__form"
+        onSubmit={(event) => void handleSubmit(event)}
+      >
+        <h3>{isEditing ? `Edit ${values.key}` : 'Add an Achievement'}</h3>
+        <AchievementFields values={values} isEditing={isEditing} change={editor.change} />
+        <SectionMessages error={commands.error ?? resource.error} status={commands.status} />
+        <EditorActions noun="Achievement" isEditing={isEditing} onCancel={editor.reset} />
+      </form>
+      <ConfirmDialog
+        isOpen={deleting !== null}
+        title="Delete achievement"
+        message={`Delete the achievement ${deleting ?? ''}? Players keep it; it shows as undefined.`}
+        confirmLabel="Delete Achievement"
+        onConfirm={() => void handleDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}
+
+interface AchievementListProps {
+  view: AdminAchievementsResponse;
+  onIcon: (key: string, file: File | undefined) => void;
+  onEdit: (achievement: AdminAchievement) => void;
+  onDelete: (key: string) => void;
+}
+
+/** The defined achievements with their icons, points, share of players and actions. */
+function AchievementList({ view, onIcon, onEdit, onDelete }: AchievementListProps) {
+  const players = view.players;
+  return (
+    <>
+      {view.achievements.length === 0 ? (
         <p className="admin-muted">No achievements defined yet.</p>
       ) : null}
       <ul className="achievements-admin__list">
-        {view?.achievements.map((achievement) => (
+        {view.achievements.map((achievement) => (
           <li key={achievement.key} className="achievements-admin__item">
             {achievement.iconUrl ? (
               <img src={achievement.iconUrl} alt="" width={48} height={48} />
@@ -159,7 +190,7 @@ export function AchievementsSection({ game }: { game: AdminGame }) {
                     accept={IMAGE_TYPES.join(',')}
                     className="visually-hidden"
                     onChange={(event) => {
-                      void handleIcon(achievement.key, event.target.files?.[0]);
+                      onIcon(achievement.key, event.target.files?.[0]);
                       event.target.value = '';
                     }}
                   />
@@ -168,16 +199,7 @@ export function AchievementsSection({ game }: { game: AdminGame }) {
                   type="button"
                   className="button button--ghost"
                   aria-label={`Edit ${achievement.name}`}
-                  onClick={() => {
-                    setValues({
-                      key: achievement.key,
-                      name: achievement.name,
-                      description: achievement.description,
-                      points: String(achievement.points),
-                      hidden: achievement.hidden,
-                    });
-                    setEditing(true);
-                  }}
+                  onClick={() => onEdit(achievement)}
                 >
                   Edit
                 </button>
@@ -185,7 +207,7 @@ export function AchievementsSection({ game }: { game: AdminGame }) {
                   type="button"
                   className="button button--danger"
                   aria-label={`Delete ${achievement.name}`}
-                  onClick={() => setDeleting(achievement.key)}
+                  onClick={() => onDelete(achievement.key)}
                 >
                   Delete
                 </button>
@@ -194,128 +216,40 @@ export function AchievementsSection({ game }: { game: AdminGame }) {
           </li>
         ))}
       </ul>
+    </>
+  );
+}
 
-      {view && view.undefined.length > 0 ? (
-        <div className="achievements-admin__undefined">
-          <h3>Undefined</h3>
-          <p className="admin-muted">
-            Names the game unlocked that the catalogue does not define. Adopt one to give it a name,
-            points and an icon.
-          </p>
-          <ul>
-            {view.undefined.map((entry) => (
-              <li key={entry.key}>
-                {`${entry.key} (${entry.players} ${entry.players === 1 ? 'player' : 'players'}) `}
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  aria-label={`Adopt ${entry.key}`}
-                  onClick={() => {
-                    setValues({ ...EMPTY, key: entry.key, name: entry.key });
-                    setEditing(false);
-                  }}
-                >
-                  Adopt
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-
-      <form
-        className="form achievements-admin__form"
-        onSubmit={(event) => void handleSubmit(event)}
-      >
-        <h3>{isEditing ? `Edit ${values.key}` : 'Add an Achievement'}</h3>
-        <div className="game-form__row">
-          <div className="form__field">
-            <label htmlFor={`${field}-key`}>Achievement key</label>
-            <input
-              id={`${field}-key`}
-              value={values.key}
-              readOnly={isEditing}
-              required
-              maxLength={100}
-              onChange={(event) => change('key', event.target.value)}
-              aria-describedby={`${field}-key-hint`}
-            />
-            <p id={`${field}-key-hint`} className="form__hint">
-              What the game passes to GameSDK.unlock
-            </p>
-          </div>
-          <div className="form__field">
-            <label htmlFor={`${field}-name`}>Achievement name</label>
-            <input
-              id={`${field}-name`}
-              value={values.name}
-              required
-              maxLength={100}
-              onChange={(event) => change('name', event.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor={`${field}-points`}>Points</label>
-            <input
-              id={`${field}-points`}
-              type="number"
-              min={0}
-              max={1000}
-              step={1}
-              value={values.points}
-              onChange={(event) => change('points', event.target.value)}
-            />
-          </div>
-        </div>
-        <div className="form__field">
-          <label htmlFor={`${field}-description`}>Achievement description</label>
-          <textarea
-            id={`${field}-description`}
-            rows={2}
-            maxLength={500}
-            value={values.description}
-            onChange={(event) => change('description', event.target.value)}
-          />
-        </div>
-        <div className="form__field form__field--inline">
-          <input
-            id={`${field}-hidden`}
-            type="checkbox"
-            checked={values.hidden}
-            onChange={(event) => change('hidden', event.target.checked)}
-          />
-          <label htmlFor={`${field}-hidden`}>Hidden until unlocked</label>
-        </div>
-        <div role="alert">{error ? <p className="alert alert--error">{error}</p> : null}</div>
-        <p role="status" className="form__hint form__hint--ok">
-          {status}
-        </p>
-        <div className="form__actions">
-          <button type="submit" className="button button--primary">
-            {isEditing ? 'Save Achievement' : 'Add Achievement'}
-          </button>
-          {isEditing && (
+/** Names the game unlocked that the catalogue does not define, each with Adopt. */
+function UndefinedNames({
+  view,
+  onAdopt,
+}: {
+  view: AdminAchievementsResponse;
+  onAdopt: (key: string) => void;
+}) {
+  return (
+    <div className="achievements-admin__undefined">
+      <h3>Undefined</h3>
+      <p className="admin-muted">
+        Names the game unlocked that the catalogue does not define. Adopt one to give it a name,
+        points and an icon.
+      </p>
+      <ul>
+        {view.undefined.map((entry) => (
+          <li key={entry.key}>
+            {`${entry.key} (${entry.players} ${entry.players === 1 ? 'player' : 'players'}) `}
             <button
               type="button"
-              className="button button--secondary"
-              onClick={() => {
-                setValues(EMPTY);
-                setEditing(false);
-              }}
+              className="button button--ghost"
+              aria-label={`Adopt ${entry.key}`}
+              onClick={() => onAdopt(entry.key)}
             >
-              Cancel
+              Adopt
             </button>
-          )}
-        </div>
-      </form>
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        title="Delete achievement"
-        message={`Delete the achievement ${deleting ?? ''}? Players keep it; it shows as undefined.`}
-        confirmLabel="Delete Achievement"
-        onConfirm={() => void handleDelete()}
-        onCancel={() => setDeleting(null)}
-      />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

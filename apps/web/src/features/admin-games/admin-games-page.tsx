@@ -6,9 +6,9 @@ import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { AdminNav } from '../admin/admin-nav';
-import { type NoticeState, noticeOf } from '../admin/navigation-notice';
-import { playPath } from '../games/isolation';
+import { AdminNav } from '../../ui/admin-nav';
+import { type NoticeState, noticeOf } from '../../lib/navigation-notice';
+import { playPath } from '../games';
 import { createGame, deleteGame, updateGame } from './admin-games-api';
 import { useAdminGamesStore } from './admin-games-store';
 import { AdminTokensSection, PublishCommands } from './admin-tokens-section';
@@ -240,19 +240,7 @@ export function AdminGamePage() {
 }
 
 function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Promise<void> }) {
-  const navigate = useNavigate();
   const replaceGame = useAdminGamesStore((state) => state.replaceGame);
-  // a refusal belongs to the version it was given for: "Upload a build before publishing" goes
-  // once a build is uploaded
-  const [publishError, setPublishError] = useState<{
-    message: string;
-    version: number | null;
-  } | null>(null);
-  const shownPublishError = publishError?.version === game.version ? publishError.message : null;
-  const [isPublishing, setPublishing] = useState(false);
-  const [isDeleteOpen, setDeleteOpen] = useState(false);
-  const [isDeleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const handleSave = async (values: GameFormValues) => {
     const checked = checkGameChanges(game, values);
@@ -265,76 +253,10 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
     }
   };
 
-  const handlePublish = async () => {
-    setPublishing(true);
-    setPublishError(null);
-    try {
-      await updateGame(game.id, { published: !game.published });
-      await onChanged();
-    } catch (failure) {
-      console.warn(PUBLISH_ERROR, failure);
-      setPublishError({
-        message: serverMessageOr(failure, PUBLISH_ERROR),
-        version: game.version,
-      });
-    } finally {
-      setPublishing(false);
-    }
-  };
-
-  const handleDelete = async () => {
-    setDeleting(true);
-    setDeleteError(null);
-    try {
-      await deleteGame(game.id);
-      setDeleteOpen(false);
-      await onChanged();
-      const state: NoticeState = { notice: GAME_DELETED };
-      void navigate('/admin/games', { state });
-    } catch (failure) {
-      console.warn(DELETE_GAME_ERROR, failure);
-      setDeleteOpen(false);
-      setDeleteError(serverMessageOr(failure, DELETE_GAME_ERROR));
-    } finally {
-      setDeleting(false);
-    }
-  };
-
   return (
     <>
       <PageHeader title={game.title} />
-      <section className="admin-panel game-status" aria-labelledby="game-status-title">
-        <h2 id="game-status-title" className="visually-hidden">
-          Status
-        </h2>
-        <dl className="admin-game-list__facts">
-          <div>
-            <dt>Id</dt>
-            <dd>
-              <code>{game.id}</code>
-            </dd>
-          </div>
-          <StatusFacts game={game} />
-        </dl>
-        <div className="form__actions">
-          <button
-            type="button"
-            className={`button ${game.published ? 'button--secondary' : 'button--primary'}`}
-            onClick={() => void handlePublish()}
-            disabled={isPublishing}
-          >
-            {game.published ? 'Unpublish' : 'Publish'}
-          </button>
-          {game.published && game.version !== null ? (
-            <Link to={playPath(game.id, false)} className="button button--ghost">
-              Open on /games
-            </Link>
-          ) : null}
-        </div>
-        <div role="alert">
-          {shownPublishError ? <p className="alert alert--error">{shownPublishError}</p> : null}
-        </div>
-      </section>
+      <GameStatusPanel game={game} onChanged={onChanged} />
 
       <AdminSection titleId="upload-build-title" title="Upload a Build">
         <BuildUpload
@@ -386,6 +308,107 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
         />
       </AdminSection>
 
+      <DangerZone game={game} onChanged={onChanged} />
+    </>
+  );
+}
+
+interface GamePartProps {
+  game: AdminGame;
+  onChanged: () => Promise<void>;
+}
+
+/** The game's id and state, with Publish or Unpublish. */
+function GameStatusPanel({ game, onChanged }: GamePartProps) {
+  // a refusal belongs to the version it was given for: "Upload a build before publishing" goes
+  // once a build is uploaded
+  const [publishError, setPublishError] = useState<{
+    message: string;
+    version: number | null;
+  } | null>(null);
+  const shownPublishError = publishError?.version === game.version ? publishError.message : null;
+  const [isPublishing, setPublishing] = useState(false);
+
+  const handlePublish = async () => {
+    setPublishing(true);
+    setPublishError(null);
+    try {
+      await updateGame(game.id, { published: !game.published });
+      await onChanged();
+    } catch (failure) {
+      console.warn(PUBLISH_ERROR, failure);
+      setPublishError({
+        message: serverMessageOr(failure, PUBLISH_ERROR),
+        version: game.version,
+      });
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  return (
+    <section className="admin-panel game-status" aria-labelledby="game-status-title">
+      <h2 id="game-status-title" className="visually-hidden">
+        Status
+      </h2>
+      <dl className="admin-game-list__facts">
+        <div>
+          <dt>Id</dt>
+          <dd>
+            <code>{game.id}</code>
+          </dd>
+        </div>
+        <StatusFacts game={game} />
+      </dl>
+      <div className="form__actions">
+        <button
+          type="button"
+          className={`button ${game.published ? 'button--secondary' : 'button--primary'}`}
+          onClick={() => void handlePublish()}
+          disabled={isPublishing}
+        >
+          {game.published ? 'Unpublish' : 'Publish'}
+        </button>
+        {game.published && game.version !== null ? (
+          <Link to={playPath(game.id, false)} className="button button--ghost">
+            Open on /games
+          </Link>
+        ) : null}
+      </div>
+      <div role="alert">
+        {shownPublishError ? <p className="alert alert--error">{shownPublishError}</p> : null}
+      </div>
+    </section>
+  );
+}
+
+/** Deleting the game (not a built-in one), after a confirmation. */
+function DangerZone({ game, onChanged }: GamePartProps) {
+  const navigate = useNavigate();
+  const [isDeleteOpen, setDeleteOpen] = useState(false);
+  const [isDeleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const handleDelete = async () => {
+    setDeleting(true);
+    setDeleteError(null);
+    try {
+      await deleteGame(game.id);
+      setDeleteOpen(false);
+      await onChanged();
+      const state: NoticeState = { notice: GAME_DELETED };
+      void navigate('/admin/games', { state });
+    } catch (failure) {
+      console.warn(DELETE_GAME_ERROR, failure);
+      setDeleteOpen(false);
+      setDeleteError(serverMessageOr(failure, DELETE_GAME_ERROR));
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <>
       <section className="card danger-zone" aria-labelledby="game-danger-title">
         <h2 id="game-danger-title">Danger Zone</h2>
         <div role="alert">

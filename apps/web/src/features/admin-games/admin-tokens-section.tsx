@@ -1,6 +1,6 @@
 import type { AdminToken, CreateAdminTokenResponse } from '@portfolio/types/game-host';
 import { CreateAdminTokenRequest } from '@portfolio/types/game-host';
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 
 import { formatDateTime } from '../../lib/format';
 import { serverMessageOr } from '../../lib/server-message';
@@ -8,6 +8,9 @@ import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { createToken, listTokens, revokeToken } from './admin-games-api';
 import { ErrorAlert } from '../../ui/error-alert';
+import { FormField } from '../../ui/form-field';
+import { useResource } from '../../ui/use-resource';
+import { issueSentence } from '../../lib/zod-issues';
 
 export const TOKENS_LOAD_ERROR = 'Failed to fetch API tokens';
 export const TOKEN_CREATE_ERROR = 'Failed to create the token';
@@ -105,50 +108,28 @@ export function PublishCommands({ gameId }: { gameId: string }) {
   );
 }
 
-type TokensState =
-  | { kind: 'loading' }
-  | { kind: 'loaded'; tokens: AdminToken[] }
-  | { kind: 'failed'; message: string };
-
 /** Admin API tokens for build scripts: list, create (shown once, with Copy), revoke. */
 export function AdminTokensSection() {
   const nameId = useId();
-  const [state, setState] = useState<TokensState>({ kind: 'loading' });
+  const tokens = useResource(listTokens, TOKENS_LOAD_ERROR);
   const [name, setName] = useState('');
   const [isCreating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreateAdminTokenResponse | null>(null);
-  const [copyStatus, setCopyStatus] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<AdminToken | null>(null);
   const [isRevoking, setIsRevoking] = useState(false);
-
-  const load = useCallback(async (signal?: AbortSignal) => {
-    try {
-      const tokens = await listTokens(signal);
-      setState({ kind: 'loaded', tokens });
-    } catch (failure) {
-      if (signal?.aborted) {
-        return;
-      }
-      console.warn(TOKENS_LOAD_ERROR, failure);
-      setState({ kind: 'failed', message: serverMessageOr(failure, TOKENS_LOAD_ERROR) });
-    }
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- state is set after the answer
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   const handleCreate = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
-    setCopyStatus(null);
     const checked = CreateAdminTokenRequest.safeParse({ name });
     if (!checked.success) {
-      setError(`Name ${checked.error.issues[0]?.message ?? 'is not valid'}`);
+      setError(
+        issueSentence(checked.error.issues, {
+          labels: { name: 'Name' },
+          fallback: 'Name is not valid',
+        }),
+      );
       return;
     }
     setCreating(true);
@@ -156,21 +137,12 @@ export function AdminTokensSection() {
       const token = await createToken(checked.data.name);
       setCreated(token);
       setName('');
-      await load();
+      await tokens.reload();
     } catch (failure) {
       console.warn(TOKEN_CREATE_ERROR, failure);
       setError(serverMessageOr(failure, TOKEN_CREATE_ERROR));
     } finally {
       setCreating(false);
-    }
-  };
-
-  const handleCopy = async (token: string) => {
-    try {
-      await navigator.clipboard.writeText(token);
-      setCopyStatus('Copied');
-    } catch {
-      setCopyStatus('Copying was refused: select the token and copy it');
     }
   };
 
@@ -186,7 +158,7 @@ export function AdminTokensSection() {
         setCreated(null);
       }
       setRevoking(null);
-      await load();
+      await tokens.reload();
     } catch (failure) {
       console.warn(TOKEN_REVOKE_ERROR, failure);
       setRevoking(null);
@@ -206,46 +178,19 @@ export function AdminTokensSection() {
       <div className="admin-games__columns">
         <div className="admin-panel">
           <h3>Your tokens</h3>
-          {state.kind === 'loading' ? <p className="admin-muted">Loading...</p> : null}
-          {state.kind === 'failed' ? <ErrorAlert message={state.message} /> : null}
-          {state.kind === 'loaded' && state.tokens.length === 0 ? (
-            <p className="admin-muted">No tokens yet.</p>
-          ) : null}
-          {state.kind === 'loaded' && state.tokens.length > 0 ? (
-            <ul className="record-list token-list">
-              {state.tokens.map((token) => (
-                <li key={token.id} className="record-list__item token-list__item">
-                  <div>
-                    <p className="record-list__title">{token.name}</p>
-                    <p className="admin-muted">
-                      Created {formatDateTime(token.createdAt)} · Last used{' '}
-                      {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}
-                    </p>
-                  </div>
-                  <button
-                    type="button"
-                    className="button button--danger button--small"
-                    onClick={() => setRevoking(token)}
-                    aria-label={`Revoke ${token.name}`}
-                  >
-                    Revoke
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {tokens.isLoading ? <p className="admin-muted">Loading...</p> : null}
+          {tokens.error ? <ErrorAlert message={tokens.error} /> : null}
+          {tokens.data ? <TokenList tokens={tokens.data} onRevoke={setRevoking} /> : null}
           <form className="form token-form" onSubmit={(event) => void handleCreate(event)}>
-            <div className="form__field">
-              <label htmlFor={nameId}>Token name</label>
-              <input
-                id={nameId}
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-                maxLength={60}
-                placeholder="e.g. build server"
-                autoComplete="off"
-              />
-            </div>
+            <FormField
+              id={nameId}
+              label="Token name"
+              value={name}
+              onValueChange={setName}
+              maxLength={60}
+              placeholder="e.g. build server"
+              autoComplete="off"
+            />
             <div role="alert">{error ? <p className="alert alert--error">{error}</p> : null}</div>
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={isCreating}>
@@ -253,26 +198,8 @@ export function AdminTokensSection() {
               </button>
             </div>
           </form>
-          {created ? (
-            <div className="new-token" role="region" aria-label="New token">
-              <p>
-                <strong>{created.name}</strong>: copy the token now; it is shown only once.
-              </p>
-              <div className="new-token__value">
-                <code data-testid="new-token">{created.token}</code>
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  onClick={() => void handleCopy(created.token)}
-                >
-                  Copy
-                </button>
-              </div>
-              <p role="status" className="form__hint form__hint--ok">
-                {copyStatus}
-              </p>
-            </div>
-          ) : null}
+          {/* a new token's copy status starts empty */}
+          {created ? <NewToken key={created.id} created={created} /> : null}
         </div>
         <div className="admin-panel">
           <h3>Publishing from a terminal</h3>
@@ -289,5 +216,74 @@ export function AdminTokensSection() {
         onCancel={() => setRevoking(null)}
       />
     </AdminSection>
+  );
+}
+
+/** The admin's tokens with when each was made and last used, each with Revoke. */
+function TokenList({
+  tokens,
+  onRevoke,
+}: {
+  tokens: readonly AdminToken[];
+  onRevoke: (token: AdminToken) => void;
+}) {
+  if (tokens.length === 0) {
+    return <p className="admin-muted">No tokens yet.</p>;
+  }
+  return (
+    <ul className="record-list token-list">
+      {tokens.map((token) => (
+        <li key={token.id} className="record-list__item token-list__item">
+          <div>
+            <p className="record-list__title">{token.name}</p>
+            <p className="admin-muted">
+              Created {formatDateTime(token.createdAt)} · Last used{' '}
+              {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}
+            </p>
+          </div>
+          <button
+            type="button"
+            className="button button--danger button--small"
+            onClick={() => onRevoke(token)}
+            aria-label={`Revoke ${token.name}`}
+          >
+            Revoke
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The token just made, shown this once, with Copy. */
+function NewToken({ created }: { created: CreateAdminTokenResponse }) {
+  const [copyStatus, setCopyStatus] = useState<string | null>(null);
+  const handleCopy = async (token: string) => {
+    try {
+      await navigator.clipboard.writeText(token);
+      setCopyStatus('Copied');
+    } catch {
+      setCopyStatus('Copying was refused: select the token and copy it');
+    }
+  };
+  return (
+    <div className="new-token" role="region" aria-label="New token">
+      <p>
+        <strong>{created.name}</strong>: copy the token now; it is shown only once.
+      </p>
+      <div className="new-token__value">
+        <code data-testid="new-token">{created.token}</code>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => void handleCopy(created.token)}
+        >
+          Copy
+        </button>
+      </div>
+      <p role="status" className="form__hint form__hint--ok">
+        {copyStatus}
+      </p>
+    </div>
   );
 }

@@ -14,6 +14,9 @@ import {
 } from '@portfolio/types/game-host';
 import { useId, useState, type FormEvent } from 'react';
 
+import { type Issue, issueSentence } from '../../lib/zod-issues';
+import { FormField, SelectField } from '../../ui/form-field';
+
 import {
   ACCESS_LABELS,
   FRAME_MODE_LABELS,
@@ -86,16 +89,9 @@ const FIELD_LABELS: Record<string, string> = {
 
 type Checked<T> = { ok: true; body: T } | { ok: false; message: string };
 
-function firstIssue(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  const issue = issues[0];
-  if (!issue) {
-    return 'Check the form';
-  }
-  const field = String(issue.path[0] ?? '');
+const firstIssue = (issues: readonly Issue[]) =>
   // the frame's width or height: 'Frame width must be 1 or more'
-  const part = issue.path.length > 1 ? ` ${String(issue.path[1])}` : '';
-  return `${FIELD_LABELS[field] ?? field}${part} ${issue.message}`.trim();
-}
+  issueSentence(issues, { labels: FIELD_LABELS, fallback: 'Check the form' });
 
 function orderOf(text: string): number | undefined {
   const trimmed = text.trim();
@@ -210,7 +206,7 @@ export function GameForm({
   const [isBusy, setBusy] = useState(false);
   const errorId = `${prefix}-error`;
 
-  const change = <K extends keyof GameFormValues>(key: K, value: GameFormValues[K]) => {
+  const change: ChangeValue = (key, value) => {
     setValues((held) => ({ ...held, [key]: value }));
     setStatus(null);
   };
@@ -232,217 +228,11 @@ export function GameForm({
     }
   };
 
-  const field = (key: keyof GameFormValues) => `${prefix}-${key}`;
-  const describedBy = error ? errorId : undefined;
-
+  const fields = { prefix, values, mode, change };
   return (
     <form className="form game-form" onSubmit={(event) => void handleSubmit(event)} noValidate>
-      {mode === 'create' ? (
-        <div className="form__field">
-          <label htmlFor={field('id')}>Game id</label>
-          <input
-            id={field('id')}
-            value={values.id}
-            onChange={(event) => change('id', event.target.value)}
-            required
-            maxLength={64}
-            // the form opens on "Add Game": typing starts here
-            autoFocus
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby={`${field('id')}-hint`}
-          />
-          <p id={`${field('id')}-hint`} className="form__hint admin-muted">
-            Letters, digits, _ and -: the game&apos;s address (/games?play=id). It cannot change
-            later.
-          </p>
-        </div>
-      ) : null}
-      <div className="form__field">
-        <label htmlFor={field('title')}>Title</label>
-        <input
-          id={field('title')}
-          value={values.title}
-          onChange={(event) => change('title', event.target.value)}
-          required
-          maxLength={80}
-          aria-describedby={describedBy}
-        />
-      </div>
-      <div className="form__field">
-        <label htmlFor={field('description')}>Description</label>
-        <textarea
-          id={field('description')}
-          value={values.description}
-          onChange={(event) => change('description', event.target.value)}
-          rows={3}
-          maxLength={500}
-        />
-      </div>
-      <div className="form__field">
-        <label htmlFor={field('instructions')}>Instructions</label>
-        <textarea
-          id={field('instructions')}
-          value={values.instructions}
-          onChange={(event) => change('instructions', event.target.value)}
-          rows={3}
-          maxLength={2000}
-        />
-      </div>
-      <div className="game-form__row">
-        <div className="form__field">
-          <label htmlFor={field('section')}>Section</label>
-          <select
-            id={field('section')}
-            value={values.section}
-            onChange={(event) => {
-              const section = GAME_SECTIONS.find((name) => name === event.target.value);
-              if (section) {
-                change('section', section);
-              }
-            }}
-          >
-            {GAME_SECTIONS.map((section) => (
-              <option key={section} value={section}>
-                {SECTION_LABELS[section]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="form__field">
-          <label htmlFor={field('access')}>Access</label>
-          <select
-            id={field('access')}
-            value={values.access}
-            onChange={(event) =>
-              change('access', event.target.value === 'subscriber' ? 'subscriber' : 'public')
-            }
-          >
-            <option value="public">{ACCESS_LABELS.public}</option>
-            <option value="subscriber">{ACCESS_LABELS.subscriber}</option>
-          </select>
-        </div>
-        <div className="form__field">
-          <label htmlFor={field('order')}>Order</label>
-          <input
-            id={field('order')}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={10000}
-            step={1}
-            value={values.order}
-            onChange={(event) => change('order', event.target.value)}
-            placeholder={mode === 'create' ? 'Last' : undefined}
-          />
-        </div>
-      </div>
-      <fieldset className="game-form__display">
-        <legend>How it is shown</legend>
-        <div className="game-form__row">
-          <div className="form__field">
-            <label htmlFor={field('frameMode')}>Frame</label>
-            <select
-              id={field('frameMode')}
-              value={values.frameMode}
-              onChange={(event) => {
-                const mode = GAME_FRAME_MODES.find((name) => name === event.target.value);
-                if (mode) {
-                  change('frameMode', mode);
-                }
-              }}
-              aria-describedby={`${field('frameMode')}-hint`}
-            >
-              {GAME_FRAME_MODES.map((mode) => (
-                <option key={mode} value={mode}>
-                  {FRAME_MODE_LABELS[mode]}
-                </option>
-              ))}
-            </select>
-          </div>
-          {values.frameMode === 'default' ? null : (
-            <>
-              <div className="form__field">
-                <label htmlFor={field('frameWidth')}>
-                  {values.frameMode === 'fixed' ? 'Width (px)' : 'Width (ratio)'}
-                </label>
-                <input
-                  id={field('frameWidth')}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={8192}
-                  step={1}
-                  value={values.frameWidth}
-                  onChange={(event) => change('frameWidth', event.target.value)}
-                  required
-                />
-              </div>
-              <div className="form__field">
-                <label htmlFor={field('frameHeight')}>
-                  {values.frameMode === 'fixed' ? 'Height (px)' : 'Height (ratio)'}
-                </label>
-                <input
-                  id={field('frameHeight')}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={8192}
-                  step={1}
-                  value={values.frameHeight}
-                  onChange={(event) => change('frameHeight', event.target.value)}
-                  required
-                />
-              </div>
-            </>
-          )}
-        </div>
-        <p id={`${field('frameMode')}-hint`} className="form__hint admin-muted">
-          A fixed size is the game&apos;s canvas in CSS pixels (e.g. 1200 × 800): the frame gets
-          that size and is scaled down to fit the window. An aspect ratio (e.g. 16 × 9) keeps the
-          frame that shape for a game that fills its window.
-        </p>
-        <div className="game-form__row">
-          <div className="form__field">
-            <label htmlFor={field('touch')}>Touch screens</label>
-            <select
-              id={field('touch')}
-              value={values.touch}
-              onChange={(event) => {
-                const touch = GAME_TOUCH_SUPPORT.find((name) => name === event.target.value);
-                if (touch) {
-                  change('touch', touch);
-                }
-              }}
-            >
-              {GAME_TOUCH_SUPPORT.map((touch) => (
-                <option key={touch} value={touch}>
-                  {TOUCH_LABELS[touch]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form__field">
-            <label htmlFor={field('orientation')}>Orientation</label>
-            <select
-              id={field('orientation')}
-              value={values.orientation}
-              onChange={(event) => {
-                const orientation = GAME_ORIENTATIONS.find((name) => name === event.target.value);
-                if (orientation) {
-                  change('orientation', orientation);
-                }
-              }}
-            >
-              {GAME_ORIENTATIONS.map((orientation) => (
-                <option key={orientation} value={orientation}>
-                  {ORIENTATION_LABELS[orientation]}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-      </fieldset>
+      <GameTextFields {...fields} errorId={error ? errorId : undefined} />
+      <GameDisplayFields {...fields} />
       {error ? (
         <p id={errorId} className="alert alert--error" role="alert">
           {error}
@@ -462,5 +252,170 @@ export function GameForm({
         ) : null}
       </div>
     </form>
+  );
+}
+
+type ChangeValue = <K extends keyof GameFormValues>(key: K, value: GameFormValues[K]) => void;
+
+interface FieldsProps {
+  /** The form's id: each field's id is the prefix and its name. */
+  prefix: string;
+  values: GameFormValues;
+  mode: 'create' | 'edit';
+  change: ChangeValue;
+}
+
+/** What the game is: id (new games only), title, texts, section, access and order. */
+function GameTextFields({
+  prefix,
+  values,
+  mode,
+  change,
+  errorId,
+}: FieldsProps & { errorId: string | undefined }) {
+  const textArea = (key: 'description' | 'instructions', label: string, maxLength: number) => (
+    <FormField id={`${prefix}-${key}`} label={label}>
+      {(control) => (
+        <textarea
+          {...control}
+          value={values[key]}
+          onChange={(event) => change(key, event.target.value)}
+          rows={3}
+          maxLength={maxLength}
+        />
+      )}
+    </FormField>
+  );
+  return (
+    <>
+      {mode === 'create' ? (
+        <FormField
+          id={`${prefix}-id`}
+          label="Game id"
+          value={values.id}
+          onValueChange={(value) => change('id', value)}
+          required
+          maxLength={64}
+          // the form opens on "Add Game": typing starts here
+          autoFocus
+          autoComplete="off"
+          spellCheck={false}
+          hint={
+            <>
+              Letters, digits, _ and -: the game&apos;s address (/games?play=id). It cannot change
+              later.
+            </>
+          }
+        />
+      ) : null}
+      <FormField
+        id={`${prefix}-title`}
+        label="Title"
+        value={values.title}
+        onValueChange={(value) => change('title', value)}
+        required
+        maxLength={80}
+        aria-describedby={errorId}
+      />
+      {textArea('description', 'Description', 500)}
+      {textArea('instructions', 'Instructions', 2000)}
+      <div className="game-form__row">
+        <SelectField
+          id={`${prefix}-section`}
+          label="Section"
+          value={values.section}
+          options={GAME_SECTIONS}
+          labels={SECTION_LABELS}
+          onValueChange={(section) => change('section', section)}
+        />
+        <SelectField
+          id={`${prefix}-access`}
+          label="Access"
+          value={values.access}
+          options={ACCESS_CHOICES}
+          labels={ACCESS_LABELS}
+          onValueChange={(access) => change('access', access)}
+        />
+        <FormField
+          id={`${prefix}-order`}
+          label="Order"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={10000}
+          step={1}
+          value={values.order}
+          onValueChange={(value) => change('order', value)}
+          placeholder={mode === 'create' ? 'Last' : undefined}
+        />
+      </div>
+    </>
+  );
+}
+
+const ACCESS_CHOICES: readonly GameAccess[] = ['public', 'subscriber'];
+
+/** How the game is shown: its frame's size or shape, touch screens, orientation. */
+function GameDisplayFields({ prefix, values, change }: FieldsProps) {
+  const hintId = `${prefix}-frameMode-hint`;
+  const unit = values.frameMode === 'fixed' ? 'px' : 'ratio';
+  const size = (key: 'frameWidth' | 'frameHeight', label: string) => (
+    <FormField
+      id={`${prefix}-${key}`}
+      label={`${label} (${unit})`}
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={8192}
+      step={1}
+      value={values[key]}
+      onValueChange={(value) => change(key, value)}
+      required
+    />
+  );
+  return (
+    <fieldset className="game-form__display">
+      <legend>How it is shown</legend>
+      <div className="game-form__row">
+        <SelectField
+          id={`${prefix}-frameMode`}
+          label="Frame"
+          value={values.frameMode}
+          options={GAME_FRAME_MODES}
+          labels={FRAME_MODE_LABELS}
+          onValueChange={(frameMode) => change('frameMode', frameMode)}
+          describedBy={hintId}
+        />
+        {values.frameMode === 'default' ? null : (
+          <>
+            {size('frameWidth', 'Width')}
+            {size('frameHeight', 'Height')}
+          </>
+        )}
+      </div>
+      <p id={hintId} className="form__hint form__hint--note">
+        A fixed size is the game&apos;s canvas in CSS pixels (e.g. 1200 × 800): the frame gets that
+        size and is scaled down to fit the window. An aspect ratio (e.g. 16 × 9) keeps the frame
+        that shape for a game that fills its window.
+      </p>
+      <div className="game-form__row">
+        <SelectField
+          id={`${prefix}-touch`}
+          label="Touch screens"
+          value={values.touch}
+          options={GAME_TOUCH_SUPPORT}
+          labels={TOUCH_LABELS}
+          onValueChange={(touch) => change('touch', touch)}
+        />
+        <SelectField
+          id={`${prefix}-orientation`}
+          label="Orientation"
+          value={values.orientation}
+          options={GAME_ORIENTATIONS}
+          labels={ORIENTATION_LABELS}
+          onValueChange={(orientation) => change('orientation', orientation)}
+        />
+      </div>
+    </fieldset>
   );
 }

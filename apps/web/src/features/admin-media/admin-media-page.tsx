@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { AdminNav } from '../admin/admin-nav';
+import { AdminNav } from '../../ui/admin-nav';
 import { deleteMedia, getMediaUsage, listMedia } from './media-api';
 import { MediaUpload } from './media-upload';
 

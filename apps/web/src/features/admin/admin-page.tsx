@@ -1,14 +1,14 @@
 import { Link, useLocation } from 'react-router';
 
-import { RealtimeCard } from '../analytics/realtime-card';
+import { RealtimeCard } from '../analytics';
 
-import { AdminNav } from './admin-nav';
+import { AdminNav } from '../../ui/admin-nav';
 import { AnalyticsSection } from './analytics-section';
 import { useDashboardStore } from './dashboard-store';
 import { GameClicksSection } from './game-clicks-section';
 import { LiveActivitySection } from './live-activity-section';
 import { useAdminDashboard } from './use-admin-dashboard';
-import { noticeOf } from './navigation-notice';
+import { noticeOf } from '../../lib/navigation-notice';
 import { UsersSection } from './users-section';
 
 /** The admin dashboard: live activity, 30-day analytics, game clicks and user management. */

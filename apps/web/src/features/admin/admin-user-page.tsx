@@ -9,7 +9,7 @@ import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
 import { ResetLinkCard } from './reset-link-card';
-import type { NoticeState } from './navigation-notice';
+import type { NoticeState } from '../../lib/navigation-notice';
 import { deleteUser, getUser, setGrantEnd } from './users-api';
 import { ErrorAlert } from '../../ui/error-alert';
 

@@ -1,7 +1,7 @@
 import { findGame, type GameClickStats } from '@portfolio/types';
 import { useEffect } from 'react';
 
-import { useAdminGamesStore } from '../admin-games/admin-games-store';
+import { useAdminGamesStore } from '../admin-games';
 import { gameTitle } from './dashboard-format';
 
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';

@@ -6,7 +6,7 @@ import {
   type UserSortField,
   type UserSummary,
 } from '@portfolio/types';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 
 import { formatDateTime, formatDuration } from '../../lib/format';
@@ -15,6 +15,8 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Cell, ResponsiveTable } from '../../ui/responsive-table';
 import { listUsers, updateRole, type UserPage } from './users-api';
 import { ErrorAlert } from '../../ui/error-alert';
+import { FormField } from '../../ui/form-field';
+import { useResource } from '../../ui/use-resource';
 
 export const USERS_ERROR = 'Failed to fetch users';
 export const ROLE_ERROR = 'Failed to update role';
@@ -55,36 +57,22 @@ function useDebounced<T>(value: T, delayMs: number): T {
 export function UsersSection() {
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), SEARCH_DELAY_MS);
-  const [sort, setSort] = useState<{ field: UserSortField; order: SortOrder }>({
-    field: 'created_at',
-    order: 'desc',
-  });
+  const [sort, setSort] = useState<Sort>({ field: 'created_at', order: 'desc' });
   const [page, setPage] = useState(1);
-  const [result, setResult] = useState<UserPage | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [roleError, setRoleError] = useState<string | null>(null);
+  const [roleNotice, setRoleNotice] = useState<string | null>(null);
   const searchId = useId();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    listUsers(
-      { q: query, sort: sort.field, order: sort.order, page, pageSize: USER_PAGE_SIZE_DEFAULT },
-      controller.signal,
-    ).then(
-      (loaded) => {
-        setResult(loaded);
-        setError(null);
-      },
-      (caught: unknown) => {
-        if (controller.signal.aborted) {
-          return;
-        }
-        console.warn(USERS_ERROR, caught);
-        setError(serverMessageOr(caught, USERS_ERROR));
-      },
-    );
-    return () => controller.abort();
-  }, [query, sort, page]);
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      listUsers(
+        { q: query, sort: sort.field, order: sort.order, page, pageSize: USER_PAGE_SIZE_DEFAULT },
+        signal,
+      ),
+    [query, sort, page],
+  );
+  // the table stays while the next page or search loads
+  const users = useResource(load, USERS_ERROR, { isKeptWhileLoading: true });
+  const result = users.data ?? null;
 
   const handleSort = (column: Column) => {
     setPage(1);
@@ -95,12 +83,10 @@ export function UsersSection() {
     );
   };
 
-  const [roleNotice, setRoleNotice] = useState<string | null>(null);
-
   const handleRoleChanged = (userId: string, role: Role) => {
     const changed = result?.users.find((user) => user.id === userId);
     setRoleNotice(changed ? `${changed.username} is now ${ROLE_LABELS[role]}.` : null);
-    setResult((current) =>
+    users.setData((current) =>
       current
         ? {
             ...current,
@@ -110,33 +96,30 @@ export function UsersSection() {
     );
   };
 
-  const pageCount = result ? Math.max(1, Math.ceil(result.total / USER_PAGE_SIZE_DEFAULT)) : 1;
-
   return (
     <section className="admin-section" aria-labelledby="user-management-title">
       <h2 id="user-management-title">User Management</h2>
       <div className="users-toolbar">
-        <div className="form__field users-toolbar__search">
-          <label htmlFor={searchId}>Search users</label>
-          <input
-            id={searchId}
-            type="search"
-            value={search}
-            placeholder="Username"
-            autoComplete="off"
-            onChange={(event) => {
-              setSearch(event.target.value);
-              setPage(1);
-            }}
-          />
-        </div>
+        <FormField
+          id={searchId}
+          label="Search users"
+          fieldClassName="users-toolbar__search"
+          type="search"
+          value={search}
+          placeholder="Username"
+          autoComplete="off"
+          onValueChange={(value) => {
+            setSearch(value);
+            setPage(1);
+          }}
+        />
         <p className="admin-muted users-toolbar__count" aria-live="polite">
           {result
             ? `${result.total.toLocaleString()} ${result.total === 1 ? 'user' : 'users'}`
             : ''}
         </p>
       </div>
-      {error ? <ErrorAlert message={error} /> : null}
+      {users.error ? <ErrorAlert message={users.error} /> : null}
       {roleNotice ? (
         <p className="notice notice--success" role="status">
           {roleNotice}
@@ -155,83 +138,122 @@ export function UsersSection() {
         </div>
       ) : null}
       {result === null ? (
-        error ? null : (
+        users.error ? null : (
           <p className="admin-muted">Loading...</p>
         )
       ) : (
-        <>
-          <ResponsiveTable
-            labelledBy="user-management-title"
-            regionClassName="admin-panel"
-            className="users-table"
-            caption={
-              <>
-                Users, sorted by {COLUMNS.find((column) => column.field === sort.field)?.label}{' '}
-                {sort.order === 'asc' ? 'ascending' : 'descending'}
-              </>
-            }
-          >
-            <thead>
-              <tr>
-                {COLUMNS.map((column) => (
-                  <SortableHeader
-                    key={column.field}
-                    column={column}
-                    sortOrder={sort.field === column.field ? sort.order : null}
-                    onSort={() => handleSort(column)}
-                  />
-                ))}
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.users.length === 0 ? (
-                <tr>
-                  <td colSpan={COLUMNS.length + 1} className="admin-muted">
-                    No users found.
-                  </td>
-                </tr>
-              ) : (
-                result.users.map((user) => (
-                  <UserRow
-                    key={user.id}
-                    user={user}
-                    onRoleChanged={handleRoleChanged}
-                    onRoleError={(message) => {
-                      setRoleError(message);
-                      setRoleNotice(null);
-                    }}
-                  />
-                ))
-              )}
-            </tbody>
-          </ResponsiveTable>
-          <nav className="pagination" aria-label="User pages">
-            <button
-              type="button"
-              className="button button--secondary"
-              disabled={page <= 1}
-              onClick={() => setPage((current) => Math.max(1, current - 1))}
-            >
-              Previous
-            </button>
-            <span>
-              Page {Math.min(page, pageCount)} of {pageCount}
-            </span>
-            <button
-              type="button"
-              className="button button--secondary"
-              disabled={page >= pageCount}
-              onClick={() => setPage((current) => current + 1)}
-            >
-              Next
-            </button>
-          </nav>
-        </>
+        <UsersTable
+          result={result}
+          sort={sort}
+          page={page}
+          onSort={handleSort}
+          onPage={setPage}
+          onRoleChanged={handleRoleChanged}
+          onRoleError={(message) => {
+            setRoleError(message);
+            setRoleNotice(null);
+          }}
+        />
       )}
     </section>
+  );
+}
+
+interface Sort {
+  field: UserSortField;
+  order: SortOrder;
+}
+
+interface UsersTableProps {
+  result: UserPage;
+  sort: Sort;
+  page: number;
+  onSort: (column: Column) => void;
+  onPage: (page: number) => void;
+  onRoleChanged: (userId: string, role: Role) => void;
+  onRoleError: (message: string | null) => void;
+}
+
+/** One page of users with sortable headers, and the page buttons under it. */
+function UsersTable({
+  result,
+  sort,
+  page,
+  onSort,
+  onPage,
+  onRoleChanged,
+  onRoleError,
+}: UsersTableProps) {
+  const pageCount = Math.max(1, Math.ceil(result.total / USER_PAGE_SIZE_DEFAULT));
+  return (
+    <>
+      <ResponsiveTable
+        labelledBy="user-management-title"
+        regionClassName="admin-panel"
+        className="users-table"
+        caption={
+          <>
+            Users, sorted by {COLUMNS.find((column) => column.field === sort.field)?.label}{' '}
+            {sort.order === 'asc' ? 'ascending' : 'descending'}
+          </>
+        }
+      >
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => (
+              <SortableHeader
+                key={column.field}
+                column={column}
+                sortOrder={sort.field === column.field ? sort.order : null}
+                onSort={() => onSort(column)}
+              />
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.users.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length + 1} className="admin-muted">
+                No users found.
+              </td>
+            </tr>
+          ) : (
+            result.users.map((user) => (
+              <UserRow
+                key={user.id}
+                user={user}
+                onRoleChanged={onRoleChanged}
+                onRoleError={onRoleError}
+              />
+            ))
+          )}
+        </tbody>
+      </ResponsiveTable>
+      <nav className="pagination" aria-label="User pages">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={page <= 1}
+          onClick={() => onPage(Math.max(1, page - 1))}
+        >
+          Previous
+        </button>
+        <span>
+          Page {Math.min(page, pageCount)} of {pageCount}
+        </span>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={page >= pageCount}
+          onClick={() => onPage(page + 1)}
+        >
+          Next
+        </button>
+      </nav>
+    </>
   );
 }
 

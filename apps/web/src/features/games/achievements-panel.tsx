@@ -7,7 +7,7 @@ import {
 } from '@portfolio/types/achievements';
 
 import { http } from '../../lib/http';
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 
 /** How long the unlock toast stays. */
 const TOAST_MS = 6000;

@@ -1,9 +1,9 @@
 import type { GameEntry } from '@portfolio/types/game-host';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
-import { useAuthStore } from '../auth/auth-store';
-import { GamePosts } from '../devlog/game-posts';
-import { sendBeacon } from '../presence/page-view';
+import { useAuthStore } from '../auth';
+import { GamePosts } from '../devlog';
+import { sendBeacon } from '../presence';
 import { type DeviceClass, useDeviceClass } from './device-class';
 import { useGrantRenewal } from './grant-renewal';
 import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';

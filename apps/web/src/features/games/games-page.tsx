@@ -4,8 +4,8 @@ import { type MouseEvent, type ReactNode, useEffect, useId, useState } from 'rea
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorAlert } from '../../ui/error-alert';
-import { useAuthStore } from '../auth/auth-store';
-import { sendBeacon } from '../presence/page-view';
+import { useAuthStore } from '../auth';
+import { sendBeacon } from '../presence';
 import { useGameServerStatus } from './game-status';
 import { rememberCardToFocus, takeCardToFocus } from './card-focus';
 import { GameViewer, KEYBOARD_ONLY_NOTICE } from './game-viewer';

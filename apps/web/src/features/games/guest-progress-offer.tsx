@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import { loadSaveOf, saveGame, submitScore, unlockAchievement } from './games-api';
 import {
   clearGuestProgress,
@@ -14,6 +14,29 @@ interface Conflict {
   slot: string;
   guestAt: string;
   accountAt: string;
+}
+
+/** Writes what the player chose; achievements and scores the server refuses are skipped. */
+async function carryProgressOver(
+  gameId: string,
+  progress: GuestProgress,
+  keepGuest: (slot: string) => boolean,
+) {
+  for (const [slot, save] of Object.entries(progress.saves)) {
+    if (keepGuest(slot)) {
+      await saveGame(gameId, save.data, Number(slot));
+    }
+  }
+  for (const key of Object.keys(progress.achievements)) {
+    await unlockAchievement(gameId, key).catch((failure: unknown) => {
+      console.warn(`Achievement ${key} was not carried over`, failure);
+    });
+  }
+  for (const [board, score] of Object.entries(progress.scores)) {
+    await submitScore(gameId, { board, value: score.value }).catch((failure: unknown) => {
+      console.warn(`The score on ${board} was not carried over`, failure);
+    });
+  }
 }
 
 const formatTime = (iso: string) => new Date(iso).toLocaleString();
@@ -58,32 +81,16 @@ function GameOffer({
 }) {
   const [progress] = useState<GuestProgress>(() => readGuestProgress(gameId));
   const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
-  const [choices, setChoices] = useState<Record<string, 'guest' | 'account'>>({});
+  const [choices, setChoices] = useState<Record<string, Choice>>({});
   const [isBusy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const groupId = useId();
 
   const saves = Object.keys(progress.saves).length;
   const achievements = Object.keys(progress.achievements).length;
   const scores = Object.keys(progress.scores).length;
 
-  /** Writes what the player chose; achievements and scores the server refuses are skipped. */
   const carryOver = async (keepGuest: (slot: string) => boolean) => {
-    for (const [slot, save] of Object.entries(progress.saves)) {
-      if (keepGuest(slot)) {
-        await saveGame(gameId, save.data, Number(slot));
-      }
-    }
-    for (const key of Object.keys(progress.achievements)) {
-      await unlockAchievement(gameId, key).catch((failure: unknown) => {
-        console.warn(`Achievement ${key} was not carried over`, failure);
-      });
-    }
-    for (const [board, score] of Object.entries(progress.scores)) {
-      await submitScore(gameId, { board, value: score.value }).catch((failure: unknown) => {
-        console.warn(`The score on ${board} was not carried over`, failure);
-      });
-    }
+    await carryProgressOver(gameId, progress, keepGuest);
     onFinished(gameId, `Your progress in ${title} is now in your account.`);
   };
 
@@ -143,48 +150,13 @@ function GameOffer({
         } and ${scores} best ${scores === 1 ? 'score' : 'scores'}.`}
       </p>
       {conflicts ? (
-        <form
-          className="guest-offer__conflicts"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void handleResolve();
-          }}
-        >
-          <p>Your account already has a save here from another device. Which one do you keep?</p>
-          {conflicts.map((conflict) => {
-            const isGuestNewer = conflict.guestAt > conflict.accountAt;
-            return (
-              <fieldset key={conflict.slot}>
-                <legend>{`Save slot ${conflict.slot}`}</legend>
-                <label>
-                  <input
-                    type="radio"
-                    name={`${groupId}-${conflict.slot}`}
-                    checked={choices[conflict.slot] === 'guest'}
-                    onChange={() =>
-                      setChoices((current) => ({ ...current, [conflict.slot]: 'guest' }))
-                    }
-                  />
-                  {` This browser’s save (${formatTime(conflict.guestAt)})${isGuestNewer ? ', newer' : ''}`}
-                </label>
-                <label>
-                  <input
-                    type="radio"
-                    name={`${groupId}-${conflict.slot}`}
-                    checked={choices[conflict.slot] === 'account'}
-                    onChange={() =>
-                      setChoices((current) => ({ ...current, [conflict.slot]: 'account' }))
-                    }
-                  />
-                  {` Your account’s save (${formatTime(conflict.accountAt)})${isGuestNewer ? '' : ', newer'}`}
-                </label>
-              </fieldset>
-            );
-          })}
-          <button type="submit" className="button button--primary" disabled={isBusy}>
-            Continue
-          </button>
-        </form>
+        <ConflictChoices
+          conflicts={conflicts}
+          choices={choices}
+          isBusy={isBusy}
+          onChoose={(slot, choice) => setChoices((current) => ({ ...current, [slot]: choice }))}
+          onSubmit={() => void handleResolve()}
+        />
       ) : (
         <div className="guest-offer__actions">
           <button
@@ -207,5 +179,60 @@ function GameOffer({
       )}
       <div role="alert">{error ? <p className="alert alert--error">{error}</p> : null}</div>
     </div>
+  );
+}
+
+type Choice = 'guest' | 'account';
+
+interface ConflictChoicesProps {
+  conflicts: readonly Conflict[];
+  choices: Readonly<Record<string, Choice>>;
+  isBusy: boolean;
+  onChoose: (slot: string, choice: Choice) => void;
+  onSubmit: () => void;
+}
+
+/** Per slot both hold a save of, which to keep (the newer one said so), then Continue. */
+function ConflictChoices({ conflicts, choices, isBusy, onChoose, onSubmit }: ConflictChoicesProps) {
+  const groupId = useId();
+  return (
+    <form
+      className="guest-offer__conflicts"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <p>Your account already has a save here from another device. Which one do you keep?</p>
+      {conflicts.map((conflict) => {
+        const isGuestNewer = conflict.guestAt > conflict.accountAt;
+        return (
+          <fieldset key={conflict.slot}>
+            <legend>{`Save slot ${conflict.slot}`}</legend>
+            <label>
+              <input
+                type="radio"
+                name={`${groupId}-${conflict.slot}`}
+                checked={choices[conflict.slot] === 'guest'}
+                onChange={() => onChoose(conflict.slot, 'guest')}
+              />
+              {` This browser’s save (${formatTime(conflict.guestAt)})${isGuestNewer ? ', newer' : ''}`}
+            </label>
+            <label>
+              <input
+                type="radio"
+                name={`${groupId}-${conflict.slot}`}
+                checked={choices[conflict.slot] === 'account'}
+                onChange={() => onChoose(conflict.slot, 'account')}
+              />
+              {` Your account’s save (${formatTime(conflict.accountAt)})${isGuestNewer ? '' : ', newer'}`}
+            </label>
+          </fieldset>
+        );
+      })}
+      <button type="submit" className="button button--primary" disabled={isBusy}>
+        Continue
+      </button>
+    </form>
   );
 }

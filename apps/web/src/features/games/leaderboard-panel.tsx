@@ -8,7 +8,7 @@ import {
   type LeaderboardResponse,
 } from '@portfolio/types/leaderboards';
 
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import { getLeaderboard, listLeaderboards } from './games-api';
 
 /** Rows the viewer shows of a board. */

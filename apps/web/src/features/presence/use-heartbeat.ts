@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import { HEARTBEAT_INTERVAL_MS, sendHeartbeat } from './heartbeat-api';
 
 /**

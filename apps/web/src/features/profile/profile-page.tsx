@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 
 import { ErrorAlert } from '../../ui/error-alert';
 import { ErrorBoundary } from '../../ui/error-boundary';
-import { useAuthStore } from '../auth/auth-store';
-import { ManageSubscription } from '../subscribe/manage-subscription';
+import { useAuthStore } from '../auth';
+import { ManageSubscription } from '../subscribe';
 import { AccountCard } from './account-card';
 import { getProfile } from './profile-api';
 import { SubscriptionDetailsCard } from './subscription-details-card';

@@ -6,7 +6,7 @@ import { FormField } from '../../ui/form-field';
 import { readLoginState } from '../../lib/route-access';
 import { safeRedirect } from '../../lib/safe-redirect';
 import { serverMessageOr } from '../../lib/server-message';
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import {
   beginTwoFactorSetup,
   disableTwoFactor,

@@ -8,7 +8,7 @@ import {
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
-import { useAuthStore } from '../auth/auth-store';
+import { useAuthStore } from '../auth';
 import { ManageSubscription } from './manage-subscription';
 import { StripeDocument } from './stripe-document';
 import { subscriptionApi } from './subscription-api';

@@ -88,16 +88,8 @@ export function CodeTutorial({ id, title, initialCode }: CodeTutorialProps) {
   const outputId = useId();
   const outputLabelId = useId();
   const stdinId = useId();
-  const standardId = useId();
-  const optimizationId = useId();
 
-  // a finished run's answer is brought into view when it landed out of it (a phone's one column)
-  const hasAnswer = state.status === 'done' || state.status === 'failed';
-  useEffect(() => {
-    if (hasAnswer) {
-      document.getElementById(outputId)?.scrollIntoView?.({ block: 'nearest' });
-    }
-  }, [hasAnswer, state, outputId]);
+  useAnswerInView(state, outputId);
 
   const change = useCallback(
     (patch: Partial<CodeBoxSource>) => edit(id, initialCode, patch),
@@ -151,44 +143,22 @@ export function CodeTutorial({ id, title, initialCode }: CodeTutorialProps) {
         >
           {isRunning ? 'Running...' : 'Run'}
         </button>
-        <div className="code-tutorial__option">
-          <label htmlFor={standardId}>Standard</label>
-          <select
-            id={standardId}
-            value={source.standard}
-            onChange={(event) => {
-              const parsed = CppStandard.safeParse(event.target.value);
-              if (parsed.success) {
-                change({ standard: parsed.data });
-              }
-            }}
-          >
-            {standards.map((standard) => (
-              <option key={standard} value={standard}>
-                {standardLabel(standard)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="code-tutorial__option">
-          <label htmlFor={optimizationId}>Optimisation</label>
-          <select
-            id={optimizationId}
-            value={source.optimization}
-            onChange={(event) => {
-              const parsed = OptimizationLevel.safeParse(event.target.value);
-              if (parsed.success) {
-                change({ optimization: parsed.data });
-              }
-            }}
-          >
-            {optimizations.map((level) => (
-              <option key={level} value={level}>
-                {optimizationLabel(level)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CodeOption
+          label="Standard"
+          value={source.standard}
+          options={standards}
+          labelOf={standardLabel}
+          parse={(value) => CppStandard.safeParse(value)}
+          onChange={(standard) => change({ standard })}
+        />
+        <CodeOption
+          label="Optimisation"
+          value={source.optimization}
+          options={optimizations}
+          labelOf={optimizationLabel}
+          parse={(value) => OptimizationLevel.safeParse(value)}
+          onChange={(optimization) => change({ optimization })}
+        />
         <ShareBox source={source}>
           {info ? (
             <span className="code-tutorial__limits">
@@ -245,6 +215,59 @@ export function CodeTutorial({ id, title, initialCode }: CodeTutorialProps) {
           </div>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** A finished run's answer is brought into view when it landed out of it (a phone's one column). */
+function useAnswerInView(state: RunState, outputId: string) {
+  const hasAnswer = state.status === 'done' || state.status === 'failed';
+  useEffect(() => {
+    if (hasAnswer) {
+      document.getElementById(outputId)?.scrollIntoView?.({ block: 'nearest' });
+    }
+  }, [hasAnswer, state, outputId]);
+}
+
+interface CodeOptionProps<T extends string> {
+  label: string;
+  value: T;
+  options: readonly T[];
+  labelOf: (option: T) => string;
+  /** Checks a chosen value against the option's schema. */
+  parse: (value: string) => { success: true; data: T } | { success: false };
+  onChange: (value: T) => void;
+}
+
+/** One of the run's options (the C++ standard, the optimisation level) as a labelled select. */
+function CodeOption<T extends string>({
+  label,
+  value,
+  options,
+  labelOf,
+  parse,
+  onChange,
+}: CodeOptionProps<T>) {
+  const id = useId();
+  return (
+    <div className="code-tutorial__option">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => {
+          const parsed = parse(event.target.value);
+          if (parsed.success) {
+            onChange(parsed.data);
+          }
+        }}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labelOf(option)}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

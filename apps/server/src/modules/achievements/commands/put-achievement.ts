@@ -7,10 +7,10 @@ import {
 } from '@portfolio/types/achievements';
 
 import { gameAchievementDefs } from '../../../db/schema.js';
-import { conflict } from '../../../lib/errors.js';
-import { gameNotFound } from '../../game-host/resolve-game.js';
-import { recordGameAudit } from '../../game-host/audit.js';
-import type { Actor } from '../../users/audit.js';
+import { conflict, gameNotFound } from '../../../lib/errors.js';
+
+import { recordGameAudit } from '../../../access/game-audit.js';
+import type { Actor } from '../../../access/audit.js';
 import { type AchievementContext, counts, toDef } from '../context.js';
 
 /** Defines an achievement or changes one; defining an undefined name adopts it. */

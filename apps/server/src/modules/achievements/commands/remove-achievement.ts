@@ -5,8 +5,8 @@ import { and, eq } from 'drizzle-orm';
 
 import { gameAchievementDefs } from '../../../db/schema.js';
 import { notFound } from '../../../lib/errors.js';
-import { recordGameAudit } from '../../game-host/audit.js';
-import type { Actor } from '../../users/audit.js';
+import { recordGameAudit } from '../../../access/game-audit.js';
+import type { Actor } from '../../../access/audit.js';
 import type { AchievementContext } from '../context.js';
 
 /** Deletes a definition (and its icon); players keep their unlocks, shown as undefined. */

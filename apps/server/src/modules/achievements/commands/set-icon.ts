@@ -7,9 +7,9 @@ import type { AchievementDef } from '@portfolio/types/achievements';
 
 import { gameAchievementDefs } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { sniffImage } from '../../game-host/admin-service.js';
-import { recordGameAudit } from '../../game-host/audit.js';
-import type { Actor } from '../../users/audit.js';
+import { sniffImage } from '../../game-host/index.js';
+import { recordGameAudit } from '../../../access/game-audit.js';
+import type { Actor } from '../../../access/audit.js';
 import {
   type AchievementContext,
   achievementIconDir,

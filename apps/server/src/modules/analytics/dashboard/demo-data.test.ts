@@ -6,7 +6,7 @@ import { GAME_IDS } from '@portfolio/types';
 
 import { type Database, openDatabase } from '../../../db/client.js';
 import { createDomainEventBus } from '../../../lib/events.js';
-import { createAdminNotifier } from '../../../realtime/admin-notifier.js';
+import { createAdminNotifier } from '../../../lib/admin-notifier.js';
 import { DEMO_USER_COUNT, seedDemoData } from './demo-data.js';
 import { createAnalyticsRepo } from './repo.js';
 import { createAnalyticsService } from './service.js';

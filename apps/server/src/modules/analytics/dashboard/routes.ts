@@ -12,7 +12,7 @@ import { badRequest, forbidden } from '../../../lib/errors.js';
 import { rateLimitAddress } from '../../../lib/client-address.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../../lib/rate-limit.js';
 import { parseInput } from '../../../lib/validate.js';
-import { requireAdmin } from '../../auth/policies.js';
+import { requireAdmin } from '../../../access/policies.js';
 import type { AnalyticsService } from './service.js';
 
 /** Each click is a database write: one address may not click more than this. */

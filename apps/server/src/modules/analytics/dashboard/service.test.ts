@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createDomainEventBus } from '../../../lib/events.js';
-import { createAdminNotifier } from '../../../realtime/admin-notifier.js';
+import { createAdminNotifier } from '../../../lib/admin-notifier.js';
 import type { AnalyticsRepo } from './repo.js';
 import { createAnalyticsService } from './service.js';
 

@@ -2,7 +2,7 @@ import type { VisitorStatsResponse } from '@portfolio/types';
 
 import type { DomainEventBus } from '../../../lib/events.js';
 import { moduleLogger } from '../../../lib/logger.js';
-import type { AdminNotifier } from '../../../realtime/admin-notifier.js';
+import type { AdminNotifier } from '../../../lib/admin-notifier.js';
 import { addDays, type Day, dayOf } from '../days.js';
 import type { AnalyticsRepo, VisitorRow } from './repo.js';
 import { getVisitorStats } from './visitor-stats.js';

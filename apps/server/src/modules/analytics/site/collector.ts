@@ -12,7 +12,8 @@ import { moduleLogger } from '../../../lib/logger.js';
 import { setBounded } from '../../../lib/memoize.js';
 import { addDays, type Day, dayOf } from '../days.js';
 import { EVENT_KIND, type EventRow } from './events.js';
-import { type EventsRepo, rowsOf } from './events-repo.js';
+import { rowsOf } from '../../../db/rows.js';
+import type { EventsRepo } from './events-repo.js';
 
 const log = moduleLogger('analytics');
 

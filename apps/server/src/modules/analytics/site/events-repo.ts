@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 
 import type { Db } from '../../../db/client.js';
+import { rowsOf } from '../../../db/rows.js';
 import { addDays, type Day } from '../days.js';
 import type { DayEvent, EventRow } from './events.js';
 import { rollUpEvents } from './rollup.js';
@@ -25,12 +26,6 @@ const ROLLUP_COLUMN_NAMES = ROLLUP_COLUMNS.split(',')
 const INSERT_CHUNK = 20_000;
 
 export const partitionName = (day: Day) => `analytics_events_${day.replaceAll('-', '')}`;
-
-/** Rows of a raw `db.execute` on either driver (pg answers a result, PGlite too, both `.rows`). */
-export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
-}
 
 /** A day's segment as stored: `stamp` changes whenever the day is rolled up again. */
 export interface StoredSegment {

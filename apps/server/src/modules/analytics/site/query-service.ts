@@ -22,7 +22,8 @@ import { badRequest } from '../../../lib/errors.js';
 import { moduleLogger } from '../../../lib/logger.js';
 import { addDays, type Day, DAY_MS, dayOf } from '../days.js';
 import { FILTER_COLUMNS, type FilterKey } from './events.js';
-import { type EventsRepo, rowsOf } from './events-repo.js';
+import { rowsOf } from '../../../db/rows.js';
+import type { EventsRepo } from './events-repo.js';
 import { createSegmentStore, type SegmentStore } from './segment-store.js';
 import {
   addSegmentGroups,

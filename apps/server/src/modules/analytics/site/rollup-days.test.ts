@@ -13,7 +13,8 @@ import {
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
 import type { Day } from '../days.js';
 import type { EventRow } from './events.js';
-import { createEventsRepo, rowsOf } from './events-repo.js';
+import { rowsOf } from '../../../db/rows.js';
+import { createEventsRepo } from './events-repo.js';
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from './rollup.js';
 import { captureLogs } from '../../../lib/logger.js';
 

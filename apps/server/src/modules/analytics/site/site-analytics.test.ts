@@ -19,7 +19,8 @@ import {
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
 import { makeZip } from '../../game-host/test-zips.js';
-import { createEventsRepo, rowsOf } from './events-repo.js';
+import { rowsOf } from '../../../db/rows.js';
+import { createEventsRepo } from './events-repo.js';
 import { createAnalyticsQueryService } from './query-service.js';
 
 /**

@@ -15,8 +15,8 @@ import { rateLimitAddress } from '../../../lib/client-address.js';
 import { badRequest } from '../../../lib/errors.js';
 import { enforceRateLimit, type RateLimiter, type RateLimitRule } from '../../../lib/rate-limit.js';
 import { parseInput } from '../../../lib/validate.js';
-import { requireAdmin } from '../../auth/policies.js';
-import type { PresenceService } from '../../presence/service.js';
+import { requireAdmin } from '../../../access/policies.js';
+import type { PresenceService } from '../../presence/index.js';
 import type { Collector, RequestFacts } from './collector.js';
 import type { AnalyticsQueryService } from './query-service.js';
 

@@ -2,8 +2,8 @@ import { desc, eq, or } from 'drizzle-orm';
 
 import type { AuditAction } from '@portfolio/types';
 
-import type { Db } from '../../db/client.js';
-import { auditLog } from '../../db/schema.js';
+import type { Db } from '../db/client.js';
+import { auditLog } from '../db/schema.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 

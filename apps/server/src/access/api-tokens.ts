@@ -5,10 +5,10 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { AdminToken, CreateAdminTokenResponse } from '@portfolio/types/game-host';
 import { describeTokenCreated, describeTokenDeleted } from '@portfolio/types/game-history';
 
-import type { Db } from '../../db/client.js';
-import { adminTokens, users } from '../../db/schema.js';
-import type { Actor } from '../users/audit.js';
-import { recordGameAudit } from './audit.js';
+import type { Db } from '../db/client.js';
+import { adminTokens, users } from '../db/schema.js';
+import type { Actor } from './audit.js';
+import { recordGameAudit } from './game-audit.js';
 
 /*
  * Admin API tokens for build scripts (`Authorization: Bearer <token>`). A token is 32

@@ -1,13 +1,13 @@
 import { useRoutes } from 'react-router';
 
-import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
-import { AdminContentSection } from '../admin-content/admin-content-page';
-import { AdminDevlogSection } from '../admin-devlog/admin-devlog-page';
-import { AdminGamesSection } from '../admin-games/admin-games-page';
-import { AdminMediaPage } from '../admin-media/admin-media-page';
-import { AnalyticsPage } from '../analytics/analytics-page';
-import { AdminPage } from './admin-page';
-import { AdminUserPage } from './admin-user-page';
+import { ErrorPage, NOT_FOUND } from '../ui/error-page';
+import { AdminContentSection } from '../features/admin-content/admin-content-page';
+import { AdminDevlogSection } from '../features/admin-devlog/admin-devlog-page';
+import { AdminGamesSection } from '../features/admin-games/admin-games-page';
+import { AdminMediaPage } from '../features/admin-media/admin-media-page';
+import { AnalyticsPage } from '../features/analytics/analytics-page';
+import { AdminPage } from '../features/admin/admin-page';
+import { AdminUserPage } from '../features/admin/admin-user-page';
 
 /**
  * Every admin page, in one lazy chunk behind one route of the app's table (which is part of the

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 
 import { type CurrentUser, type Role, TWO_FACTOR_ERROR_CODES } from '@portfolio/types';
 
-import { forbidden, HttpError, unauthorized } from '../../lib/errors.js';
+import { forbidden, HttpError, unauthorized } from '../lib/errors.js';
 
 /** Which roles may do what. The one place permissions are decided (HTTP and sockets). */
 export const policies = {

@@ -2,10 +2,10 @@ import type { Server } from 'node:http';
 
 import { sql } from 'drizzle-orm';
 
-import type { Deps } from '../container.js';
-import { rowsOf } from '../modules/analytics/site/events-repo.js';
-import type { Realtime } from '../realtime/socket-server.js';
-import type { MetricsSource } from './metrics.js';
+import type { Deps } from './container.js';
+import { rowsOf } from './db/rows.js';
+import type { Realtime } from './realtime/socket-server.js';
+import type { MetricsSource } from './lib/metrics.js';
 
 const DAY_MS = 86_400_000;
 

@@ -2,9 +2,9 @@ import { desc, eq } from 'drizzle-orm';
 
 import type { GameAuditAction, GameAuditEntry } from '@portfolio/types/game-host';
 
-import type { Db } from '../../db/client.js';
-import { gameAuditLog } from '../../db/schema.js';
-import { type Actor, SYSTEM_ACTOR_NAME } from '../users/audit.js';
+import type { Db } from '../db/client.js';
+import { gameAuditLog } from '../db/schema.js';
+import { type Actor, SYSTEM_ACTOR_NAME } from './audit.js';
 
 export interface GameAuditInput {
   action: GameAuditAction;

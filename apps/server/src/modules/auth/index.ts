@@ -1,0 +1,11 @@
+// What other modules may use of this one (they import nothing else from its folder).
+export type { EmailTokens } from './email-tokens.js';
+export { assertAcceptablePassword } from './password-policy.js';
+export { hashPassword, verifyPassword } from './passwords.js';
+export { toCurrentUser } from './service.js';
+export {
+  createSessionCookies,
+  resolveSessionCookie,
+  type SessionCookies,
+} from './session-middleware.js';
+export type { ResolvedSession, SessionService } from './session-service.js';

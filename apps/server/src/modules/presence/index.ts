@@ -1,0 +1,2 @@
+// What other modules may use of this one (they import nothing else from its folder).
+export type { PresenceService } from './service.js';

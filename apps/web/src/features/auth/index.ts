@@ -1,0 +1,2 @@
+// What other features may use of this one (they import nothing else from its folder).
+export { useAuthStore } from './auth-store';
