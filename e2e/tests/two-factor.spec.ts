@@ -114,3 +114,57 @@ test('a user turns two-factor sign-in on from the profile with a code and sees r
   await card.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
   await expect(card.getByRole('button', { name: 'Set up two-factor sign-in' })).toBeVisible();
 });
+
+test('an admin with two-factor sign-in lands back on the page they logged in from, after the code', async ({
+  page,
+  request,
+  admin: owner,
+}) => {
+  const admin = await adminWithTwoFactor(request, owner);
+
+  // from the top bar of an open page
+  await page.goto('/Tutorials');
+  await page.getByRole('banner').getByRole('link', { name: 'Login' }).click();
+  await page.getByLabel('Username').fill(admin.username);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByRole('button', { name: /log ?in/i }).click();
+  await page.getByLabel('Authentication code').fill(await nextCode(admin.secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/Tutorials$/);
+  await expect(page.getByRole('banner')).toContainText(admin.username);
+
+  // sent to log in by an admin page
+  await page.context().clearCookies();
+  await signIn(page, admin, '/admin/analytics');
+  await expect(page).toHaveURL(/\/login\?admin=true$/);
+  await page.getByLabel('Authentication code').fill(admin.recoveryCodes[0] ?? '');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/admin\/analytics$/);
+});
+
+test('the two-factor setup shows a QR code of the key beside it, made by the site itself', async ({
+  page,
+  account,
+}) => {
+  const outside: string[] = [];
+  page.on('request', (sent) => {
+    if (!sent.url().startsWith(BASE_URL) && !sent.url().startsWith('data:')) {
+      outside.push(sent.url());
+    }
+  });
+  await signIn(page, account, '/login?redirect=/profile');
+  const card = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await card.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await expect(card.getByTestId('two-factor-secret')).toBeVisible();
+  const qr = card.getByRole('img', { name: /QR code/ });
+  await expect(qr).toBeVisible();
+  await expect(qr).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  // a real picture: the browser decoded it at a size a phone's camera can read
+  const size = await qr.evaluate((image: HTMLImageElement) => ({
+    natural: image.naturalWidth,
+    shown: image.getBoundingClientRect().width,
+  }));
+  expect(size.natural).toBeGreaterThan(0);
+  expect(size.shown).toBeGreaterThanOrEqual(150);
+  expect(outside).toEqual([]);
+});

@@ -546,8 +546,8 @@ async function buildContent(
         ),
   });
   media.addReferenceSource({
-    name: 'a gallery project',
-    isReferenced: (urls) => content.gallery.usesAnyMedia(urls),
+    kind: 'gallery project',
+    titlesUsing: (urls) => content.gallery.titlesUsingMedia(urls),
   });
   const gameTitle = (gameId: string) => gameHost.catalogue.get(gameId)?.game.title;
   const devlog = createDevlogService({
@@ -558,8 +558,8 @@ async function buildContent(
     now,
   });
   media.addReferenceSource({
-    name: 'a devlog post',
-    isReferenced: (urls) => devlog.usesAnyMedia(urls),
+    kind: 'devlog post',
+    titlesUsing: (urls) => devlog.titlesUsingMedia(urls),
   });
   await devlog
     .seedWelcomePost()

@@ -77,6 +77,25 @@ export const MediaUploadResponse = z.object({
 });
 export type MediaUploadResponse = z.infer<typeof MediaUploadResponse>;
 
+/** One thing that shows an uploaded file: its kind ('gallery project') and its title. */
+export const MediaUse = z.object({ kind: z.string(), title: z.string() });
+export type MediaUse = z.infer<typeof MediaUse>;
+
+/** GET /api/admin/media/:id/usage: what shows the file (the server refuses to delete it then). */
+export const MediaUsageResponse = z.object({ usedBy: z.array(MediaUse) });
+export type MediaUsageResponse = z.infer<typeof MediaUsageResponse>;
+
+/**
+ * The uses as words ('the gallery project "Tanks" and the devlog post "Week 3"'), for the
+ * server's refusal and the admin's delete confirmation alike.
+ */
+export function describeMediaUses(uses: readonly MediaUse[]): string {
+  const named = uses.map((use) => `the ${use.kind} "${use.title}"`);
+  return named.length <= 1
+    ? (named[0] ?? '')
+    : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1] ?? ''}`;
+}
+
 /** Error codes an upload can answer (besides the common ones). */
 export const MEDIA_ERROR_CODES = [
   'MEDIA_TOO_LARGE',

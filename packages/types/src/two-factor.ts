@@ -52,6 +52,8 @@ export type TwoFactorStatus = z.infer<typeof TwoFactorStatus>;
 export const TwoFactorSetupResponse = z.object({
   secret: z.string(),
   otpauthUri: z.string(),
+  /** The otpauth URI as a QR code (an SVG data URL) for the app's camera, made by the server. */
+  qrCodeDataUrl: z.string(),
 });
 export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponse>;
 

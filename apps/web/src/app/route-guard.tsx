@@ -14,9 +14,11 @@ export function RouteGuard({ requirement }: { requirement: RouteRequirement }) {
   const user = useAuthStore((state) => state.user);
   const isTwoFactorSetupRequired = useAuthStore((state) => state.isTwoFactorSetupRequired);
   const location = useLocation();
-  // ADMIN_REQUIRE_2FA: an admin without two-factor sign-in sets it up on /profile first
+  // ADMIN_REQUIRE_2FA: an admin without two-factor sign-in sets it up on /profile first, then
+  // comes back here
   if (user && isTwoFactorSetupRequired && location.pathname !== '/profile') {
-    return <Navigate to="/profile" replace />;
+    const state: LoginState = { returnTo: `${location.pathname}${location.search}` };
+    return <Navigate to="/profile" state={state} replace />;
   }
   const access = decideRouteAccess(user, requirement, `${location.pathname}${location.search}`);
   if (access.kind === 'redirect') {

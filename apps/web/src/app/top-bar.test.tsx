@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -16,6 +16,23 @@ describe('top bar', () => {
     expect(bar.getByText('Guest')).toBeInTheDocument();
     expect(bar.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
     expect(bar.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it("sends the Login link back to the visitor's page, and keeps a sign-in page's destination", async () => {
+    stubApi();
+    const { router } = renderApp('/Gallery?project=tanks');
+    const bar = await topBar();
+    expect(bar.getByRole('link', { name: 'Login' })).toHaveAttribute(
+      'href',
+      '/login?redirect=%2FGallery%3Fproject%3Dtanks',
+    );
+    await router.navigate('/register?redirect=/games');
+    await waitFor(() =>
+      expect(bar.getByRole('link', { name: 'Login' })).toHaveAttribute(
+        'href',
+        '/login?redirect=%2Fgames',
+      ),
+    );
   });
 
   it('shows the main links in lower case', async () => {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 
 import { useAuthStore } from '../features/auth/auth-store';
 import { siteConfig } from '../lib/config';
+import { safeRedirect, withRedirect } from '../lib/safe-redirect';
 import { RoleBadge } from '../ui/role-badge';
 
 const NAV_LINKS = [
@@ -11,11 +12,32 @@ const NAV_LINKS = [
   { to: '/tutorials', label: 'Tutorials' },
 ] as const;
 
+/** Pages about signing in: their Login link keeps the destination they already carry. */
+const AUTH_PATHS = new Set([
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password',
+  '/confirm-email',
+]);
+
+/**
+ * Where the top bar's Login returns to after signing in (spec: /login's `redirect`): the page the
+ * visitor is on, or on a sign-in page the destination that page already carries.
+ */
+export function loginReturnPath({ pathname, search }: { pathname: string; search: string }) {
+  if (AUTH_PATHS.has(pathname.toLowerCase())) {
+    return safeRedirect(new URLSearchParams(search).get('redirect'));
+  }
+  return safeRedirect(`${pathname}${search}`);
+}
+
 /** The shared top bar: who is signed in, the main links and the login/logout control. */
 export function TopBar() {
   const user = useAuthStore((state) => state.user);
   const logout = useAuthStore((state) => state.logout);
   const [isLoggingOut, setIsLoggingOut] = useState(false);
+  const location = useLocation();
 
   const handleLogout = async () => {
     setIsLoggingOut(true);
@@ -65,7 +87,10 @@ export function TopBar() {
               Logout
             </button>
           ) : (
-            <Link to="/login" className="button button--primary">
+            <Link
+              to={withRedirect('/login', loginReturnPath(location))}
+              className="button button--primary"
+            >
               Login
             </Link>
           )}

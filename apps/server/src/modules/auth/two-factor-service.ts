@@ -9,6 +9,7 @@ import {
 
 import { and, count, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
+import QRCode from 'qrcode';
 
 import {
   type CurrentUser,
@@ -36,6 +37,19 @@ const TOTP_TOLERANCE_SECONDS = 30;
 /** Recovery codes: 10 characters of RFC 4648 base32 (50 bits), shown as XXXXX-XXXXX. */
 const RECOVERY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const RECOVERY_CODE_LENGTH = 10;
+
+/**
+ * The otpauth URI as an SVG QR code in a data URL, made here so the page needs no QR code of its
+ * own and the secret never goes to a third-party image service.
+ */
+async function qrCodeDataUrl(otpauthUri: string): Promise<string> {
+  const svg = await QRCode.toString(otpauthUri, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+  });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
 
 /** A wrong code at the login's second step (401: no one is signed in). */
 export const invalidTwoFactorCode = () => new HttpError(TWO_FACTOR_ERROR_CODES.invalidCode);
@@ -259,10 +273,8 @@ export function createTwoFactorService(deps: {
           // never replace an enabled secret, even if it was turned on meanwhile
           setWhere: isNull(userTwoFactor.enabledAt),
         });
-      return {
-        secret,
-        otpauthUri: generateURI({ issuer: SITE_NAME, label: user.username, secret }),
-      };
+      const otpauthUri = generateURI({ issuer: SITE_NAME, label: user.username, secret });
+      return { secret, otpauthUri, qrCodeDataUrl: await qrCodeDataUrl(otpauthUri) };
     },
 
     /** Turns 2FA on with a code from the app; returns the recovery codes (shown once). */

@@ -25,7 +25,8 @@ export interface GalleryAdmin {
   delete(id: string, actor: Actor): Promise<void>;
   reorder(ids: readonly string[], actor: Actor): Promise<AdminGalleryProject[]>;
   /** Whether any project (draft or published) shows one of `urls`: the media library asks. */
-  usesAnyMedia(urls: readonly string[]): Promise<boolean>;
+  /** The titles of the projects that show any of `urls`. */
+  titlesUsingMedia(urls: readonly string[]): Promise<string[]>;
 }
 
 /** Every address a project's row shows: its thumbnail, and each item's source, thumbnail, copies. */
@@ -162,12 +163,18 @@ export function createGalleryAdmin(deps: {
       await releaseMedia?.(mediaUrlsOf(deleted));
     },
 
-    async usesAnyMedia(urls) {
+    async titlesUsingMedia(urls) {
       const wanted = new Set(urls);
       const rows = await db
-        .select({ thumbnail: galleryProjects.thumbnail, media: galleryProjects.media })
+        .select({
+          title: galleryProjects.title,
+          thumbnail: galleryProjects.thumbnail,
+          media: galleryProjects.media,
+        })
         .from(galleryProjects);
-      return rows.some((row) => mediaUrlsOf(row).some((url) => wanted.has(url)));
+      return rows
+        .filter((row) => mediaUrlsOf(row).some((url) => wanted.has(url)))
+        .map((row) => row.title);
     },
 
     async reorder(ids, actor) {

@@ -41,7 +41,8 @@ export type GameTitleOf = (gameId: string) => string | undefined;
 
 export interface DevlogService {
   /** Whether any post (draft or published) shows one of `urls`: the media library asks. */
-  usesAnyMedia(urls: readonly string[]): Promise<boolean>;
+  /** The titles of the posts (drafts too) that show any of `urls`. */
+  titlesUsingMedia(urls: readonly string[]): Promise<string[]>;
   listPublished(query: {
     game?: string | undefined;
     page: number;
@@ -244,11 +245,13 @@ export function createDevlogService(deps: {
   };
 
   return {
-    async usesAnyMedia(urls) {
-      const rows = await db.select({ body: posts.body, coverImage: posts.coverImage }).from(posts);
-      return rows.some((row) =>
-        urls.some((url) => row.coverImage === url || row.body.includes(url)),
-      );
+    async titlesUsingMedia(urls) {
+      const rows = await db
+        .select({ title: posts.title, body: posts.body, coverImage: posts.coverImage })
+        .from(posts);
+      return rows
+        .filter((row) => urls.some((url) => row.coverImage === url || row.body.includes(url)))
+        .map((row) => row.title);
     },
     async listPublished({ game, page, pageSize }) {
       const where = and(isVisible(now()), game ? eq(posts.gameId, game) : undefined);

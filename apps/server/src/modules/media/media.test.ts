@@ -16,7 +16,12 @@ import exifReader from 'exif-reader';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { MediaListResponse, MediaUploadResponse, type StoredMedia } from '@portfolio/types/media';
+import {
+  MediaListResponse,
+  MediaUploadResponse,
+  type MediaUsageResponse,
+  type StoredMedia,
+} from '@portfolio/types/media';
 
 import {
   signedInClient,
@@ -48,8 +53,9 @@ beforeAll(async () => {
   // shared PostgreSQL) never answer for files this app's folder does not have
   app = await startIsolatedTestApp({ media: { dir: mediaDir, limits: LIMITS } });
   const source: MediaReferenceSource = {
-    name: 'a test project',
-    isReferenced: (urls) => Promise.resolve(urls.some((url) => referenced.has(url))),
+    kind: 'test project',
+    titlesUsing: (urls) =>
+      Promise.resolve(urls.some((url) => referenced.has(url)) ? ['Tanks'] : []),
   };
   app.deps.media.addReferenceSource(source);
   ({ client: admin } = await signedInClient(app, 'admin'));
@@ -583,12 +589,21 @@ describe('deleting media', () => {
     const item = answer.body.media;
     const urls = [...item.variants.map((variant) => variant.src), item.thumbnail];
 
+    const unused = await admin.get<MediaUsageResponse>(`/api/admin/media/${item.id}/usage`);
+    expect(unused.status).toBe(200);
+    expect(unused.body).toEqual({ usedBy: [] });
+
     referenced.add(item.variants[0]?.src ?? '');
+    // the admin's confirmation asks first, and the refusal names the same things
+    const usage = await admin.get<MediaUsageResponse>(`/api/admin/media/${item.id}/usage`);
+    expect(usage.body).toEqual({ usedBy: [{ kind: 'test project', title: 'Tanks' }] });
     const refused = await admin.delete<{ error: { code: string; message: string } }>(
       `/api/admin/media/${item.id}`,
     );
     expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toMatch(/still used by a test project/);
+    expect(refused.body.error.message).toBe(
+      'This file is still used by the test project "Tanks": remove it there first.',
+    );
     expect((await fetchMedia(item.url)).response.status).toBe(200);
 
     referenced.clear();
@@ -598,6 +613,8 @@ describe('deleting media', () => {
     }
     expect((await admin.delete(`/api/admin/media/${item.id}`)).status).toBe(404);
     expect((await admin.delete('/api/admin/media/not-an-id')).status).toBe(400);
+    expect((await admin.get(`/api/admin/media/${item.id}/usage`)).status).toBe(404);
+    expect((await admin.get('/api/admin/media/not-an-id/usage')).status).toBe(400);
   });
 
   it('removeUnusedMedia removes what no content uses and keeps the rest', async () => {

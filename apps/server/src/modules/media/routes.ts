@@ -7,6 +7,7 @@ import {
   MEDIA_FILE_NAME_HEADER,
   type MediaListResponse,
   type MediaUploadResponse,
+  type MediaUsageResponse,
 } from '@portfolio/types/media';
 import { z } from 'zod';
 
@@ -89,6 +90,11 @@ export function createMediaAdminRouter(deps: { media: MediaService }): Router {
   router.get('/admin/media', requireAdmin, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ media: await media.list() } satisfies MediaListResponse);
+  });
+  router.get('/admin/media/:id/usage', requireAdmin, async (req, res) => {
+    const id = parseInput(MediaId, req.params.id);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ usedBy: await media.usage(id) } satisfies MediaUsageResponse);
   });
   router.delete('/admin/media/:id', requireAdmin, async (req, res) => {
     const id = parseInput(MediaId, req.params.id);

@@ -8,6 +8,8 @@ import { desc, eq, inArray } from 'drizzle-orm';
 import {
   DEFAULT_AUDIO_THUMBNAIL,
   DEFAULT_VIDEO_THUMBNAIL,
+  describeMediaUses,
+  type MediaUse,
   type MediaVariant,
   type StoredMedia,
 } from '@portfolio/types/media';
@@ -36,12 +38,13 @@ export interface MediaConfig {
 
 /**
  * Something that keeps media URLs (gallery projects, posts): asked before a file is removed
- * whether any of an item's URLs (its url, variants, thumbnail) is still used.
+ * which of its things still show any of an item's URLs (its url, variants, thumbnail).
  */
 export interface MediaReferenceSource {
-  /** For messages: "used by <name>". */
-  name: string;
-  isReferenced(urls: readonly string[]): Promise<boolean>;
+  /** What its things are called in messages ('gallery project': 'the gallery project "X"'). */
+  kind: string;
+  /** The titles of its things that show any of `urls`. */
+  titlesUsing(urls: readonly string[]): Promise<string[]>;
 }
 
 export interface Actor {
@@ -56,6 +59,8 @@ export interface MediaService {
     actor: Actor,
   ): Promise<{ media: StoredMedia; existing: boolean }>;
   list(): Promise<StoredMedia[]>;
+  /** What shows an item (the projects and posts); 404 if unknown. */
+  usage(id: string): Promise<MediaUse[]>;
   /** Deletes an item and its files; 404 if unknown, 409 if a reference source still uses it. */
   delete(id: string): Promise<void>;
   /**
@@ -122,14 +127,23 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
   const findBySha = async (sha256: string) =>
     (await db.select().from(media).where(eq(media.sha256, sha256)))[0];
 
-  /** The first source that still uses one of `urls`, if any. */
-  async function userOf(urls: readonly string[]): Promise<string | undefined> {
+  /** Every thing of every source that still shows one of `urls`. */
+  async function usesOf(urls: readonly string[]): Promise<MediaUse[]> {
+    const uses: MediaUse[] = [];
     for (const source of sources) {
-      if (await source.isReferenced(urls)) {
-        return source.name;
+      for (const title of await source.titlesUsing(urls)) {
+        uses.push({ kind: source.kind, title });
       }
     }
-    return undefined;
+    return uses;
+  }
+
+  async function findRow(id: string): Promise<MediaRow> {
+    const [row] = await db.select().from(media).where(eq(media.id, id));
+    if (!row) {
+      throw notFound('No such media item');
+    }
+    return row;
   }
 
   async function removeRowAndFiles(row: MediaRow): Promise<void> {
@@ -242,16 +256,17 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       return rows.map(toStoredMedia);
     },
 
+    async usage(id) {
+      return usesOf(urlsOf(await findRow(id)));
+    },
+
     async delete(id) {
-      const [row] = await db.select().from(media).where(eq(media.id, id));
-      if (!row) {
-        throw notFound('No such media item');
-      }
-      const user = await userOf(urlsOf(row));
-      if (user) {
+      const row = await findRow(id);
+      const uses = await usesOf(urlsOf(row));
+      if (uses.length > 0) {
         throw new HttpError(
           'MEDIA_IN_USE',
-          `This file is still used by ${user}: remove it there first.`,
+          `This file is still used by ${describeMediaUses(uses)}: remove it there first.`,
         );
       }
       await removeRowAndFiles(row);
@@ -271,7 +286,7 @@ export function createMediaService(deps: { db: Db; config: MediaConfig }): Media
       const rows = await db.select().from(media).where(inArray(media.sha256, hashes));
       const removed: string[] = [];
       for (const row of rows) {
-        if ((await userOf(urlsOf(row))) === undefined) {
+        if ((await usesOf(urlsOf(row))).length === 0) {
           await removeRowAndFiles(row);
           removed.push(row.id);
         }

@@ -127,7 +127,7 @@ interface PostFormProps {
 /**
  * The post editor: title, slug, summary, game, publish date, cover, and the markdown body with a
  * live preview through the public page's own component (what the preview shows is what the page
- * will). Images go in by address for now ("Insert image"); an upload can fill the same fields.
+ * will). Images are uploaded beside the cover field and "Insert image" (or typed in by address).
  */
 export function PostForm({ initial, actions }: PostFormProps) {
   const [values, setValues] = useState(initial);

@@ -113,4 +113,40 @@ describe('/admin/media', () => {
     );
     expect(screen.getByRole('listitem', { name: 'beach.jpg' })).toBeInTheDocument();
   });
+
+  it('says in the delete confirmation which project or post shows the file', async () => {
+    stubApi({
+      ...signedInAs('owner', 'admin'),
+      'GET /api/admin/media': () => jsonResponse({ media: [photo] }),
+      [`GET /api/admin/media/${photo.id}/usage`]: () =>
+        jsonResponse({
+          usedBy: [
+            { kind: 'gallery project', title: 'Tanks' },
+            { kind: 'devlog post', title: 'Week 3' },
+          ],
+        }),
+    });
+    renderApp('/admin/media');
+    const item = await screen.findByRole('listitem', { name: 'beach.jpg' });
+    await userEvent.click(within(item).getByRole('button', { name: 'Delete beach.jpg' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Media' });
+    await waitFor(() =>
+      expect(dialog).toHaveTextContent(
+        'beach.jpg is used by the gallery project "Tanks" and the devlog post "Week 3". Remove it there first',
+      ),
+    );
+  });
+
+  it('says in the delete confirmation when nothing shows the file', async () => {
+    stubApi({
+      ...signedInAs('owner', 'admin'),
+      'GET /api/admin/media': () => jsonResponse({ media: [photo] }),
+      [`GET /api/admin/media/${photo.id}/usage`]: () => jsonResponse({ usedBy: [] }),
+    });
+    renderApp('/admin/media');
+    const item = await screen.findByRole('listitem', { name: 'beach.jpg' });
+    await userEvent.click(within(item).getByRole('button', { name: 'Delete beach.jpg' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Media' });
+    await waitFor(() => expect(dialog).toHaveTextContent('No project or post shows it.'));
+  });
 });

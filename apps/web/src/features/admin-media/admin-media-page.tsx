@@ -1,18 +1,33 @@
 import { formatBytes } from '@portfolio/types/format';
-import type { StoredMedia } from '@portfolio/types/media';
+import { describeMediaUses, type MediaUse, type StoredMedia } from '@portfolio/types/media';
 import { useEffect, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { AdminNav } from '../../ui/admin-nav';
-import { deleteMedia, listMedia } from './media-api';
+import { deleteMedia, getMediaUsage, listMedia } from './media-api';
 import { MediaUpload } from './media-upload';
 
 import './admin-media.css';
 
 export const LIST_ERROR = 'Failed to load the media';
 export const DELETE_ERROR = 'Failed to delete the media';
+
+/**
+ * The delete confirmation's question: where the file is shown when something shows it (the
+ * server refuses to delete it then), while `uses` is unknown (loading, or it failed) the question
+ * alone.
+ */
+export function deleteQuestion(name: string, uses: readonly MediaUse[] | undefined): string {
+  if (uses === undefined) {
+    return `Delete ${name}? This action cannot be undone.`;
+  }
+  if (uses.length === 0) {
+    return `Delete ${name}? No project or post shows it. This action cannot be undone.`;
+  }
+  return `${name} is used by ${describeMediaUses(uses)}. Remove it there first: the site keeps files that a project or post shows.`;
+}
 const TYPE_LABELS: Record<StoredMedia['type'], string> = {
   image: 'Image',
   video: 'Video',
@@ -125,6 +140,22 @@ export function AdminMediaPage() {
   const [error, setError] = useState('');
   const [toDelete, setToDelete] = useState<StoredMedia | null>(null);
   const [isDeleting, setDeleting] = useState(false);
+  /** Where the file asked about is shown, once the server has said. */
+  const [usage, setUsage] = useState<{ id: string; uses: MediaUse[] } | undefined>(undefined);
+  const toDeleteId = toDelete?.id;
+
+  useEffect(() => {
+    if (toDeleteId === undefined) {
+      return;
+    }
+    const controller = new AbortController();
+    getMediaUsage(toDeleteId, controller.signal).then(
+      (uses) => setUsage({ id: toDeleteId, uses }),
+      // unknown: the question stands alone, and the server still refuses a file in use
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [toDeleteId]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -191,7 +222,10 @@ export function AdminMediaPage() {
       <ConfirmDialog
         isOpen={toDelete !== null}
         title="Delete Media"
-        message={`Delete ${toDelete?.originalName || 'this file'}? Pages that show it will lose it. This action cannot be undone.`}
+        message={deleteQuestion(
+          toDelete?.originalName || 'this file',
+          usage !== undefined && usage.id === toDeleteId ? usage.uses : undefined,
+        )}
         confirmLabel="Delete"
         isBusy={isDeleting}
         onConfirm={() => void handleDelete()}

@@ -2,6 +2,8 @@ import {
   MEDIA_FILE_NAME_HEADER,
   MediaListResponse,
   MediaUploadResponse,
+  MediaUsageResponse,
+  type MediaUse,
   type StoredMedia,
 } from '@portfolio/types/media';
 
@@ -34,6 +36,16 @@ export function uploadMedia(
 export async function listMedia(signal?: AbortSignal): Promise<StoredMedia[]> {
   const { media } = await http.get('/api/admin/media', MediaListResponse, signal);
   return media;
+}
+
+/** What shows an upload (projects, posts): the server refuses to delete it while any does. */
+export async function getMediaUsage(id: string, signal?: AbortSignal): Promise<MediaUse[]> {
+  const { usedBy } = await http.get(
+    `/api/admin/media/${encodeURIComponent(id)}/usage`,
+    MediaUsageResponse,
+    signal,
+  );
+  return usedBy;
 }
 
 /** Deletes an upload and its files (refused with 409 while content uses it). */

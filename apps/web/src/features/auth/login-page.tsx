@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorAlert } from '../../ui/error-alert';
-import { readLoginState } from '../../lib/route-access';
+import { type LoginState, readLoginState } from '../../lib/route-access';
 import { FormField } from '../../ui/form-field';
 import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
 import { AuthError, toAuthError } from './auth-error';
@@ -28,11 +28,15 @@ export function LoginPage() {
   const loginState = readLoginState(location.state);
   // the redirect query, else the guarded page that sent the user here, else home
   const destination = safeRedirect(searchParams.get('redirect') ?? loginState.returnTo);
-  // ADMIN_REQUIRE_2FA: an admin without two-factor sign-in goes to set it up first
+  // ADMIN_REQUIRE_2FA: an admin without two-factor sign-in goes to set it up first, and on to
+  // the destination once it is on
   const goOn = () =>
-    navigate(useAuthStore.getState().isTwoFactorSetupRequired ? '/profile' : destination, {
-      replace: true,
-    });
+    useAuthStore.getState().isTwoFactorSetupRequired
+      ? navigate('/profile', {
+          replace: true,
+          state: { returnTo: destination } satisfies LoginState,
+        })
+      : navigate(destination, { replace: true });
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -7,6 +7,7 @@ import { Link, useParams } from 'react-router';
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { siteConfig } from '../../lib/config';
 import { hasErrorCode } from '../../lib/http';
+import { setPageHead } from '../../lib/page-head';
 import { serverMessageOr } from '../../lib/server-message';
 import { getPost } from './devlog-api';
 import { PostArticle, PostBody } from './post-article';
@@ -68,17 +69,22 @@ export function PostPage() {
 
   const current = state?.slug === slug ? state : undefined;
   const post = current?.post;
-  // the document's title and description follow the post; set after the layout's own (which
+  // the document's title, description and card follow the post; set after the layout's own (which
   // runs after this page's effects in the same commit and knows no post titles)
   useEffect(() => {
     if (!post) {
       return;
     }
     queueMicrotask(() => {
-      document.title = `${post.title} | ${siteConfig.siteName}`;
-      document
-        .querySelector('meta[name="description"]')
-        ?.setAttribute('content', post.summary || DEFAULT_DESCRIPTION);
+      // the post's own card, as the server writes it (page-cards.ts), not /devlog's
+      setPageHead({
+        title: `${post.title} | ${siteConfig.siteName}`,
+        description: post.summary || DEFAULT_DESCRIPTION,
+        path: `/devlog/${encodeURIComponent(post.slug)}`,
+        image: post.image,
+        type: 'article',
+        publishedAt: post.publishedAt,
+      });
     });
   }, [post]);
 

@@ -105,6 +105,25 @@ describe('ProfilePage', () => {
     expect(games[1]).toHaveTextContent('No achievements yet.');
   });
 
+  it('asks nothing about the subscription while an admin must set up two-factor sign-in first', async () => {
+    const { calls } = profileApi(
+      { ...baseProfile, role: 'admin' },
+      {
+        'GET /api/auth/current-user': () =>
+          jsonResponse({
+            user: { id: 'id-ann', username: 'ann', role: 'admin' },
+            twoFactorSetupRequired: true,
+          }),
+        'GET /api/me/2fa': () =>
+          jsonResponse({ enabled: false, recoveryCodesLeft: 0, isRequired: true }),
+      },
+    );
+    await openProfile();
+    await screen.findByText('Admins must use two-factor sign-in. Set it up to continue.');
+    // the server answers 403 to anything else until the setup is done
+    expect(callsTo(calls, '/api/subscription')).toEqual([]);
+  });
+
   it("shows '0m', no games and subscription 'None' for a new account", async () => {
     profileApi({
       ...baseProfile,

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 
 import { ErrorAlert } from '../../ui/error-alert';
 import { ErrorBoundary } from '../../ui/error-boundary';
+import { useAuthStore } from '../auth';
 import { ManageSubscription } from '../subscribe';
 import { AccountCard } from './account-card';
 import { getProfile } from './profile-api';
@@ -36,6 +37,8 @@ type LoadState =
 
 function ProfileContent() {
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
+  // ADMIN_REQUIRE_2FA: until the setup is done the server refuses the subscription's state (403)
+  const isTwoFactorSetupRequired = useAuthStore((store) => store.isTwoFactorSetupRequired);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -91,7 +94,7 @@ function ProfileContent() {
             Subscribe
           </Link>
         ) : null}
-        <ManageSubscription />
+        <ManageSubscription canManage={isTwoFactorSetupRequired ? false : undefined} />
       </SubscriptionDetailsCard>
       <UsageCard profile={profile} />
       <Suspense fallback={null}>

@@ -1,7 +1,10 @@
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '@portfolio/types/two-factor';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 
 import { FormField } from '../../ui/form-field';
+import { readLoginState } from '../../lib/route-access';
+import { safeRedirect } from '../../lib/safe-redirect';
 import { serverMessageOr } from '../../lib/server-message';
 import { useAuthStore } from '../auth';
 import {
@@ -39,6 +42,10 @@ export function TwoFactorCard() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const isSetupRequired = useAuthStore((store) => store.isTwoFactorSetupRequired);
+  const navigate = useNavigate();
+  // ADMIN_REQUIRE_2FA: the page the admin was going to when the setup was asked of them
+  const returnTo = safeRedirect(readLoginState(useLocation().state).returnTo, '/profile');
+  const [wasSetupRequired, setWasSetupRequired] = useState(false);
 
   const load = (signal?: AbortSignal) =>
     getTwoFactorStatus(signal).then(
@@ -102,6 +109,7 @@ export function TwoFactorCard() {
         <SetupForm
           setup={state.setup}
           onEnabled={(recoveryCodes) => {
+            setWasSetupRequired(isSetupRequired);
             useAuthStore.setState({ isTwoFactorSetupRequired: false });
             setState({ kind: 'codes', recoveryCodes });
           }}
@@ -112,6 +120,11 @@ export function TwoFactorCard() {
         <RecoveryCodes
           codes={state.recoveryCodes}
           onDone={() => {
+            if (wasSetupRequired && returnTo !== '/profile') {
+              // the setup was in the way: on to where the admin was going
+              void navigate(returnTo, { replace: true });
+              return;
+            }
             setNotice('Two-factor sign-in is on');
             void load();
           }}
@@ -164,14 +177,22 @@ function SetupForm({
   return (
     <form className="form profile-form" onSubmit={(event) => void handleSubmit(event)}>
       <p>
-        Add this account to an authenticator app: <a href={setup.otpauthUri}>open it in the app</a>{' '}
-        on this device, or enter this key by hand (time-based, 6 digits):
+        Add this account to an authenticator app: scan the QR code with it,{' '}
+        <a href={setup.otpauthUri}>open it in the app</a> on this device, or enter this key by hand
+        (time-based, 6 digits):
       </p>
-      <p>
+      <div className="two-factor-card__pairing">
+        <img
+          className="two-factor-card__qr"
+          src={setup.qrCodeDataUrl}
+          alt="QR code to add this account to an authenticator app"
+          width={176}
+          height={176}
+        />
         <code className="two-factor-card__key" data-testid="two-factor-secret">
           {groupKey(setup.secret)}
         </code>
-      </p>
+      </div>
       <FormField
         id="two-factor-enable-code"
         label="Code from the app"
