@@ -1,0 +1,89 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+
+import { eq } from 'drizzle-orm';
+
+import type { StoredMedia } from '@portfolio/types/media';
+
+import type { Db } from '../../db/client.js';
+import { media } from '../../db/schema.js';
+import type { MediaLimits } from './receive.js';
+
+/** Where stored files are served from. */
+export const MEDIA_URL_PREFIX = '/media/';
+
+export interface MediaConfig {
+  dir: string;
+  limits: MediaLimits;
+}
+
+/**
+ * Something that keeps media URLs (gallery projects, posts): asked before a file is removed
+ * whether any of an item's URLs (its url, variants, thumbnail) is still used.
+ */
+export interface MediaReferenceSource {
+  /** For messages: "used by <name>". */
+  name: string;
+  isReferenced(urls: readonly string[]): Promise<boolean>;
+}
+
+/** What every media command and query works with. */
+export interface MediaContext {
+  db: Db;
+  config: MediaConfig;
+  /** MEDIA_DIR/.incoming: uploads in progress, never served. */
+  incoming: string;
+  /** The sources asked before a file is removed (added at wiring). */
+  sources: MediaReferenceSource[];
+}
+
+export type MediaRow = typeof media.$inferSelect;
+
+export const urlOf = (file: string) => MEDIA_URL_PREFIX + file;
+
+/** Every URL an item answers under (what content may hold). */
+export function urlsOf(row: Pick<MediaRow, 'url' | 'thumbnail' | 'variants'>): string[] {
+  return [...new Set([row.url, row.thumbnail, ...row.variants.map((variant) => variant.src)])];
+}
+
+/** The files of an item under MEDIA_DIR (default thumbnails are not its files). */
+function filesOf(row: MediaRow): string[] {
+  return urlsOf(row)
+    .filter((url) => url.startsWith(MEDIA_URL_PREFIX))
+    .map((url) => url.slice(MEDIA_URL_PREFIX.length));
+}
+
+export function toStoredMedia(row: MediaRow): StoredMedia {
+  return {
+    id: row.id,
+    url: row.url,
+    type: row.kind,
+    mime: row.mime,
+    bytes: row.bytes,
+    ...(row.width !== null ? { width: row.width } : {}),
+    ...(row.height !== null ? { height: row.height } : {}),
+    ...(row.durationSeconds !== null ? { duration: row.durationSeconds } : {}),
+    thumbnail: row.thumbnail,
+    variants: row.variants,
+    originalName: row.originalName,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The first source that still uses one of `urls`, if any. */
+export async function userOf(
+  { sources }: MediaContext,
+  urls: readonly string[],
+): Promise<string | undefined> {
+  for (const source of sources) {
+    if (await source.isReferenced(urls)) {
+      return source.name;
+    }
+  }
+  return undefined;
+}
+
+export async function removeRowAndFiles({ db, config }: MediaContext, row: MediaRow) {
+  await db.delete(media).where(eq(media.id, row.id));
+  await Promise.all(filesOf(row).map((file) => rm(path.join(config.dir, file), { force: true })));
+}
