@@ -73,6 +73,27 @@ function startWorker(): Worker {
   return new Worker(bootstrap, { eval: true });
 }
 
+/** Ends a worker that is no longer wanted; an error while ending it is of no interest. */
+function endWorker(thread: Worker): Promise<number> {
+  thread.removeAllListeners();
+  thread.on('error', () => undefined);
+  return thread.terminate();
+}
+
+const asHtml = (value: MarkdownValue): string => {
+  if (typeof value !== 'string') {
+    throw new Error('the markdown worker answered a description for HTML');
+  }
+  return value;
+};
+
+const asDescription = (value: MarkdownValue): MarkdownDescription => {
+  if (typeof value === 'string') {
+    throw new Error('the markdown worker answered HTML for a description');
+  }
+  return value;
+};
+
 type Pending = {
   job: MarkdownJob;
   resolve: (value: MarkdownValue) => void;
@@ -106,10 +127,8 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
     if (worker?.thread === ended) {
       worker = undefined;
     }
-    ended.removeAllListeners();
-    // its exit is not waited for; an error while ending it is of no interest
-    ended.on('error', () => undefined);
-    void ended.terminate();
+    // its exit is not waited for
+    void endWorker(ended);
   };
 
   const ensureWorker = (): { thread: Worker; ready: boolean } => {
@@ -195,13 +214,6 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
     });
   };
 
-  const asHtml = (value: MarkdownValue) => {
-    if (typeof value !== 'string') {
-      throw new Error('the markdown worker answered a description for HTML');
-    }
-    return value;
-  };
-
   return {
     async postHtml(body) {
       return asHtml(await render({ id: nextId++, kind: 'post', body }));
@@ -210,11 +222,7 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
       return asHtml(await render({ id: nextId++, kind: 'feed', body, origin }));
     },
     async describe(body) {
-      const value = await render({ id: nextId++, kind: 'describe', body });
-      if (typeof value === 'string') {
-        throw new Error('the markdown worker answered HTML for a description');
-      }
-      return value;
+      return asDescription(await render({ id: nextId++, kind: 'describe', body }));
     },
     async close() {
       closed = true;
@@ -229,9 +237,7 @@ export function createMarkdownRenderer(options: { timeLimitMs?: number } = {}): 
       if (worker) {
         const ending = worker.thread;
         worker = undefined;
-        ending.removeAllListeners();
-        ending.on('error', () => undefined);
-        await ending.terminate();
+        await endWorker(ending);
       }
     },
   };
