@@ -53,6 +53,20 @@ import { pageDataOf } from './modules/content/page-data.js';
 import { createPageCards } from './modules/web/page-cards.js';
 import { createDevlogRouter, createFeedRouter } from './modules/devlog/routes.js';
 
+/** What the API's route areas share: the session cookies and the session steps made once. */
+interface ApiWiring {
+  deps: Deps;
+  config: Deps['config'];
+  sessionCookies: ReturnType<typeof createSessionCookies>;
+  /** The session, then the ADMIN_REQUIRE_2FA gate: for routers mounted ahead of the API's own. */
+  resolveSessionAndGate: express.RequestHandler;
+  /** The SDK's records and game clicks follow the database catalogue (published games). */
+  findGame: (gameId: string) => ReturnType<typeof findPlayableGame>;
+}
+
+const allowedOriginsOf = (config: Deps['config']) =>
+  config.publicOrigin ? [config.publicOrigin] : [];
+
 /** Builds the Express app (API + built web app) without listening. */
 export function createApp(deps: Deps): Express {
   const { config } = deps;
@@ -70,8 +84,30 @@ export function createApp(deps: Deps): Express {
       gamesOrigin: (req) => gamesOriginFor(req, config),
     }),
   );
+  mountMetrics(app, config);
 
-  // Prometheus on the main port only for a bearer METRICS_TOKEN (else METRICS_PORT, loopback)
+  // Stripe posts from its servers and signs the raw bytes: ahead of the guard and the JSON parser
+  app.use(
+    '/api/stripe',
+    createStripeWebhookRouter({
+      subscriptions: deps.subscriptions,
+      rateLimiter: deps.rateLimiter,
+      limits: deps.subscriptionRateLimits,
+    }),
+  );
+
+  const sessionCookies = createSessionCookies({ publicOrigin: config.publicOrigin });
+  const findGame = (gameId: string) => findPlayableGame(deps.gameHost.catalogue, gameId);
+  app.use('/api', createApiRouter({ deps, config, sessionCookies, findGame }));
+  mountFilesOutsideApi(app, deps, sessionCookies);
+  mountWebSite(app, deps, findGame);
+  app.use(unmatchedRoute);
+  app.use(errorHandler);
+  return app;
+}
+
+/** Prometheus on the main port only for a bearer METRICS_TOKEN (else METRICS_PORT, loopback). */
+function mountMetrics(app: Express, config: Deps['config']): void {
   app.get('/metrics', async (req, res, next) => {
     const token = config.metrics.token;
     if (!token) {
@@ -84,20 +120,17 @@ export function createApp(deps: Deps): Express {
     }
     await sendMetrics(res);
   });
+}
 
-  // Stripe posts from its servers and signs the raw bytes: ahead of the guard and the JSON parser
-  app.use(
-    '/api/stripe',
-    createStripeWebhookRouter({
-      subscriptions: deps.subscriptions,
-      rateLimiter: deps.rateLimiter,
-      limits: deps.subscriptionRateLimits,
-    }),
-  );
-
+/**
+ * The JSON API under /api, in its order: binary uploads, the same-origin guard, the body
+ * parsers, the session and the 2FA gate, then each area's routes (a router's own middleware
+ * reaches the routers after it, so the order is part of the behaviour), the probes, a 404.
+ */
+function createApiRouter(wiring: Omit<ApiWiring, 'resolveSessionAndGate'>): express.Router {
+  const { deps, config, sessionCookies } = wiring;
   const api = express.Router();
   api.use(apiCompression());
-  const sessionCookies = createSessionCookies({ publicOrigin: config.publicOrigin });
   // ADMIN_REQUIRE_2FA: an admin without 2FA may only set it up (and sign in or out) until it is on
   const twoFactorGate = twoFactorSetupGate();
   const resolveSession = sessionMiddleware(deps.sessions, sessionCookies);
@@ -113,8 +146,34 @@ export function createApp(deps: Deps): Express {
         next(gateError);
       }
     });
-  // game builds and thumbnails: binary bodies with their own same-origin check, the zip
-  // streamed to disk (ahead of the JSON-only guard and parser)
+  const full: ApiWiring = { ...wiring, resolveSessionAndGate };
+  mountUploadRoutes(api, full);
+  // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
+  // games origin must not read the API as the visitor)
+  api.use(sameOriginGuard(allowedOriginsOf(config), { guardReads: true }));
+  // a shared snippet carries a source and its input (64 KB each, escaped): its own body limit
+  api.use('/snippets', codeBodyParser());
+  api.use(express.json({ limit: '100kb' }));
+  api.use(resolveSession);
+  api.use(twoFactorGate);
+  mountVisitorRoutes(api, full);
+  mountGameRoutes(api, full);
+  mountAccountRoutes(api, full);
+  mountOwnerRoutes(api, full);
+  mountProbes(api, deps);
+  api.use((req) => {
+    throw notFound(`No API route for ${req.method} ${req.path}`);
+  });
+  return api;
+}
+
+/**
+ * Binary bodies with their own same-origin check, streamed to disk: ahead of the JSON-only guard
+ * and parser.
+ */
+function mountUploadRoutes(api: express.Router, wiring: ApiWiring): void {
+  const { deps, config, resolveSessionAndGate } = wiring;
+  // game builds and thumbnails: the zip streamed to disk
   api.use(
     createGameUploadRouter({ host: deps.gameHost, config, resolveSession: resolveSessionAndGate }),
   );
@@ -122,7 +181,7 @@ export function createApp(deps: Deps): Express {
   api.use(
     createMediaUploadRouter({
       media: deps.media,
-      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+      allowedOrigins: allowedOriginsOf(config),
       resolveSession: resolveSessionAndGate,
     }),
   );
@@ -133,21 +192,15 @@ export function createApp(deps: Deps): Express {
       resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
       resolveSession: resolveSessionAndGate,
-      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+      allowedOrigins: allowedOriginsOf(config),
     }),
   );
-  // refuse cross-site writes before reading their bodies, and cross-origin reads (a game on the
-  // games origin must not read the API as the visitor)
-  api.use(sameOriginGuard(config.publicOrigin ? [config.publicOrigin] : [], { guardReads: true }));
-  // a shared snippet carries a source and its input (64 KB each, escaped): its own body limit
-  api.use('/snippets', codeBodyParser());
-  api.use(express.json({ limit: '100kb' }));
-  api.use(resolveSession);
-  api.use(twoFactorGate);
+}
+
+/** Presence, the dashboard's and the site's analytics, the game servers' status. */
+function mountVisitorRoutes(api: express.Router, { deps, findGame }: ApiWiring): void {
   // heartbeats never reach Express: server.ts serves them first (heartbeat-fast-path.ts)
   api.use(createPresenceRouter(deps.presence));
-  // the SDK's records and game clicks follow the database catalogue (published games)
-  const findGame = (gameId: string) => findPlayableGame(deps.gameHost.catalogue, gameId);
   api.use(
     createAnalyticsRouter({ analytics: deps.analytics, rateLimiter: deps.rateLimiter, findGame }),
   );
@@ -161,6 +214,13 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createGameStatusRouter(deps.gameStatus));
+}
+
+/**
+ * The game SDK API, the game host, the owner's content (mounted here, between the game host and
+ * the boards, as it always was), boards, achievements and play tickets.
+ */
+function mountGameRoutes(api: express.Router, { deps, config }: ApiWiring): void {
   api.use(
     createGamesRouter({
       games: deps.games,
@@ -195,6 +255,11 @@ export function createApp(deps: Deps): Express {
       resolveGame: deps.gameHost.resolveGame,
     }),
   );
+}
+
+/** Subscriptions, sign-in (/auth), two-factor (/me/2fa) and the admin's user management. */
+function mountAccountRoutes(api: express.Router, wiring: ApiWiring): void {
+  const { deps, config, sessionCookies } = wiring;
   api.use(
     createSubscriptionRouter({
       subscriptions: deps.subscriptions,
@@ -225,6 +290,13 @@ export function createApp(deps: Deps): Express {
     }),
   );
   api.use(createAdminUsersRouter({ adminUsers: deps.adminUsers }));
+}
+
+/**
+ * The owner's media and devlog, password reset and mail, the C++ runner's info and snippets, the
+ * signed-in user's profile (/user).
+ */
+function mountOwnerRoutes(api: express.Router, { deps, sessionCookies }: ApiWiring): void {
   api.use(createMediaAdminRouter({ media: deps.media }));
   api.use(createDevlogRouter({ devlog: deps.devlog }));
   api.use(
@@ -259,8 +331,13 @@ export function createApp(deps: Deps): Express {
       rateLimiter: deps.rateLimiter,
     }),
   );
-  // probes: alive, and ready for traffic (the proxy and compose healthchecks ask this one);
-  // behind the same guards as every API read (a probe sends no Origin)
+}
+
+/**
+ * Probes: alive, and ready for traffic (the proxy and compose healthchecks ask this one); behind
+ * the same guards as every API read (a probe sends no Origin).
+ */
+function mountProbes(api: express.Router, deps: Deps): void {
   api.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
@@ -273,11 +350,15 @@ export function createApp(deps: Deps): Express {
     }
     res.status(503).json({ ready: false, reason: answer.reason });
   });
-  api.use((req) => {
-    throw notFound(`No API route for ${req.method} ${req.path}`);
-  });
-  app.use('/api', api);
+}
 
+/** The C++ runner, the game folders and SDK, uploaded media: outside /api. */
+function mountFilesOutsideApi(
+  app: Express,
+  deps: Deps,
+  sessionCookies: ApiWiring['sessionCookies'],
+): void {
+  const { config } = deps;
   // the C++ runner sits outside /api (the spec's path) behind the same same-origin JSON guard
   app.use(
     '/run-code',
@@ -285,7 +366,7 @@ export function createApp(deps: Deps): Express {
       runner: deps.codeRunner,
       rateLimiter: deps.rateLimiter,
       limit: deps.runCodeRateLimit,
-      allowedOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+      allowedOrigins: allowedOriginsOf(config),
       resolveSession: sessionMiddleware(deps.sessions, sessionCookies),
     }),
   );
@@ -304,7 +385,11 @@ export function createApp(deps: Deps): Express {
 
   // uploaded media, by content hash: ranges for seeking, cached for a year
   app.use('/media', createMediaStaticRouter(config.media.dir));
+}
 
+/** Source maps (if allowed), the devlog's feed and the built web app's files and pages. */
+function mountWebSite(app: Express, deps: Deps, findGame: ApiWiring['findGame']): void {
+  const { config } = deps;
   // source maps publish the source: only where SERVE_SOURCE_MAPS allows (not in production)
   if (!config.serveSourceMaps) {
     app.use((req, _res, next) => {
@@ -339,7 +424,4 @@ export function createApp(deps: Deps): Express {
         deps.collector.document({ ip: req.ip, userAgent: req.get('user-agent') }, req.path),
     }),
   );
-  app.use(unmatchedRoute);
-  app.use(errorHandler);
-  return app;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { type Request, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 
 import {
@@ -156,13 +156,193 @@ function originOf(req: Request, publicOrigin: string | undefined): string {
   return publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
+/** The described page: its head, its route module, and whether the address names nothing (404). */
+interface DescribedPage {
+  head: PageHead;
+  module: string | undefined;
+  isMissing: boolean;
+}
+
+/**
+ * The page's head (a post's, a game's or a project's card for their addresses), its route
+ * module, and whether the address names nothing (404).
+ */
+async function describePage(
+  options: WebSiteOptions,
+  req: Request,
+  siteName: string,
+): Promise<DescribedPage> {
+  const origin = originOf(req, options.publicOrigin);
+  const sitePage = findSitePage(req.path);
+  const fallback = {
+    title: titleWithSiteName(sitePage?.title ?? SITE_NAME, siteName),
+    description: sitePage?.description ?? DEFAULT_DESCRIPTION,
+  };
+  const withCard = (url: string, card: PageCard | undefined): PageHead => ({
+    title: card ? `${card.title} | ${siteName}` : fallback.title,
+    description: card?.description || fallback.description,
+    url: `${origin}${url}`,
+    image: cardImage(card?.image ?? null, origin),
+    type: card?.type ?? 'website',
+    ...(card?.publishedAt ? { publishedAt: card.publishedAt } : {}),
+    ...(card?.data !== undefined ? { data: card.data } : {}),
+  });
+  const slug = postSlugOf(req.path);
+  if (slug !== undefined) {
+    let decoded: string | undefined;
+    try {
+      decoded = decodeURIComponent(slug);
+    } catch {
+      decoded = undefined;
+    }
+    const post = decoded !== undefined ? await options.findPost?.(decoded) : undefined;
+    return {
+      head: post ? withCard(`/devlog/${slug}`, post) : withCard('/', undefined),
+      module: POST_PAGE_MODULE,
+      isMissing: post === undefined,
+    };
+  }
+  const canonicalPath = sitePage?.path ?? req.path;
+  const lowerPath = canonicalPath.toLowerCase();
+  const play = lowerPath === '/games' ? queryValue(req.query.play) : undefined;
+  if (play !== undefined) {
+    const game = options.findGame?.(play, req);
+    const isMissing =
+      options.isPublishedGame !== undefined ? !options.isPublishedGame(play) : false;
+    return {
+      head: isMissing
+        ? withCard('/', undefined)
+        : withCard(`/games?play=${encodeURIComponent(play)}`, game),
+      module: sitePage?.module,
+      isMissing,
+    };
+  }
+  const data = sitePage ? options.content?.pageData(sitePage.path) : undefined;
+  const project = lowerPath === '/gallery' ? queryValue(req.query[PROJECT_PARAM]) : undefined;
+  if (project !== undefined) {
+    const card = await options.findGalleryProject?.(project);
+    return {
+      head: withCard(
+        card ? `/Gallery?${PROJECT_PARAM}=${encodeURIComponent(project)}` : canonicalPath,
+        card && data !== undefined ? { ...card, data } : card,
+      ),
+      module: sitePage?.module,
+      isMissing: false,
+    };
+  }
+  const isMissing = !isAppRoute(req.path);
+  return {
+    // every made-up address shares one page (not one rendering each)
+    head: {
+      ...withCard(isMissing ? '/' : canonicalPath, undefined),
+      ...(data === undefined ? {} : { data }),
+    },
+    module: sitePage?.module,
+    isMissing,
+  };
+}
+
+type PageHtml = ReturnType<typeof createIndexHtmlCache>;
+
+/** index.html filled in for the request's page, in the encoding the browser takes best. */
+async function sendPage(
+  options: WebSiteOptions,
+  pageHtml: PageHtml,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const siteTexts = options.content?.siteTexts();
+  const [{ head, module, isMissing }, latestPosts] = await Promise.all([
+    describePage(options, req, siteTexts?.siteName ?? SITE_NAME),
+    options.latestPosts?.(),
+  ]);
+  const variant = pageHtml(
+    head,
+    { ...options.siteConfig, ...siteTexts, ...(latestPosts ? { latestPosts } : {}) },
+    module,
+  );
+  const encoding = req.acceptsEncodings('br', 'gzip', 'identity') || 'identity';
+  const body =
+    encoding === 'br' ? variant.br : encoding === 'gzip' ? variant.gzip : variant.identity;
+  res.set({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept-Encoding',
+    ETag: `"${variant.etag}-${encoding}"`,
+  });
+  if (encoding !== 'identity') {
+    res.set('Content-Encoding', encoding);
+  }
+  if (isIsolatedGamesPage(req)) {
+    res.set({
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+    });
+  }
+  options.onPage?.(req);
+  if (isMissing) {
+    // a made-up address: the app shows its "not found" page, and the status says so too
+    // (search engines, link checkers)
+    res.status(404);
+  }
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.send(body);
+}
+
+/** The page template with its route chunks and inlined files, read once from the build. */
+function pageHtmlOf(webDist: string, indexFile: string, manifest: Manifest): PageHtml {
+  return createIndexHtmlCache(readFileSync(indexFile, 'utf8'), routeChunksOf(manifest), (href) => {
+    const file = path.resolve(webDist, href);
+    return file.startsWith(webDist + path.sep) && existsSync(file)
+      ? readFileSync(file, 'utf8')
+      : undefined;
+  });
+}
+
+/**
+ * The build's files, precompressed (brotli or gzip by Accept-Encoding): hashed ones cached for a
+ * year, the rest revalidated hourly.
+ */
+function serveBuiltFiles(webDist: string, manifest: Manifest): RequestHandler {
+  const hashedFiles = hashedFilesOf(manifest);
+  const serveFiles = expressStaticGzip(webDist, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
+      index: false,
+      setHeaders: (res, filePath) => {
+        const file = path.relative(webDist, filePath).replace(/\.(br|gz)$/, '');
+        res.setHeader(
+          'Cache-Control',
+          hashedFiles.has(file.split(path.sep).join('/')) ? IMMUTABLE : REVALIDATE_HOURLY,
+        );
+      },
+    },
+  });
+  return (req, res, next) => {
+    // a malformed address goes to the error handler (400 with the shared error body), not the
+    // library's own plain-text answer
+    try {
+      decodeURIComponent(req.path);
+    } catch (error) {
+      next(error instanceof URIError ? Object.assign(error, { status: 400 }) : error);
+      return;
+    }
+    serveFiles(req, res, next);
+  };
+}
+
 /**
  * The built web app: files compressed at build time (brotli and gzip beside each one, chosen by
  * Accept-Encoding), robots.txt and sitemap.xml, and index.html for every page path (the app
  * routes on the client). A missing file is a 404, never the app's page.
  */
 export function createWebSite(options: WebSiteOptions): Router {
-  const { siteConfig, publicOrigin } = options;
+  const { publicOrigin } = options;
   const webDist = options.webDistDir ? path.resolve(options.webDistDir) : DEFAULT_WEB_DIST;
   const router = Router();
 
@@ -185,172 +365,18 @@ export function createWebSite(options: WebSiteOptions): Router {
     return router;
   }
   const manifest = readManifest(webDist);
-  const hashedFiles = hashedFilesOf(manifest);
-  const pageHtml = createIndexHtmlCache(
-    readFileSync(indexFile, 'utf8'),
-    routeChunksOf(manifest),
-    (href) => {
-      const file = path.resolve(webDist, href);
-      return file.startsWith(webDist + path.sep) && existsSync(file)
-        ? readFileSync(file, 'utf8')
-        : undefined;
-    },
-  );
-
-  /**
-   * The page's head (a post's, a game's or a project's card for their addresses), its route
-   * module, and whether the address names nothing (404).
-   */
-  const describePage = async (
-    req: Request,
-    siteName: string,
-  ): Promise<{ head: PageHead; module: string | undefined; isMissing: boolean }> => {
-    const origin = originOf(req, publicOrigin);
-    const sitePage = findSitePage(req.path);
-    const fallback = {
-      title: titleWithSiteName(sitePage?.title ?? SITE_NAME, siteName),
-      description: sitePage?.description ?? DEFAULT_DESCRIPTION,
-    };
-    const withCard = (url: string, card: PageCard | undefined): PageHead => ({
-      title: card ? `${card.title} | ${siteName}` : fallback.title,
-      description: card?.description || fallback.description,
-      url: `${origin}${url}`,
-      image: cardImage(card?.image ?? null, origin),
-      type: card?.type ?? 'website',
-      ...(card?.publishedAt ? { publishedAt: card.publishedAt } : {}),
-      ...(card?.data !== undefined ? { data: card.data } : {}),
-    });
-    const slug = postSlugOf(req.path);
-    if (slug !== undefined) {
-      let decoded: string | undefined;
-      try {
-        decoded = decodeURIComponent(slug);
-      } catch {
-        decoded = undefined;
-      }
-      const post = decoded !== undefined ? await options.findPost?.(decoded) : undefined;
-      return {
-        head: post ? withCard(`/devlog/${slug}`, post) : withCard('/', undefined),
-        module: POST_PAGE_MODULE,
-        isMissing: post === undefined,
-      };
-    }
-    const canonicalPath = sitePage?.path ?? req.path;
-    const lowerPath = canonicalPath.toLowerCase();
-    const play = lowerPath === '/games' ? queryValue(req.query.play) : undefined;
-    if (play !== undefined) {
-      const game = options.findGame?.(play, req);
-      const isMissing =
-        options.isPublishedGame !== undefined ? !options.isPublishedGame(play) : false;
-      return {
-        head: isMissing
-          ? withCard('/', undefined)
-          : withCard(`/games?play=${encodeURIComponent(play)}`, game),
-        module: sitePage?.module,
-        isMissing,
-      };
-    }
-    const data = sitePage ? options.content?.pageData(sitePage.path) : undefined;
-    const project = lowerPath === '/gallery' ? queryValue(req.query[PROJECT_PARAM]) : undefined;
-    if (project !== undefined) {
-      const card = await options.findGalleryProject?.(project);
-      return {
-        head: withCard(
-          card ? `/Gallery?${PROJECT_PARAM}=${encodeURIComponent(project)}` : canonicalPath,
-          card && data !== undefined ? { ...card, data } : card,
-        ),
-        module: sitePage?.module,
-        isMissing: false,
-      };
-    }
-    const isMissing = !isAppRoute(req.path);
-    return {
-      // every made-up address shares one page (not one rendering each)
-      head: {
-        ...withCard(isMissing ? '/' : canonicalPath, undefined),
-        ...(data === undefined ? {} : { data }),
-      },
-      module: sitePage?.module,
-      isMissing,
-    };
-  };
-
-  const sendPage = async (req: Request, res: Response) => {
-    const siteTexts = options.content?.siteTexts();
-    const [{ head, module, isMissing }, latestPosts] = await Promise.all([
-      describePage(req, siteTexts?.siteName ?? SITE_NAME),
-      options.latestPosts?.(),
-    ]);
-    const variant = pageHtml(
-      head,
-      { ...siteConfig, ...siteTexts, ...(latestPosts ? { latestPosts } : {}) },
-      module,
-    );
-    const encoding = req.acceptsEncodings('br', 'gzip', 'identity') || 'identity';
-    const body =
-      encoding === 'br' ? variant.br : encoding === 'gzip' ? variant.gzip : variant.identity;
-    res.set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      Vary: 'Accept-Encoding',
-      ETag: `"${variant.etag}-${encoding}"`,
-    });
-    if (encoding !== 'identity') {
-      res.set('Content-Encoding', encoding);
-    }
-    if (isIsolatedGamesPage(req)) {
-      res.set({
-        'Cross-Origin-Opener-Policy': 'same-origin',
-        'Cross-Origin-Embedder-Policy': 'require-corp',
-      });
-    }
-    options.onPage?.(req);
-    if (isMissing) {
-      // a made-up address: the app shows its "not found" page, and the status says so too
-      // (search engines, link checkers)
-      res.status(404);
-    }
-    if (req.fresh) {
-      res.status(304).end();
-      return;
-    }
-    res.send(body);
-  };
+  const pageHtml = pageHtmlOf(webDist, indexFile, manifest);
+  const page = (req: Request, res: Response) => sendPage(options, pageHtml, req, res);
 
   // the template itself is never sent: its settings are filled in per request
-  router.get('/index.html', sendPage);
-  const serveFiles = expressStaticGzip(webDist, {
-    enableBrotli: true,
-    orderPreference: ['br', 'gzip'],
-    index: false,
-    serveStatic: {
-      index: false,
-      setHeaders: (res, filePath) => {
-        const file = path.relative(webDist, filePath).replace(/\.(br|gz)$/, '');
-        res.setHeader(
-          'Cache-Control',
-          hashedFiles.has(file.split(path.sep).join('/')) ? IMMUTABLE : REVALIDATE_HOURLY,
-        );
-      },
-    },
-  });
-  router.use((req, res, next) => {
-    // a malformed address goes to the error handler (400 with the shared error body), not the
-    // library's own plain-text answer
-    try {
-      decodeURIComponent(req.path);
-    } catch (error) {
-      next(error instanceof URIError ? Object.assign(error, { status: 400 }) : error);
-      return;
-    }
-    serveFiles(req, res, next);
-  });
+  router.get('/index.html', page);
+  router.use(serveBuiltFiles(webDist, manifest));
   // every other GET is a client-side route: the app decides (and shows its own 404)
   router.get('{/*splat}', async (req, res) => {
     if (isFilePath(req.path)) {
       throw notFound(`No file at ${req.path}`);
     }
-    await sendPage(req, res);
+    await page(req, res);
   });
   return router;
 }
