@@ -67,7 +67,7 @@ const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please try again later.';
  */
 const asciiLowerCase = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
-export function createAuthRouter(deps: {
+export interface AuthRouterDeps {
   auth: AuthService;
   sessions: SessionService;
   cookies: SessionCookies;
@@ -76,12 +76,27 @@ export function createAuthRouter(deps: {
   twoFactor: TwoFactorService;
   /** ADMIN_REQUIRE_2FA */
   isAdminTwoFactorRequired: boolean;
-}): Router {
-  const { auth, sessions, cookies, rateLimiter, limits, twoFactor, isAdminTwoFactorRequired } =
-    deps;
-  const router = Router();
+}
 
-  // passport-local checks the credentials; sessions are ours (see session-service.ts)
+/** Checks a login's credentials with passport-local; sessions are ours (see session-service.ts). */
+type Authenticate = (req: Request, res: Response) => Promise<CurrentUser | null>;
+
+/** The routes under /api/auth, one small table per area. */
+export function createAuthRouter(deps: AuthRouterDeps): Router {
+  const router = Router();
+  // answers name who is signed in: no browser or proxy may keep a copy
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  mountCurrentUser(router);
+  mountRegister(router, deps);
+  mountLogin(router, deps, createAuthenticate(deps.auth));
+  mountLogout(router, deps);
+  return router;
+}
+
+function createAuthenticate(auth: AuthService): Authenticate {
   const passport = new Passport();
   passport.use(
     new LocalStrategy((username, password, done) => {
@@ -91,7 +106,7 @@ export function createAuthRouter(deps: {
       );
     }),
   );
-  const authenticate = (req: Request, res: Response) =>
+  return (req, res) =>
     new Promise<CurrentUser | null>((resolve, reject) => {
       const handler = passport.authenticate(
         'local',
@@ -108,16 +123,12 @@ export function createAuthRouter(deps: {
       ) as (req: Request, res: Response, next: (error?: unknown) => void) => void;
       handler(req, res, reject);
     });
+}
 
-  const limit = (key: string, rule: RateLimitRule, message: string) =>
-    enforceRateLimit(rateLimiter, key, rule, message);
+const limit = (deps: AuthRouterDeps, key: string, rule: RateLimitRule, message: string) =>
+  enforceRateLimit(deps.rateLimiter, key, rule, message);
 
-  // answers name who is signed in: no browser or proxy may keep a copy
-  router.use((_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
-
+function mountCurrentUser(router: Router): void {
   // a guest is a normal answer, not an error: 200 with user null (no 401 in the browser console)
   router.get('/current-user', (req, res) => {
     res.json({
@@ -125,42 +136,20 @@ export function createAuthRouter(deps: {
       ...(isTwoFactorSetupPending(req.auth) ? { twoFactorSetupRequired: true } : {}),
     } satisfies CurrentUserResponse);
   });
+}
 
-  /** The last step of every login: the session, its cookies and the answer. */
-  const completeLogin = async (
-    req: Request,
-    res: Response,
-    user: CurrentUser,
-    device: { deviceInfo: DeviceInfo | undefined; userAgent: string | undefined },
-  ) => {
-    // before the session exists, so a failure here leaves no session behind
-    await auth.recordLogin(user.id, device.deviceInfo, device.userAgent);
-    // a fresh session id on every login; the old one (if any) is gone
-    if (req.auth) {
-      await sessions.destroy(req.auth.token);
-    }
-    const session = await sessions.create(user.id);
-    cookies.set(req, res, session.token, session.expiresAt);
-    cookies.setDevice(req, res, sessions.devices.issue(user.username));
-    // only users without 2FA get here from the password step, so an admin is then pending setup
-    const isSetupRequired = isAdminTwoFactorRequired && user.role === 'admin';
-    res.json({
-      message: 'Login successful',
-      user,
-      ...(isSetupRequired && !(await twoFactor.isEnabled(user.id))
-        ? { twoFactorSetupRequired: true }
-        : {}),
-    } satisfies LoginResponse);
-  };
-
+function mountRegister(router: Router, deps: AuthRouterDeps): void {
+  const { auth, limits } = deps;
   router.post('/register', async (req, res) => {
     await limit(
+      deps,
       `register:ip:${rateLimitAddress(req.ip)}`,
       limits.registerPerIp,
       'Too many registrations from this address. Please try again later.',
     );
     const input = parseInput(RegisterRequest, req.body);
     await limit(
+      deps,
       `register:user:${asciiLowerCase(input.username)}`,
       limits.registerPerUsername,
       'Too many registration attempts for this username. Please try again later.',
@@ -168,9 +157,47 @@ export function createAuthRouter(deps: {
     const user = await auth.register(input);
     res.status(201).json({ message: 'Registration successful', user } satisfies RegisterResponse);
   });
+}
 
+/** The last step of every login: the session, its cookies and the answer. */
+async function completeLogin(
+  deps: AuthRouterDeps,
+  req: Request,
+  res: Response,
+  user: CurrentUser,
+  device: { deviceInfo: DeviceInfo | undefined; userAgent: string | undefined },
+): Promise<void> {
+  const { auth, sessions, cookies, twoFactor } = deps;
+  // before the session exists, so a failure here leaves no session behind
+  await auth.recordLogin(user.id, device.deviceInfo, device.userAgent);
+  // a fresh session id on every login; the old one (if any) is gone
+  if (req.auth) {
+    await sessions.destroy(req.auth.token);
+  }
+  const session = await sessions.create(user.id);
+  cookies.set(req, res, session.token, session.expiresAt);
+  cookies.setDevice(req, res, sessions.devices.issue(user.username));
+  // only users without 2FA get here from the password step, so an admin is then pending setup
+  const isSetupRequired = deps.isAdminTwoFactorRequired && user.role === 'admin';
+  res.json({
+    message: 'Login successful',
+    user,
+    ...(isSetupRequired && !(await twoFactor.isEnabled(user.id))
+      ? { twoFactorSetupRequired: true }
+      : {}),
+  } satisfies LoginResponse);
+}
+
+/** The password step and, for two-factor sign-in, the code step. */
+function mountLogin(router: Router, deps: AuthRouterDeps, authenticate: Authenticate): void {
+  const { auth, sessions, cookies, rateLimiter, limits, twoFactor } = deps;
   router.post('/login', async (req, res) => {
-    await limit(`login:ip:${rateLimitAddress(req.ip)}`, limits.loginPerIp, LOGIN_LIMIT_MESSAGE);
+    await limit(
+      deps,
+      `login:ip:${rateLimitAddress(req.ip)}`,
+      limits.loginPerIp,
+      LOGIN_LIMIT_MESSAGE,
+    );
     const input = parseInput(LoginRequest, req.body);
     // No account has a name outside the username rule, so there is nothing to look up: such a
     // name is answered like wrong credentials (the rule stays unexplained). This also keeps out
@@ -187,7 +214,7 @@ export function createAuthRouter(deps: {
     const attemptKey = deviceId
       ? `login:device:${deviceId}`
       : `login:user:${asciiLowerCase(input.username)}`;
-    await limit(attemptKey, limits.loginPerUsername, LOGIN_LIMIT_MESSAGE);
+    await limit(deps, attemptKey, limits.loginPerUsername, LOGIN_LIMIT_MESSAGE);
     req.body = input;
     const user = await authenticate(req, res);
     if (!user) {
@@ -208,7 +235,7 @@ export function createAuthRouter(deps: {
       } satisfies LoginResponse);
       return;
     }
-    await completeLogin(req, res, user, {
+    await completeLogin(deps, req, res, user, {
       deviceInfo: input.deviceInfo,
       userAgent: req.get('user-agent'),
     });
@@ -216,7 +243,12 @@ export function createAuthRouter(deps: {
 
   router.post('/login/2fa', async (req, res) => {
     // per address: every code counts, so a flood from one place is a 429
-    await limit(`login2fa:ip:${rateLimitAddress(req.ip)}`, limits.loginPerIp, LOGIN_LIMIT_MESSAGE);
+    await limit(
+      deps,
+      `login2fa:ip:${rateLimitAddress(req.ip)}`,
+      limits.loginPerIp,
+      LOGIN_LIMIT_MESSAGE,
+    );
     const input = parseInput(LoginTwoFactorRequest, req.body);
     const pending = await twoFactor.findChallenge(input.challenge);
     if (!pending) {
@@ -245,12 +277,15 @@ export function createAuthRouter(deps: {
     if (!(await twoFactor.consumeChallenge(pending))) {
       throw challengeExpired();
     }
-    await completeLogin(req, res, user, {
+    await completeLogin(deps, req, res, user, {
       deviceInfo: pending.deviceInfo ?? undefined,
       userAgent: pending.userAgent ?? undefined,
     });
   });
+}
 
+function mountLogout(router: Router, deps: AuthRouterDeps): void {
+  const { auth, sessions, cookies } = deps;
   router.post('/logout', async (req, res) => {
     if (req.auth) {
       await sessions.destroy(req.auth.token);
@@ -259,6 +294,4 @@ export function createAuthRouter(deps: {
     cookies.clear(req, res);
     res.json({ message: 'Logged out' } satisfies MessageResponse);
   });
-
-  return router;
 }

@@ -137,168 +137,191 @@ function answerText(
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }
 
+/** What the games origin's handler works with: made once per server, shared by every request. */
+interface GamesOrigin {
+  options: GamesServerOptions;
+  gamesDir: string;
+  /** The CSP for the site's origins, which depend on the port it listens on (known once it listens). */
+  cspFor: { key: string; csp: string } | undefined;
+}
+
+function baseHeaders(origin: GamesOrigin): OutgoingHttpHeaders {
+  const { config } = origin.options;
+  const key = `${config.publicOrigin ?? ''}|${config.port}`;
+  if (origin.cspFor?.key !== key) {
+    origin.cspFor = { key, csp: gamesContentSecurityPolicy(siteOriginsFor(config)) };
+  }
+  return {
+    'Content-Security-Policy': origin.cspFor.csp,
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+/** Sends a folder's address with its trailing slash, which the game's relative URLs need. */
+function redirectToFolder(req: IncomingMessage, res: ServerResponse, headers: OutgoingHttpHeaders) {
+  const url = req.url ?? '/';
+  const end = url.search(/[?#]/);
+  const pathname = end === -1 ? url : url.slice(0, end);
+  res.writeHead(301, {
+    ...headers,
+    Location: `${pathname}/${end === -1 ? '' : url.slice(end)}`,
+    'Cache-Control': 'no-store',
+    'Content-Length': 0,
+  });
+  res.end();
+}
+
+/** A small file that changes in place (the SDK, a thumbnail): short cache, or 404. */
+async function sendShortLived(
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: OutgoingHttpHeaders,
+  filePath: string,
+  within?: string,
+): Promise<void> {
+  const result = await sendFile(req, res, filePath, {
+    cacheControl: SHORT_CACHE,
+    headers,
+    negotiate: false,
+    ...(within === undefined ? {} : { within }),
+  });
+  if (result !== 'sent') {
+    answerText(res, 404, 'Not found', headers);
+  }
+}
+
+async function serveVersionFile(
+  origin: GamesOrigin,
+  req: IncomingMessage,
+  res: ServerResponse,
+  game: HostedGame,
+  gameId: string,
+  version: number,
+  rest: string[],
+  isGranted: boolean,
+): Promise<void> {
+  const headers = baseHeaders(origin);
+  const root = versionDir(origin.gamesDir, gameId, version);
+  let relative = rest.join('/');
+  if (relative === '' || relative.endsWith('/')) {
+    relative += 'index.html';
+  }
+  const filePath = path.join(root, relative);
+  if (!filePath.startsWith(root + path.sep)) {
+    answerText(res, 404, 'Not found', headers);
+    return;
+  }
+  if (game.needsThreads) {
+    // threads need SharedArrayBuffer: cross-origin isolation in the frame (and on its own page)
+    headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+    if (isHtml(filePath)) {
+      headers['Cross-Origin-Opener-Policy'] = 'same-origin';
+    }
+  }
+  const result = await sendFile(req, res, filePath, {
+    // a granted page is checked again on every load, so an expired grant opens nothing
+    cacheControl: isGranted
+      ? isHtml(filePath)
+        ? GRANTED_PAGE_CACHE
+        : GRANTED_FILE_CACHE
+      : VERSION_FILE_CACHE,
+    headers,
+    negotiate: true,
+    decodePrebuilt: game.engines[version] === 'unity' && UNITY_BUILD_FILE.test(relative),
+    within: root,
+  });
+  if (result === 'directory') {
+    redirectToFolder(req, res, headers);
+  } else if (result === 'missing') {
+    answerText(res, 404, 'Not found', headers);
+  }
+}
+
+async function handleGamesRequest(
+  origin: GamesOrigin,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { catalogue, grants } = origin.options;
+  const { gamesDir } = origin;
+  const headers = baseHeaders(origin);
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    answerText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
+    return;
+  }
+  const segments = safeSegments(req.url);
+  if (!segments) {
+    answerText(res, 404, 'Not found', headers);
+    return;
+  }
+  if (segments.length === 1 && segments[0] === 'sdk.js') {
+    await sendShortLived(req, res, headers, origin.options.sdkPath);
+    return;
+  }
+  let isGranted = false;
+  let grant: string | undefined;
+  let rest = segments;
+  if (segments[0] === 'g' && segments.length >= 4) {
+    isGranted = true;
+    grant = segments[1];
+    rest = segments.slice(2);
+  }
+  const [gameId = '', second = '', ...files] = rest;
+  const game = GAME_ID.test(gameId) ? catalogue.find(gameId) : undefined;
+  if (!game) {
+    answerText(res, 404, 'Not found', headers);
+    return;
+  }
+  if (!isGranted && files.length === 0 && THUMBNAIL.test(second)) {
+    await sendShortLived(
+      req,
+      res,
+      headers,
+      path.join(gamesDir, gameId, second),
+      path.join(gamesDir, gameId),
+    );
+    return;
+  }
+  if (!VERSION.test(second)) {
+    answerText(res, 404, 'Not found', headers);
+    return;
+  }
+  const version = Number(second);
+  const isServable =
+    game.liveVersion !== null && (version === game.liveVersion || game.versions.includes(version));
+  if (!isServable) {
+    answerText(res, 404, 'Not found', headers);
+    return;
+  }
+  // a page (the folder's index too) needs a grant fresh from the viewer; other files a running
+  // game asks for later are served a while longer (grants.ts)
+  const last = files.at(-1) ?? '';
+  const isPage = last === '' || isHtml(last);
+  if (isGranted ? !grants.verify(grant ?? '', gameId, { isPage }) : game.access === 'subscriber') {
+    answerText(res, 403, 'This game is for subscribers.', headers);
+    return;
+  }
+  if (files.length === 0) {
+    // /<gameId>/<version>: the folder, with its slash
+    redirectToFolder(req, res, headers);
+    return;
+  }
+  await serveVersionFile(origin, req, res, game, gameId, version, files, isGranted);
+}
+
 /** The request handler of the games origin. */
 export function createGamesRequestHandler(options: GamesServerOptions) {
-  const { config, catalogue, grants } = options;
-  const gamesDir = path.resolve(config.gamesHost.dir);
-  // the site's origins depend on the port the site listens on (known once it listens)
-  let cspFor: { key: string; csp: string } | undefined;
-  const baseHeaders = (): OutgoingHttpHeaders => {
-    const key = `${config.publicOrigin ?? ''}|${config.port}`;
-    if (cspFor?.key !== key) {
-      cspFor = { key, csp: gamesContentSecurityPolicy(siteOriginsFor(config)) };
-    }
-    return {
-      'Content-Security-Policy': cspFor.csp,
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-      'X-Content-Type-Options': 'nosniff',
-    };
+  const origin: GamesOrigin = {
+    options,
+    gamesDir: path.resolve(options.config.gamesHost.dir),
+    cspFor: undefined,
   };
-
-  async function serveVersionFile(
-    req: IncomingMessage,
-    res: ServerResponse,
-    game: HostedGame,
-    gameId: string,
-    version: number,
-    rest: string[],
-    isGranted: boolean,
-  ): Promise<void> {
-    const headers = baseHeaders();
-    const root = versionDir(gamesDir, gameId, version);
-    let relative = rest.join('/');
-    if (relative === '' || relative.endsWith('/')) {
-      relative += 'index.html';
-    }
-    const filePath = path.join(root, relative);
-    if (!filePath.startsWith(root + path.sep)) {
-      answerText(res, 404, 'Not found', headers);
-      return;
-    }
-    if (game.needsThreads) {
-      // threads need SharedArrayBuffer: cross-origin isolation in the frame (and on its own page)
-      headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
-      if (isHtml(filePath)) {
-        headers['Cross-Origin-Opener-Policy'] = 'same-origin';
-      }
-    }
-    const result = await sendFile(req, res, filePath, {
-      // a granted page is checked again on every load, so an expired grant opens nothing
-      cacheControl: isGranted
-        ? isHtml(filePath)
-          ? GRANTED_PAGE_CACHE
-          : GRANTED_FILE_CACHE
-        : VERSION_FILE_CACHE,
-      headers,
-      negotiate: true,
-      decodePrebuilt: game.engines[version] === 'unity' && UNITY_BUILD_FILE.test(relative),
-      within: root,
-    });
-    if (result === 'directory') {
-      // the game's relative URLs need the folder's trailing slash
-      const url = req.url ?? '/';
-      const end = url.search(/[?#]/);
-      const pathname = end === -1 ? url : url.slice(0, end);
-      res.writeHead(301, {
-        ...headers,
-        Location: `${pathname}/${end === -1 ? '' : url.slice(end)}`,
-        'Cache-Control': 'no-store',
-        'Content-Length': 0,
-      });
-      res.end();
-    } else if (result === 'missing') {
-      answerText(res, 404, 'Not found', headers);
-    }
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const headers = baseHeaders();
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      answerText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
-      return;
-    }
-    const segments = safeSegments(req.url);
-    if (!segments) {
-      answerText(res, 404, 'Not found', headers);
-      return;
-    }
-    /** A small file that changes in place (the SDK, a thumbnail): short cache, or 404. */
-    const sendShortLived = async (filePath: string, within?: string) => {
-      const result = await sendFile(req, res, filePath, {
-        cacheControl: SHORT_CACHE,
-        headers,
-        negotiate: false,
-        ...(within === undefined ? {} : { within }),
-      });
-      if (result !== 'sent') {
-        answerText(res, 404, 'Not found', headers);
-      }
-    };
-    if (segments.length === 1 && segments[0] === 'sdk.js') {
-      await sendShortLived(options.sdkPath);
-      return;
-    }
-    let isGranted = false;
-    let grant: string | undefined;
-    let rest = segments;
-    if (segments[0] === 'g' && segments.length >= 4) {
-      isGranted = true;
-      grant = segments[1];
-      rest = segments.slice(2);
-    }
-    const [gameId = '', second = '', ...files] = rest;
-    const game = GAME_ID.test(gameId) ? catalogue.find(gameId) : undefined;
-    if (!game) {
-      answerText(res, 404, 'Not found', headers);
-      return;
-    }
-    if (!isGranted && files.length === 0 && THUMBNAIL.test(second)) {
-      await sendShortLived(path.join(gamesDir, gameId, second), path.join(gamesDir, gameId));
-      return;
-    }
-    if (!VERSION.test(second)) {
-      answerText(res, 404, 'Not found', headers);
-      return;
-    }
-    const version = Number(second);
-    const isServable =
-      game.liveVersion !== null &&
-      (version === game.liveVersion || game.versions.includes(version));
-    if (!isServable) {
-      answerText(res, 404, 'Not found', headers);
-      return;
-    }
-    // a page (the folder's index too) needs a grant fresh from the viewer; other files a running
-    // game asks for later are served a while longer (grants.ts)
-    const last = files.at(-1) ?? '';
-    const isPage = last === '' || isHtml(last);
-    if (
-      isGranted ? !grants.verify(grant ?? '', gameId, { isPage }) : game.access === 'subscriber'
-    ) {
-      answerText(res, 403, 'This game is for subscribers.', headers);
-      return;
-    }
-    if (files.length === 0) {
-      // /<gameId>/<version>: the folder, with its slash
-      const url = req.url ?? '/';
-      const end = url.search(/[?#]/);
-      res.writeHead(301, {
-        ...headers,
-        Location: `${end === -1 ? url : url.slice(0, end)}/${end === -1 ? '' : url.slice(end)}`,
-        'Cache-Control': 'no-store',
-        'Content-Length': 0,
-      });
-      res.end();
-      return;
-    }
-    await serveVersionFile(req, res, game, gameId, version, files, isGranted);
-  }
-
   return (req: IncomingMessage, res: ServerResponse): void => {
-    handle(req, res).catch((error: unknown) => {
+    handleGamesRequest(origin, req, res).catch((error: unknown) => {
       log.error({ err: error }, 'request failed');
       if (!res.headersSent) {
-        answerText(res, 500, 'Internal error', baseHeaders());
+        answerText(res, 500, 'Internal error', baseHeaders(origin));
       } else {
         res.destroy();
       }
