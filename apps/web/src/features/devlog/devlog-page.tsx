@@ -1,9 +1,8 @@
-import type { PostsResponse } from '@portfolio/types/devlog';
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { FEED_PATH } from '@portfolio/types/site';
-import { serverMessageOr } from '../../lib/server-message';
+import { useResource } from '../../ui/use-resource';
 import { listPosts } from './devlog-api';
 import { formatPostDate } from './post-date';
 
@@ -22,23 +21,12 @@ function pageOf(params: URLSearchParams): number {
 export function DevlogPage() {
   const [searchParams] = useSearchParams();
   const page = pageOf(searchParams);
-  const [result, setResult] = useState<{ page: number; data?: PostsResponse; error?: string }>();
+  const load = useCallback(
+    (signal: AbortSignal) => listPosts({ page, pageSize: POSTS_PER_PAGE }, signal),
+    [page],
+  );
+  const { data, error } = useResource(load, LOAD_ERROR);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listPosts({ page, pageSize: POSTS_PER_PAGE }, controller.signal).then(
-      (data) => setResult({ page, data }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) {
-          setResult({ page, error: serverMessageOr(error, LOAD_ERROR) });
-        }
-      },
-    );
-    return () => controller.abort();
-  }, [page]);
-
-  const current = result?.page === page ? result : undefined;
-  const data = current?.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / POSTS_PER_PAGE)) : 1;
   return (
     <section className="page devlog-page" aria-labelledby="devlog-title">
@@ -49,9 +37,9 @@ export function DevlogPage() {
           Follow the feed
         </a>
       </p>
-      {current?.error ? (
+      {error ? (
         <p role="alert" className="alert alert--error">
-          {current.error}
+          {error}
         </p>
       ) : !data ? (
         <p role="status">Loading...</p>

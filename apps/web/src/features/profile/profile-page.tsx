@@ -1,10 +1,10 @@
-import type { Profile } from '@portfolio/types';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorAlert } from '../../ui/error-alert';
 import { ErrorBoundary } from '../../ui/error-boundary';
 import { useAuthStore } from '../auth';
+import { useResource } from '../../ui/use-resource';
 import { ManageSubscription } from '../subscribe';
 import { AccountCard } from './account-card';
 import { getProfile } from './profile-api';
@@ -30,57 +30,37 @@ export function ProfilePage() {
   );
 }
 
-type LoadState =
-  | { kind: 'loading' }
-  | { kind: 'loaded'; profile: Profile }
-  | { kind: 'failed'; isAlertOpen: boolean };
-
 function ProfileContent() {
-  const [state, setState] = useState<LoadState>({ kind: 'loading' });
   // ADMIN_REQUIRE_2FA: until the setup is done the server refuses the subscription's state (403)
   const isTwoFactorSetupRequired = useAuthStore((store) => store.isTwoFactorSetupRequired);
+  const {
+    data: profile,
+    error,
+    isLoading,
+    setData,
+    setError,
+  } = useResource(getProfile, PROFILE_LOAD_ERROR);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getProfile(controller.signal).then(
-      (profile) => setState({ kind: 'loaded', profile }),
-      (error: unknown) => {
-        if (controller.signal.aborted) {
-          return;
-        }
-        console.warn(PROFILE_LOAD_ERROR, error);
-        setState({ kind: 'failed', isAlertOpen: true });
-      },
-    );
-    return () => controller.abort();
-  }, []);
-
-  if (state.kind === 'loading') {
+  if (isLoading) {
     return <p className="muted">Loading...</p>;
   }
-  if (state.kind === 'failed') {
-    return state.isAlertOpen ? (
-      <ErrorAlert
-        message={PROFILE_LOAD_ERROR}
-        onClose={() => setState({ kind: 'failed', isAlertOpen: false })}
-      />
-    ) : null;
+  if (!profile) {
+    // the page's own words, whatever the server said; closed, the alert leaves nothing
+    return error === null ? null : (
+      <ErrorAlert message={PROFILE_LOAD_ERROR} onClose={() => setError(null)} />
+    );
   }
-  const { profile } = state;
   return (
     <div className="profile-grid">
       <AccountCard
         profile={profile}
         onEmailUpdated={(email) =>
-          setState({
-            kind: 'loaded',
-            profile: {
-              ...profile,
-              email,
-              email_confirmed:
-                profile.email_confirmed && profile.email?.toLowerCase() === email.toLowerCase(),
-            },
-          })
+          setData(() => ({
+            ...profile,
+            email,
+            email_confirmed:
+              profile.email_confirmed && profile.email?.toLowerCase() === email.toLowerCase(),
+          }))
         }
       />
       <SubscriptionDetailsCard
