@@ -108,7 +108,9 @@ describe('defining boards', () => {
       `/api/admin/games/${GAME}/leaderboards/${encodeURIComponent('no spaces')}`,
       { order: 'desc', format: 'number' },
     );
-    expect(badKey.status).toBe(404);
+    // a malformed key is a validation error, as on the public routes
+    expect(badKey.status).toBe(400);
+    expect((badKey.body as { error: { message: string } }).error.message).toMatch(/^board: /);
     const unknownGame = await admin.request('PUT', '/api/admin/games/NoSuchGame/leaderboards/x', {
       order: 'desc',
       format: 'number',
