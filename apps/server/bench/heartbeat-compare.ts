@@ -78,7 +78,12 @@ async function signInUsers(url: string): Promise<string[]> {
     const username = `bench_${i}_${randomBytes(3).toString('hex')}`;
     await post(`${url}/api/auth/register`, { username, password: 'bench-password' });
     const login = await post(`${url}/api/auth/login`, { username, password: 'bench-password' });
-    cookies.push((login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '');
+    // the session's own line: sign-in also expires any planted (partitioned) copy, first
+    const session = login.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0]?.trim() ?? '')
+      .find((pair) => pair && !pair.endsWith('='));
+    cookies.push(session ?? '');
   }
   return cookies;
 }

@@ -51,15 +51,11 @@ export const requireAdmin = requireRole('admin');
  * C++ runner, heartbeats, sockets) it has a user's rights. Only the setup's routes read
  * `twoFactorSetupPending` and answer with the account as it is (accountUserOf).
  */
-export function withTwoFactorRequirement<T extends { user: CurrentUser; hasTwoFactor: boolean }>(
-  session: T,
+export function isTwoFactorSetupPendingFor(
+  session: { user: CurrentUser; hasTwoFactor: boolean },
   isAdminTwoFactorRequired: boolean,
-): T & { twoFactorSetupPending: boolean } {
-  const isPending =
-    isAdminTwoFactorRequired && session.user.role === 'admin' && !session.hasTwoFactor;
-  return isPending
-    ? { ...session, user: { ...session.user, role: 'user' }, twoFactorSetupPending: true }
-    : { ...session, twoFactorSetupPending: false };
+): boolean {
+  return isAdminTwoFactorRequired && session.user.role === 'admin' && !session.hasTwoFactor;
 }
 
 /** ADMIN_REQUIRE_2FA: this session is an admin's who has not set up two-factor sign-in yet. */

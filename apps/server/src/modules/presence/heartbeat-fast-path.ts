@@ -166,14 +166,18 @@ export function createHeartbeatFastPath(deps: {
     const { session } = resolved;
     // a stale cookie: forget it so the browser stops sending it; a planted partitioned copy
     // beside the real one: forget that one only (as the session middleware does)
-    const isSecureRequest = requestOrigin.protocol(req) === 'https';
+    // (the request's protocol is read only then: a signed-in heartbeat does not pay for it)
     const headers: Record<string, string | string[]> =
       resolved.session !== null
         ? NO_HEADERS
         : resolved.isStale
-          ? { 'Set-Cookie': cookies.clearingHeader(isSecureRequest) }
+          ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
           : resolved.isConflict
-            ? { 'Set-Cookie': cookies.plantedClearingHeader(isSecureRequest) }
+            ? {
+                'Set-Cookie': cookies.plantedClearingHeader(
+                  requestOrigin.protocol(req) === 'https',
+                ),
+              }
             : NO_HEADERS;
     if (isUserPath) {
       if (!session) {

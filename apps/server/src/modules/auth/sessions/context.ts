@@ -46,7 +46,7 @@ export interface ResolvedSession {
   hasTwoFactor: boolean;
   /**
    * ADMIN_REQUIRE_2FA: an admin without two-factor sign-in, whose `user.role` is then 'user'
-   * (see withTwoFactorRequirement). Only the setup's own routes read this.
+   * (see isTwoFactorSetupPendingFor). Only the setup's own routes read this.
    */
   twoFactorSetupPending: boolean;
   expiresAt: number;

@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 
 import { sessions, users, userTwoFactor } from '../../../../db/schema.js';
-import { withTwoFactorRequirement } from '../../../../access/policies.js';
+import { isTwoFactorSetupPendingFor } from '../../../../access/policies.js';
 import {
   CACHE_MAX_ENTRIES,
   CACHE_TTL_MS,
@@ -92,14 +92,14 @@ export async function lookUp(ctx: SessionContext, idHash: string): Promise<Resol
       ctx.pendingTouches.add(idHash);
     }
   }
-  return withTwoFactorRequirement(
-    {
-      idHash: entry.idHash,
-      user: entry.user,
-      hasTwoFactor: entry.hasTwoFactor,
-      expiresAt: entry.expiresAt,
-      absoluteExpiresAt: entry.absoluteExpiresAt,
-    },
-    ctx.isAdminTwoFactorRequired,
-  );
+  // one object per look-up (the heartbeat's path): the rule of isTwoFactorSetupPendingFor
+  const isPending = isTwoFactorSetupPendingFor(entry, ctx.isAdminTwoFactorRequired);
+  return {
+    idHash: entry.idHash,
+    user: isPending ? { ...entry.user, role: 'user' } : entry.user,
+    hasTwoFactor: entry.hasTwoFactor,
+    expiresAt: entry.expiresAt,
+    absoluteExpiresAt: entry.absoluteExpiresAt,
+    twoFactorSetupPending: isPending,
+  };
 }
