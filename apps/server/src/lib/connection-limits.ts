@@ -49,14 +49,7 @@ export function applyConnectionLimits(
   // request timeout, which can neither exempt an upload nor bound a body after an early answer
   server.requestTimeout = 0;
   const watchLater = createDeferredWatch(limits.requestTimeoutMs);
-  const watched = new WeakSet<IncomingMessage>();
   const watchRequest = (req: IncomingMessage, res: ServerResponse) => {
-    // once per request: after Socket.IO attaches (keepRequestDeadlinesFirst) this listener runs
-    // both ahead of the engine and again among the listeners the engine calls for the app's
-    if (watched.has(req)) {
-      return;
-    }
-    watched.add(req);
     watchLater(req, res, isLongUpload?.(req) ? 'idle' : 'total');
   };
   requestWatchers.set(server, { watchRequest, limitMs: limits.requestTimeoutMs });
@@ -85,22 +78,29 @@ const requestWatchers = new WeakMap<
 >();
 
 /**
- * Puts the body deadlines back in front of the server's 'request' listeners, and gives upgrade
- * handshakes the same deadline. Socket.IO's engine, when it attaches, takes every 'request'
- * listener off the server and calls them only for requests that are not its own: its polling
- * requests (a body trickled after its early 400) were then watched by nothing and held their
- * connection for minutes. An upgrade is handed its socket and never reaches 'request': one not
- * answered within the deadline is closed. Call it after the engine attached (only a server with
- * an 'upgrade' listener takes upgrades; the games origin has none and answers them as requests).
+ * Gives the requests Socket.IO's engine answers itself the body deadlines too, and upgrade
+ * handshakes the same deadline. The engine, when it attaches, takes every 'request' listener off
+ * the server and calls them only for requests that are not its own (a path under `enginePath`):
+ * its polling requests (a body trickled after its early 400) were then watched by nothing and
+ * held their connection for minutes. The watcher the engine took keeps watching the others, so
+ * each request is watched once, with no per-request bookkeeping. An upgrade is handed its socket
+ * and never reaches 'request': one not answered within the deadline is closed. Call it after the
+ * engine attached (only a server with an 'upgrade' listener takes upgrades; the games origin has
+ * none and answers them as requests).
  */
-export function keepRequestDeadlinesFirst(server: Server): void {
+export function keepRequestDeadlinesFirst(server: Server, enginePath = '/socket.io/'): void {
   const watcher = requestWatchers.get(server);
-  if (!watcher) {
+  // no engine attached: the watcher is still the server's own listener and sees every request
+  if (!watcher || server.listeners('request').includes(watcher.watchRequest)) {
     return;
   }
   const { watchRequest, limitMs } = watcher;
-  server.removeListener('request', watchRequest);
-  server.prependListener('request', watchRequest);
+  // the engine's own test (engine.io's attach: the path's prefix of the raw URL)
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith(enginePath)) {
+      watchRequest(req, res);
+    }
+  });
   server.prependListener('upgrade', (_req: IncomingMessage, socket: Socket) => {
     const deadline = setTimeout(() => {
       // nothing written: neither the handshake's 101 nor a refusal came
