@@ -6,6 +6,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AchievementDef } from '@portfolio/types/achievements';
 
 import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { gameAchievementDefs, gameAchievements } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
 
@@ -34,11 +35,6 @@ export const achievementIconUrl = (gameId: string, row: Pick<DefRow, 'icon' | 'u
 /** The folder of a game's achievement icons. */
 export const achievementIconDir = (gamesDir: string, gameId: string) =>
   path.join(gamesDir, gameId, 'achievements');
-
-async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
-}
 
 export const toDef = (row: DefRow, players: number): AchievementDef => ({
   key: row.key,
