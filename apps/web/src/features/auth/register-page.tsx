@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ConfirmPasswordField, FormField } from '../../ui/form-field';
 import type { LoginState } from '../../lib/route-access';
 import { safeRedirect, withRedirect } from '../../lib/safe-redirect';
+import { issueSentence } from '../../lib/zod-issues';
 
 import { AuthError } from './auth-error';
 import { useAuthStore } from './auth-store';
@@ -22,12 +23,11 @@ function firstIssue(input: unknown): string | null {
   if (result.success) {
     return null;
   }
-  const issue = result.error.issues[0];
-  if (!issue) {
-    return 'Registration failed';
-  }
-  const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
-  return field && !WHOLE_MESSAGES.has(issue.message) ? `${field} ${issue.message}` : issue.message;
+  return issueSentence(result.error.issues, {
+    labels: FIELD_LABELS,
+    wholeMessages: WHOLE_MESSAGES,
+    fallback: 'Registration failed',
+  });
 }
 
 export function RegisterPage() {

@@ -8,6 +8,7 @@ import { useState, type FormEvent } from 'react';
 
 import { ConfirmPasswordField, FormField } from '../../ui/form-field';
 import { serverMessageOr } from '../../lib/server-message';
+import { issueSentence } from '../../lib/zod-issues';
 import { RoleBadge } from '../../ui/role-badge';
 import { MailPreference } from './mail-preference';
 import { changePassword, updateEmail } from './profile-api';
@@ -18,26 +19,6 @@ const FIELD_LABELS: Record<string, string> = {
   currentPassword: 'Current password',
   newPassword: 'New password',
 };
-
-/** The first problem zod finds, as a sentence: 'New password must be at least 8 characters'. */
-function firstIssue(
-  result:
-    | { success: true }
-    | {
-        success: false;
-        error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> };
-      },
-): string | null {
-  if (result.success) {
-    return null;
-  }
-  const issue = result.error.issues[0];
-  if (!issue) {
-    return null;
-  }
-  const field = typeof issue.path[0] === 'string' ? FIELD_LABELS[issue.path[0]] : undefined;
-  return field && !WHOLE_MESSAGES.has(issue.message) ? `${field} ${issue.message}` : issue.message;
-}
 
 function ErrorBox({ message }: { message: string | null }) {
   if (!message) {
@@ -60,7 +41,13 @@ function EmailForm({ onSaved, onCancel }: EmailFormProps) {
     event.preventDefault();
     const parsed = UpdateEmailRequest.safeParse({ email });
     if (!parsed.success) {
-      setError(firstIssue(parsed) ?? 'Please enter a valid email address');
+      setError(
+        issueSentence(parsed.error.issues, {
+          labels: FIELD_LABELS,
+          wholeMessages: WHOLE_MESSAGES,
+          fallback: 'Please enter a valid email address',
+        }),
+      );
       return;
     }
     setError(null);
@@ -140,7 +127,13 @@ function PasswordForm({ onChanged, onCancel }: PasswordFormProps) {
     }
     const parsed = ChangePasswordRequest.safeParse({ currentPassword, newPassword });
     if (!parsed.success) {
-      setError(firstIssue(parsed) ?? 'Failed to change password');
+      setError(
+        issueSentence(parsed.error.issues, {
+          labels: FIELD_LABELS,
+          wholeMessages: WHOLE_MESSAGES,
+          fallback: 'Failed to change password',
+        }),
+      );
       return;
     }
     setError(null);
