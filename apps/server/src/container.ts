@@ -671,7 +671,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     multiplayer: multiplayerModule.multiplayer,
     playTickets: multiplayerModule.playTickets,
     games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
-    leaderboards: createLeaderboardService({ db: database.db, now }),
+    leaderboards: createLeaderboardService({ db: database.db, now, redis, config }),
     achievements: createAchievementService({ db: database.db, gamesDir: config.gamesHost.dir }),
     subscriptions: subscriptionModule.subscriptions,
     mailGrantsEndingSoon,
@@ -719,6 +719,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       await bus.close();
       deps.codeRunner.close();
       await devlog.close();
+      await deps.leaderboards.sets?.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await database.close();

@@ -391,8 +391,8 @@ export const gameLeaderboards = pgTable(
 /**
  * A player's best score on a board, one row per period bucket (the day, the ISO week, the month
  * of the score, and all time as 1970-01-01). `rank_key` is the value turned so that smaller is
- * always better (−value on a higher-is-better board): one index serves both orders, and a rank is
- * one count of the rows before the player's in it.
+ * always better (−value on a higher-is-better board): one index serves both orders (the top is a
+ * range of it); a rank is read from game_score_bins below.
  */
 export const gameScores = pgTable(
   'game_scores',
@@ -421,6 +421,71 @@ export const gameScores = pgTable(
       table.achievedAt,
       table.userId,
     ),
+    foreignKey({
+      columns: [table.gameId, table.board],
+      foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The order statistics of game_scores, per bucket (game, board, period, bucket), kept by the
+ * triggers of migration 0020 in the transaction of every write to game_scores (a score, a
+ * removal, a ban, a board turned or deleted, a user deleted): the bucket's positions in rank order
+ * (rank_key, achieved_at, user_id) cut into bins of consecutive positions, each starting at
+ * (lo_key, lo_at, lo_user) and holding `players` rows up to the next bin's start. The first bin
+ * starts below every score (−Infinity). A rank is the players of the bins before the player's
+ * plus a count inside one bin (a few thousand index entries at most): a sum of a few hundred
+ * rows at 1,000,000 scores, instead of a count linear in the rank. Bins are split past twice
+ * `game_score_bin_rows()` and merged below a quarter of it.
+ */
+export const gameScoreBins = pgTable(
+  'game_score_bins',
+  {
+    gameId: text('game_id').notNull(),
+    board: text('board').notNull(),
+    period: text('period').$type<'day' | 'week' | 'month' | 'all'>().notNull(),
+    bucket: date('bucket', { mode: 'string' }).notNull(),
+    loKey: doublePrecision('lo_key').notNull(),
+    loAt: timestamp('lo_at', { withTimezone: true }).notNull(),
+    loUser: uuid('lo_user').notNull(),
+    players: integer('players').notNull(),
+  },
+  (table) => [
+    primaryKey({
+      name: 'game_score_bins_pk',
+      columns: [
+        table.gameId,
+        table.board,
+        table.period,
+        table.bucket,
+        table.loKey,
+        table.loAt,
+        table.loUser,
+      ],
+    }),
+    foreignKey({
+      columns: [table.gameId, table.board],
+      foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * How many players a bucket holds (the board's player count, one row), kept with the bins. A
+ * write locks its bucket's row first, so a bucket's bins change one transaction at a time.
+ */
+export const gameScoreTotals = pgTable(
+  'game_score_totals',
+  {
+    gameId: text('game_id').notNull(),
+    board: text('board').notNull(),
+    period: text('period').$type<'day' | 'week' | 'month' | 'all'>().notNull(),
+    bucket: date('bucket', { mode: 'string' }).notNull(),
+    players: integer('players').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameId, table.board, table.period, table.bucket] }),
     foreignKey({
       columns: [table.gameId, table.board],
       foreignColumns: [gameLeaderboards.gameId, gameLeaderboards.board],
@@ -683,6 +748,8 @@ export const schema = {
   postAuditLog,
   gameLeaderboards,
   gameScores,
+  gameScoreBins,
+  gameScoreTotals,
   gameLeaderboardBans,
   gameAchievementDefs,
   gameSaveSlots,

@@ -4,12 +4,15 @@ import {
   formatScore,
   type Leaderboard,
   type LeaderboardEntry,
+  type LeaderboardPeriod,
+  periodStartOf,
   type PlayerScore,
 } from '@portfolio/types/leaderboards';
 
 import type { Db } from '../../db/client.js';
 import { gameLeaderboards, gameScores, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
+import type { RankSets } from './rank-sets.js';
 
 /** How long the public top of a board is kept in memory (a submission here drops it at once). */
 export const LEADERBOARD_CACHE_MS = 5_000;
@@ -27,9 +30,39 @@ export interface LeaderboardContext {
   now: () => number;
   /** The public top of a board per game, board, period, bucket and limit. */
   topCache: Map<string, CachedTop>;
+  /** Redis sorted sets answering ranks, when Redis is configured (never the source of truth). */
+  sets: RankSets | undefined;
 }
 
 export type BoardRow = typeof gameLeaderboards.$inferSelect;
+
+/**
+ * One bucket of a board (a period's scores since its first day) as the rank reads take it: the
+ * board, when it was made (a board deleted and made again has new Redis sets), the period and
+ * its first day.
+ */
+export interface Bucket {
+  board: Leaderboard;
+  madeAt: number;
+  period: LeaderboardPeriod;
+  bucket: string;
+}
+
+/** A board as its Redis sets are named (rank-sets.ts). */
+export const setsBoardOf = (row: BoardRow) => ({
+  gameId: row.gameId,
+  board: row.board,
+  madeAt: row.createdAt.getTime(),
+  order: row.order,
+});
+
+/** The bucket of `period` that holds `at`. */
+export const bucketOf = (row: BoardRow, period: LeaderboardPeriod, at: Date): Bucket => ({
+  board: toBoard(row),
+  madeAt: row.createdAt.getTime(),
+  period,
+  bucket: periodStartOf(period, at),
+});
 
 export interface ScoreRow {
   user_id: string;
@@ -98,11 +131,12 @@ export function dropCached({ topCache }: LeaderboardContext, gameId: string, boa
   }
 }
 
-export async function findBoard(
+/** A board's row (404 when the game has no such board). */
+export async function findBoardRow(
   { db }: LeaderboardContext,
   gameId: string,
   board: string,
-): Promise<Leaderboard> {
+): Promise<BoardRow> {
   const [row] = await db
     .select()
     .from(gameLeaderboards)
@@ -110,5 +144,13 @@ export async function findBoard(
   if (!row) {
     throw new HttpError('NOT_FOUND', `No leaderboard '${board}' in this game`);
   }
-  return toBoard(row);
+  return row;
+}
+
+export async function findBoard(
+  ctx: LeaderboardContext,
+  gameId: string,
+  board: string,
+): Promise<Leaderboard> {
+  return toBoard(await findBoardRow(ctx, gameId, board));
 }

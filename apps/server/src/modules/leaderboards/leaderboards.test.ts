@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { GameAuditResponse } from '@portfolio/types/game-host';
@@ -19,6 +21,8 @@ import { SCORE_SUBMIT_LIMIT } from './routes.js';
 /*
  * Leaderboards over HTTP on a real database, with the app's clock in the test's hands: periods
  * reset on calendar boundaries in UTC, which the test crosses by moving the clock, not by waiting.
+ * Ranks are read from bins of a bucket's scores (and, with REDIS_URL, from Redis sorted sets);
+ * this database's bins hold about two players, so a few players already split and merge them.
  */
 
 // Sunday 29 November 2026, 23:50 UTC: the last minutes of an ISO week (and of a day)
@@ -30,6 +34,11 @@ beforeAll(async () => {
   // boards per game are limited and ranks count every player: a database of its own
   app = await startIsolatedTestApp({}, { now: () => clock });
   admin = (await signedInClient(app, 'admin')).client;
+  // bins of about two players (split past four): every board here spans several
+  await app.deps.database.db.execute(
+    sql.raw(`create or replace function game_score_bin_rows() returns integer
+      language plpgsql stable as $$ begin return 2; end $$`),
+  );
 });
 afterAll(async () => {
   await app.stop();
@@ -413,5 +422,226 @@ describe('moderation', () => {
     expect((await admin.delete(`/api/admin/games/${GAME}/leaderboards/${board}`)).status).toBe(204);
     expect((await app.client().get(`/api/games/${GAME}/leaderboards/${board}`)).status).toBe(404);
     expect((await submit(client, board, 1)).status).toBe(404);
+  });
+});
+
+/** The signed-in player's rank in a period (around=me), or null without a score there. */
+async function rankOf(client: TestClient, board: string, period = 'all') {
+  return (await read(client, board, `period=${period}&around=me&limit=1`)).me?.rank ?? null;
+}
+
+/** Every player's own rank, as each of them reads it, in the order given. */
+async function ranksOf(players: Array<{ client: TestClient }>, board: string, period = 'all') {
+  const answers = [];
+  for (const player of players) {
+    answers.push(await rankOf(player.client, board, period));
+  }
+  return answers;
+}
+
+/** The list's item at `index` (a test's own list: always there). */
+function nth<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) {
+    throw new Error(`no item ${index}`);
+  }
+  return item;
+}
+
+async function newPlayers(count: number) {
+  const players = [];
+  for (let index = 0; index < count; index += 1) {
+    players.push(await signedInClient(app));
+  }
+  return players;
+}
+
+describe('ranks', () => {
+  it('ranks ties by who reached the score first, however many players sit between', async () => {
+    clock = Date.parse('2026-12-02T10:00:00.000Z');
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const players = await newPlayers(9);
+    const values = [40, 50, 40, 30, 40, 40, 20, 40, 50];
+    for (const [index, player] of players.entries()) {
+      clock += 1000;
+      expect((await submit(player.client, board, values[index] ?? 0)).status).toBe(201);
+    }
+    // 50 (2nd, 9th), then the 40s in the order they came, then 30 and 20
+    expect(await ranksOf(players, board)).toEqual([3, 1, 4, 8, 5, 6, 9, 7, 2]);
+    const viewer = (await signedInClient(app)).client;
+    const top = await read(viewer, board, 'period=all&limit=20');
+    expect(top.total).toBe(9);
+    expect(top.entries.map((entry) => entry.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(top.entries.map((entry) => entry.username)).toEqual(
+      [1, 8, 0, 2, 4, 5, 7, 3, 6].map((index) => players[index]?.username),
+    );
+
+    // the 20 becomes a 40, reached last of the 40s
+    clock += 1000;
+    const caughtUp = await submit(nth(players, 6).client, board, 40);
+    expect(SubmitScoreResponse.parse(caughtUp.body).best).toMatchObject({ rank: 8, value: 40 });
+    expect(await ranksOf(players, board)).toEqual([3, 1, 4, 9, 5, 6, 8, 7, 2]);
+    // the same 30 again keeps the earlier time and the rank
+    clock += 1000;
+    const again = await submit(nth(players, 3).client, board, 30);
+    expect(SubmitScoreResponse.parse(again.body)).toMatchObject({
+      isBest: false,
+      best: { rank: 9, value: 30 },
+    });
+    // a 45 passes every 40
+    clock += 1000;
+    await submit(nth(players, 7).client, board, 45);
+    expect(await ranksOf(players, board)).toEqual([4, 1, 5, 9, 6, 7, 8, 3, 2]);
+  });
+
+  it('ranks a period by its own scores: a new week starts every player again', async () => {
+    clock = Date.parse('2026-12-06T12:00:00.000Z'); // Sunday
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const players = await newPlayers(3);
+    const [early, late, steady] = [nth(players, 0), nth(players, 1), nth(players, 2)];
+    await submit(early.client, board, 300);
+    clock += 1000;
+    await submit(late.client, board, 200);
+    clock += 1000;
+    await submit(steady.client, board, 250);
+    expect(await ranksOf([early, late, steady], board, 'week')).toEqual([1, 3, 2]);
+
+    clock = Date.parse('2026-12-07T09:00:00.000Z'); // Monday: a new day and ISO week
+    await submit(late.client, board, 260);
+    clock += 1000;
+    await submit(steady.client, board, 100);
+    expect(await ranksOf([early, late, steady], board, 'week')).toEqual([null, 1, 2]);
+    expect(await ranksOf([early, late, steady], board, 'day')).toEqual([null, 1, 2]);
+    // December keeps Sunday's scores: 300, 260, 250
+    expect(await ranksOf([early, late, steady], board, 'month')).toEqual([1, 2, 3]);
+    expect(await ranksOf([early, late, steady], board, 'all')).toEqual([1, 2, 3]);
+    const viewer = (await signedInClient(app)).client;
+    expect((await read(viewer, board, 'period=week')).total).toBe(2);
+    expect((await read(viewer, board, 'period=month')).total).toBe(3);
+  });
+
+  it('moves the players behind up when a score is removed, a player banned or deleted', async () => {
+    clock = Date.parse('2026-12-08T10:00:00.000Z');
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const players = await newPlayers(6);
+    for (const [index, player] of players.entries()) {
+      clock += 1000;
+      await submit(player.client, board, 60 - index * 10); // 60, 50, … 10
+    }
+    expect(await ranksOf(players, board)).toEqual([1, 2, 3, 4, 5, 6]);
+    const path = `/api/admin/games/${GAME}/leaderboards/${board}`;
+    const viewer = (await signedInClient(app)).client;
+
+    expect((await admin.delete(`${path}/scores/${nth(players, 0).id}`)).status).toBe(204);
+    expect(await ranksOf(players, board)).toEqual([null, 1, 2, 3, 4, 5]);
+    expect(await ranksOf(players, board, 'week')).toEqual([null, 1, 2, 3, 4, 5]);
+    expect((await read(viewer, board)).total).toBe(5);
+
+    expect((await admin.post(`${path}/bans`, { userId: nth(players, 1).id })).status).toBe(204);
+    expect(await ranksOf(players, board)).toEqual([null, null, 1, 2, 3, 4]);
+    expect(await ranksOf(players, board, 'day')).toEqual([null, null, 1, 2, 3, 4]);
+    expect((await read(viewer, board)).total).toBe(4);
+
+    expect((await admin.delete(`${path}/bans/${nth(players, 1).id}`)).status).toBe(204);
+    clock += 1000;
+    const back = await submit(nth(players, 1).client, board, 55);
+    expect(SubmitScoreResponse.parse(back.body).best).toMatchObject({ rank: 1, value: 55 });
+    expect(await ranksOf(players, board)).toEqual([null, 1, 2, 3, 4, 5]);
+
+    // an account deleted takes its scores with it
+    expect((await admin.delete(`/api/users/${nth(players, 3).id}`)).status).toBe(200);
+    expect(
+      await ranksOf([nth(players, 1), nth(players, 2), nth(players, 4), nth(players, 5)], board),
+    ).toEqual([1, 2, 3, 4]);
+    expect((await read(viewer, board)).total).toBe(4);
+  });
+
+  it('turns the ranks when the board’s order is turned, and back', async () => {
+    clock = Date.parse('2026-12-09T10:00:00.000Z');
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const players = await newPlayers(5);
+    for (const [index, player] of players.entries()) {
+      clock += 1000;
+      await submit(player.client, board, (index + 1) * 10); // 10 … 50
+    }
+    expect(await ranksOf(players, board)).toEqual([5, 4, 3, 2, 1]);
+    const path = `/api/admin/games/${GAME}/leaderboards/${board}`;
+    expect((await admin.put(path, { order: 'asc', format: 'number' })).status).toBe(200);
+    expect(await ranksOf(players, board)).toEqual([1, 2, 3, 4, 5]);
+    clock += 1000;
+    await submit(nth(players, 4).client, board, 5); // lower is better now
+    expect(await ranksOf(players, board)).toEqual([2, 3, 4, 5, 1]);
+    expect((await admin.put(path, { order: 'desc', format: 'number' })).status).toBe(200);
+    expect(await ranksOf(players, board)).toEqual([4, 3, 2, 1, 5]);
+  });
+
+  it('starts a board deleted and defined again with no players', async () => {
+    clock = Date.parse('2026-12-10T10:00:00.000Z');
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const players = await newPlayers(3);
+    for (const [index, player] of players.entries()) {
+      await submit(player.client, board, 100 + index);
+    }
+    expect(await ranksOf(players, board)).toEqual([3, 2, 1]);
+    const path = `/api/admin/games/${GAME}/leaderboards/${board}`;
+    expect((await admin.delete(path)).status).toBe(204);
+    expect((await admin.put(path, { order: 'desc', format: 'number' })).status).toBe(201);
+    clock += 1000;
+    const first = await submit(nth(players, 0).client, board, 1);
+    expect(SubmitScoreResponse.parse(first.body).best).toMatchObject({ rank: 1, value: 1 });
+    expect(await ranksOf(players, board)).toEqual([1, null, null]);
+    expect((await read(nth(players, 0).client, board)).total).toBe(1);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('ranks with Redis', () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL ?? '');
+  });
+  afterAll(() => {
+    redis.disconnect();
+  });
+
+  /** The board's all-time sorted set: its key, and its members (user ids) best first. */
+  async function allTimeSet(board: string) {
+    const sets = app.deps.leaderboards.sets;
+    await sets?.settle();
+    const keys = await redis.keys(`${app.deps.config.redisPrefix}:lb:${GAME}:${board}:*:all:*`);
+    expect(keys).toHaveLength(1);
+    const key = keys[0] ?? '';
+    return { key, members: await redis.zrange(key, '0', '-1') };
+  }
+
+  it('rebuilds a board’s set from PostgreSQL when it is missing, ranking right meanwhile', async () => {
+    clock = Date.parse('2026-12-11T10:00:00.000Z');
+    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const players = await newPlayers(5);
+    for (const [index, player] of players.entries()) {
+      clock += 1000;
+      await submit(player.client, board, [30, 50, 30, 10, 40][index] ?? 0);
+    }
+    // the first rank asked for builds the set
+    expect(await ranksOf(players, board)).toEqual([3, 1, 4, 5, 2]);
+    const built = await allTimeSet(board);
+    expect(built.members).toHaveLength(5);
+    expect(built.members[0]).toBe(nth(players, 1).id);
+
+    await redis.del(built.key);
+    expect(await ranksOf(players, board)).toEqual([3, 1, 4, 5, 2]);
+    const rebuilt = await allTimeSet(board);
+    expect(rebuilt.key).toBe(built.key);
+    expect(rebuilt.members).toHaveLength(5);
+    expect(await redis.zscore(rebuilt.key, nth(players, 4).id)).toBe('-40');
+
+    // writes reach the rebuilt set: a better score, a removal
+    clock += 1000;
+    await submit(nth(players, 3).client, board, 60);
+    expect(await redis.zscore(rebuilt.key, nth(players, 3).id)).toBe('-60');
+    await admin.delete(
+      `/api/admin/games/${GAME}/leaderboards/${board}/scores/${nth(players, 1).id}`,
+    );
+    expect(await redis.zscore(rebuilt.key, nth(players, 1).id)).toBeNull();
+    expect(await ranksOf(players, board)).toEqual([3, null, 4, 1, 2]);
   });
 });

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 
-import type { Leaderboard, LeaderboardPeriod, PlayerScore } from '@portfolio/types/leaderboards';
+import type { PlayerScore } from '@portfolio/types/leaderboards';
 
 import { rowsOf } from '../../db/rows.js';
 import {
+  type Bucket,
   type CachedTop,
   entryOf,
   isoOf,
@@ -13,15 +14,22 @@ import {
 
 /*
  * The reads of the rank index that several commands and queries share: the top of a bucket, a
- * player's row with its rank, and the rows around it.
+ * player's row with its rank, and the rows around it. A rank is read from the bucket's bins
+ * (game_score_bins, kept by triggers with every write: see db/schema.ts) or, with Redis, from
+ * the bucket's sorted set (rank-sets.ts); neither counts the rows before the player one by one.
  */
 
-/** The `limit` best rows of a bucket from rank 1, and how many players it holds. */
+/** The rows of one bucket in a table of them (`alias`: the table's name in the query). */
+function scopeOf({ board, period, bucket }: Bucket, alias: string) {
+  const table = sql.raw(alias);
+  return sql`${table}.game_id = ${board.gameId} and ${table}.board = ${board.board}
+    and ${table}.period = ${period} and ${table}.bucket = ${bucket}::date`;
+}
+
+/** The `limit` best rows of a bucket from rank 1, and how many players it holds (one row). */
 export async function readTop(
   { db, now }: LeaderboardContext,
-  board: Leaderboard,
-  period: LeaderboardPeriod,
-  bucket: string,
+  at: Bucket,
   limit: number,
   withTotal = true,
 ): Promise<CachedTop> {
@@ -30,71 +38,109 @@ export async function readTop(
       db,
       sql`select s.user_id, u.username, s.value, s.rank_key, s.achieved_at
         from game_scores s join users u on u.id = s.user_id
-        where s.game_id = ${board.gameId} and s.board = ${board.board}
-          and s.period = ${period} and s.bucket = ${bucket}::date
+        where ${scopeOf(at, 's')}
         order by s.rank_key, s.achieved_at, s.user_id
         limit ${limit}`,
     ),
     withTotal
       ? rowsOf<{ total: number }>(
           db,
-          sql`select count(*)::int as total from game_scores
-            where game_id = ${board.gameId} and board = ${board.board}
-              and period = ${period} and bucket = ${bucket}::date`,
+          sql`select t.players as total from game_score_totals t where ${scopeOf(at, 't')}`,
         )
       : Promise.resolve([]),
   ]);
   return {
     at: now(),
-    entries: rows.map((row, index) => entryOf(board, row, index + 1)),
+    entries: rows.map((row, index) => entryOf(at.board, row, index + 1)),
     total: Number(counted[0]?.total ?? 0),
   };
 }
 
 /**
- * A player's row in a bucket and its rank: one query, counting the rows before it in the rank
- * index: those with a better value (a range of one column, the cheaper count), then those with
- * the same value reached earlier (a tie is usually a few rows).
+ * A player's row in a bucket and its rank from the bins, in one query: the players of the bins
+ * before the player's bin (a sum of a few hundred rows at a million scores), plus a count of the
+ * rows of that bin before the player's (a few thousand index entries at most). Without a bin
+ * (none should be missing) it counts the rows before the player's.
  */
-export async function readRank(
+async function readRankFromBins(
   { db }: LeaderboardContext,
-  board: Leaderboard,
-  period: LeaderboardPeriod,
-  bucket: string,
+  at: Bucket,
   userId: string,
 ): Promise<{ row: ScoreRow; rank: number } | null> {
   const [found] = await rowsOf<ScoreRow & { rank: number }>(
     db,
-    sql`select me.user_id, u.username, me.value, me.rank_key, me.achieved_at,
-        (select count(*)::int from game_scores s
-          where s.game_id = me.game_id and s.board = me.board
-            and s.period = me.period and s.bucket = me.bucket and s.rank_key < me.rank_key)
-        + (select count(*)::int from game_scores s
-          where s.game_id = me.game_id and s.board = me.board
-            and s.period = me.period and s.bucket = me.bucket and s.rank_key = me.rank_key
-            and (s.achieved_at, s.user_id) < (me.achieved_at, me.user_id))
-        + 1 as rank
-      from game_scores me join users u on u.id = me.user_id
-      where me.game_id = ${board.gameId} and me.board = ${board.board}
-        and me.period = ${period} and me.bucket = ${bucket}::date and me.user_id = ${userId}::uuid`,
+    sql`with me as (
+        select me.user_id, u.username, me.value, me.rank_key, me.achieved_at
+        from game_scores me join users u on u.id = me.user_id
+        where ${scopeOf(at, 'me')} and me.user_id = ${userId}::uuid
+      )
+      select me.*, case when bin.lo_key is null then
+          (select count(*)::int from game_scores s where ${scopeOf(at, 's')}
+            and (s.rank_key, s.achieved_at, s.user_id) < (me.rank_key, me.achieved_at, me.user_id))
+        else
+          (select coalesce(sum(b.players), 0)::int from game_score_bins b where ${scopeOf(at, 'b')}
+            and (b.lo_key, b.lo_at, b.lo_user) < (bin.lo_key, bin.lo_at, bin.lo_user))
+          + (select count(*)::int from game_scores s where ${scopeOf(at, 's')}
+            and (s.rank_key, s.achieved_at, s.user_id) >= (bin.lo_key, bin.lo_at, bin.lo_user)
+            and (s.rank_key, s.achieved_at, s.user_id) < (me.rank_key, me.achieved_at, me.user_id))
+        end + 1 as rank
+      from me left join lateral (
+        select b.lo_key, b.lo_at, b.lo_user from game_score_bins b
+        where ${scopeOf(at, 'b')}
+          and (b.lo_key, b.lo_at, b.lo_user) <= (me.rank_key, me.achieved_at, me.user_id)
+        order by b.lo_key desc, b.lo_at desc, b.lo_user desc limit 1
+      ) bin on true`,
   );
   return found ? { row: found, rank: Number(found.rank) } : null;
+}
+
+/**
+ * A player's row in a bucket and its rank. With Redis: the row, its ties reached earlier and
+ * the bucket's player count from PostgreSQL (one query), the players with a better score from
+ * the bucket's sorted set; the bins answer when the set cannot (missing, being rebuilt, or not
+ * the size PostgreSQL says).
+ */
+export async function readRank(
+  ctx: LeaderboardContext,
+  at: Bucket,
+  userId: string,
+): Promise<{ row: ScoreRow; rank: number } | null> {
+  const { db, sets } = ctx;
+  if (!sets) {
+    return readRankFromBins(ctx, at, userId);
+  }
+  const [found] = await rowsOf<ScoreRow & { ties: number; players: number | null }>(
+    db,
+    sql`select me.user_id, u.username, me.value, me.rank_key, me.achieved_at,
+        (select count(*)::int from game_scores s where ${scopeOf(at, 's')}
+          and s.rank_key = me.rank_key
+          and (s.achieved_at, s.user_id) < (me.achieved_at, me.user_id)) as ties,
+        (select t.players from game_score_totals t where ${scopeOf(at, 't')}) as players
+      from game_scores me join users u on u.id = me.user_id
+      where ${scopeOf(at, 'me')} and me.user_id = ${userId}::uuid`,
+  );
+  if (!found) {
+    return null;
+  }
+  const better = await sets.countBetter(at, Number(found.rank_key), Number(found.players));
+  if (better === undefined) {
+    return readRankFromBins(ctx, at, userId);
+  }
+  return { row: found, rank: better + Number(found.ties) + 1 };
 }
 
 /** The rows just before and after a player's (about half the limit each side). */
 export async function readAround(
   { db }: LeaderboardContext,
-  board: Leaderboard,
-  period: LeaderboardPeriod,
-  bucket: string,
+  at: Bucket,
   me: { row: ScoreRow; rank: number },
   limit: number,
 ): Promise<PlayerScore[]> {
+  const { board } = at;
   const before = Math.min(me.rank - 1, Math.floor((limit - 1) / 2));
   const after = limit - 1 - before;
   const position = sql`(${me.row.rank_key}::float8, ${isoOf(me.row.achieved_at)}::timestamptz, ${me.row.user_id}::uuid)`;
-  const scope = sql`s.game_id = ${board.gameId} and s.board = ${board.board}
-    and s.period = ${period} and s.bucket = ${bucket}::date`;
+  const scope = scopeOf(at, 's');
   const [above, below] = await Promise.all([
     before > 0
       ? rowsOf<ScoreRow>(

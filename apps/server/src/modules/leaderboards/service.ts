@@ -1,5 +1,8 @@
 import type { LeaderboardPeriod, PutLeaderboardRequest } from '@portfolio/types/leaderboards';
 
+import type { Redis } from 'ioredis';
+
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../access/audit.js';
 import { banPlayer } from './commands/ban-player.js';
@@ -14,24 +17,40 @@ import { listBoards } from './queries/list-boards.js';
 import { playerRank } from './queries/player-rank.js';
 import { readBoard, type ReadBoardOptions } from './queries/read-board.js';
 import { readTopUncached } from './queries/read-top-uncached.js';
+import { createRankSets } from './rank-sets.js';
 
 export { LEADERBOARD_CACHE_MS, publicEntry } from './context.js';
 
 /*
  * Leaderboards: boards defined per game by the admin, each signed-in player's best score per
  * board and period (one row per period bucket, game_scores), and the board read as the top of a
- * period or the rows around a player. A player's rank is one count over the rank index (the rows
- * of the bucket before theirs); the public top of a board is cached here for a few seconds.
- * One file per command (commands/) and per query (queries/) over a LeaderboardContext; this
- * factory assembles them.
+ * period or the rows around a player. A player's rank is read from the bucket's bins (kept in
+ * PostgreSQL by triggers) or, with Redis, from the bucket's sorted set (rank-sets.ts); the
+ * public top of a board is cached here for a few seconds. One file per command (commands/) and
+ * per query (queries/) over a LeaderboardContext; this factory assembles them.
  */
-export function createLeaderboardService(deps: { db: Db; now?: () => number }) {
+export function createLeaderboardService(deps: {
+  db: Db;
+  now?: () => number;
+  /** Redis, for ranks from sorted sets (from PostgreSQL's bins without), and its keys' prefix. */
+  redis?: Redis | undefined;
+  config?: Pick<Config, 'redisPrefix'>;
+}) {
   const ctx: LeaderboardContext = {
     db: deps.db,
     now: deps.now ?? Date.now,
     topCache: new Map<string, CachedTop>(),
+    sets: deps.redis
+      ? createRankSets({
+          db: deps.db,
+          redis: deps.redis,
+          prefix: deps.config?.redisPrefix ?? 'portfolio',
+        })
+      : undefined,
   };
   return {
+    /** The Redis sets, when configured (tests and the benchmark look at them). */
+    sets: ctx.sets,
     list: (gameId: string) => listBoards(ctx, gameId),
     findBoard: (gameId: string, board: string) => findBoard(ctx, gameId, board),
     rank: (gameId: string, boardKey: string, period: LeaderboardPeriod, userId: string) =>

@@ -4,9 +4,11 @@ import { recordGameAudit } from '../../../access/game-audit.js';
 import type { Actor } from '../../../access/audit.js';
 import {
   dropCached,
-  findBoard,
+  findBoardRow,
   type LeaderboardContext,
   playerScores,
+  setsBoardOf,
+  toBoard,
   usernameOf,
 } from '../context.js';
 
@@ -18,8 +20,9 @@ export async function banPlayer(
   userId: string,
   actor: Actor,
 ): Promise<void> {
-  const board = await findBoard(ctx, gameId, boardKey);
-  await ctx.db.transaction(async (tx) => {
+  const boardRow = await findBoardRow(ctx, gameId, boardKey);
+  const board = toBoard(boardRow);
+  const removed = await ctx.db.transaction(async (tx) => {
     const username = await usernameOf(tx, userId);
     if (username === undefined) {
       throw notFound('No such user');
@@ -28,13 +31,18 @@ export async function banPlayer(
       .insert(gameLeaderboardBans)
       .values({ gameId, board: boardKey, userId, bannedBy: actor?.username ?? 'system' })
       .onConflictDoNothing();
-    await tx.delete(gameScores).where(playerScores(gameId, boardKey, userId));
+    const rows = await tx
+      .delete(gameScores)
+      .where(playerScores(gameId, boardKey, userId))
+      .returning({ period: gameScores.period, bucket: gameScores.bucket });
     await recordGameAudit(tx, {
       action: 'player-ban',
       actor,
       gameId,
       detail: `${username} banned from '${board.name}' (scores removed)`,
     });
+    return rows;
   });
   dropCached(ctx, gameId, boardKey);
+  await ctx.sets?.forget(setsBoardOf(boardRow), userId, removed);
 }

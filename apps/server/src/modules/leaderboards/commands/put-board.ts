@@ -58,7 +58,7 @@ export async function putBoard(
       return { created: true, leaderboard: toBoard(row) };
     }
     if (existing.order !== values.order) {
-      // every stored rank key would be upside down
+      // every stored rank key would be upside down (the bins are counted again, by trigger)
       await tx
         .update(gameScores)
         .set({ rankKey: sql`-${gameScores.rankKey}` })
@@ -78,8 +78,16 @@ export async function putBoard(
       gameId,
       detail: `Leaderboard '${values.name}' (${board}) changed`,
     });
-    return { created: false, leaderboard: toBoard(row) };
+    return {
+      created: false,
+      leaderboard: toBoard(row),
+      turned: existing.order !== values.order ? existing.createdAt.getTime() : undefined,
+    };
   });
   dropCached(ctx, gameId, board);
-  return result;
+  if ('turned' in result && result.turned !== undefined) {
+    // the sets of the old order: a turn back must not find them
+    await ctx.sets?.clear({ gameId, board, madeAt: result.turned });
+  }
+  return { created: result.created, leaderboard: result.leaderboard };
 }

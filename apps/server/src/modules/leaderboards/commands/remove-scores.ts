@@ -4,9 +4,11 @@ import { recordGameAudit } from '../../../access/game-audit.js';
 import type { Actor } from '../../../access/audit.js';
 import {
   dropCached,
-  findBoard,
+  findBoardRow,
   type LeaderboardContext,
   playerScores,
+  setsBoardOf,
+  toBoard,
   usernameOf,
 } from '../context.js';
 
@@ -18,13 +20,14 @@ export async function removeScores(
   userId: string,
   actor: Actor,
 ): Promise<void> {
-  const board = await findBoard(ctx, gameId, boardKey);
-  await ctx.db.transaction(async (tx) => {
-    const removed = await tx
+  const boardRow = await findBoardRow(ctx, gameId, boardKey);
+  const board = toBoard(boardRow);
+  const removed = await ctx.db.transaction(async (tx) => {
+    const rows = await tx
       .delete(gameScores)
       .where(playerScores(gameId, boardKey, userId))
-      .returning({ period: gameScores.period });
-    if (removed.length === 0) {
+      .returning({ period: gameScores.period, bucket: gameScores.bucket });
+    if (rows.length === 0) {
       throw notFound(`That player has no score on ${board.name}`);
     }
     const username = (await usernameOf(tx, userId)) ?? userId;
@@ -34,6 +37,8 @@ export async function removeScores(
       gameId,
       detail: `Score of ${username} removed from '${board.name}'`,
     });
+    return rows;
   });
   dropCached(ctx, gameId, boardKey);
+  await ctx.sets?.forget(setsBoardOf(boardRow), userId, removed);
 }

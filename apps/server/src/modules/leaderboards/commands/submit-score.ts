@@ -10,19 +10,23 @@ import {
 import { gameLeaderboardBans, gameScores } from '../../../db/schema.js';
 import { HttpError, notFound } from '../../../lib/errors.js';
 import {
+  bucketOf,
   dropCached,
   entryOf,
-  findBoard,
+  findBoardRow,
   type LeaderboardContext,
   publicEntry,
   rankKeyOf,
+  setsBoardOf,
+  toBoard,
 } from '../context.js';
 import { readRank } from '../ranking.js';
 
 /**
  * Records a score: kept where it beats the player's best of the day, week, month and all
- * time (one statement for the four). Refused outside the board's range or for a banned
- * player. A score equal to the best keeps the earlier time (it ranks ahead).
+ * time (one statement for the four; the bins follow in its transaction, by trigger). Refused
+ * outside the board's range or for a banned player. A score equal to the best keeps the earlier
+ * time (it ranks ahead). With Redis, the buckets' sets take the better scores once committed.
  */
 export async function submitScore(
   ctx: LeaderboardContext,
@@ -32,7 +36,8 @@ export async function submitScore(
   value: number,
 ): Promise<SubmitScoreResponse> {
   const { db, now } = ctx;
-  const board = await findBoard(ctx, gameId, boardKey);
+  const boardRow = await findBoardRow(ctx, gameId, boardKey);
+  const board = toBoard(boardRow);
   if ((board.min !== null && value < board.min) || (board.max !== null && value > board.max)) {
     const range =
       board.min !== null && board.max !== null
@@ -89,9 +94,14 @@ export async function submitScore(
       },
       setWhere: sql`excluded.rank_key < ${gameScores.rankKey}`,
     })
-    .returning({ period: gameScores.period });
+    .returning({
+      period: gameScores.period,
+      bucket: gameScores.bucket,
+      rankKey: gameScores.rankKey,
+    });
   dropCached(ctx, gameId, boardKey);
-  const best = await readRank(ctx, board, 'all', periodStartOf('all', at), userId);
+  await ctx.sets?.record(setsBoardOf(boardRow), userId, changed);
+  const best = await readRank(ctx, bucketOf(boardRow, 'all', at), userId);
   if (!best) {
     throw notFound(`No leaderboard '${boardKey}' in this game`);
   }

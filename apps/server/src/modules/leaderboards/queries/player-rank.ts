@@ -1,13 +1,9 @@
-import {
-  type LeaderboardPeriod,
-  periodStartOf,
-  type PlayerScore,
-} from '@portfolio/types/leaderboards';
+import type { LeaderboardPeriod, PlayerScore } from '@portfolio/types/leaderboards';
 
-import { entryOf, findBoard, type LeaderboardContext } from '../context.js';
+import { bucketOf, entryOf, findBoardRow, type LeaderboardContext } from '../context.js';
 import { readRank } from '../ranking.js';
 
-/** A player's row and rank in the current bucket of a period (one query), or null. */
+/** A player's row and rank in the current bucket of a period, or null. */
 export async function playerRank(
   ctx: LeaderboardContext,
   gameId: string,
@@ -15,13 +11,7 @@ export async function playerRank(
   period: LeaderboardPeriod,
   userId: string,
 ): Promise<PlayerScore | null> {
-  const board = await findBoard(ctx, gameId, boardKey);
-  const found = await readRank(
-    ctx,
-    board,
-    period,
-    periodStartOf(period, new Date(ctx.now())),
-    userId,
-  );
-  return found ? entryOf(board, found.row, found.rank) : null;
+  const at = bucketOf(await findBoardRow(ctx, gameId, boardKey), period, new Date(ctx.now()));
+  const found = await readRank(ctx, at, userId);
+  return found ? entryOf(at.board, found.row, found.rank) : null;
 }

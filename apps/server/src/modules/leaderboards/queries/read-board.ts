@@ -1,15 +1,15 @@
-import {
-  type LeaderboardPeriod,
-  type LeaderboardResponse,
-  periodStartOf,
-  type PlayerScore,
+import type {
+  LeaderboardPeriod,
+  LeaderboardResponse,
+  PlayerScore,
 } from '@portfolio/types/leaderboards';
 
 import { setBounded } from '../../../lib/memoize.js';
 import {
+  bucketOf,
   CACHE_ENTRIES,
   entryOf,
-  findBoard,
+  findBoardRow,
   LEADERBOARD_CACHE_MS,
   type LeaderboardContext,
   publicEntry,
@@ -37,12 +37,12 @@ export async function readBoard(
   options: ReadBoardOptions,
 ): Promise<LeaderboardResponse> {
   const { now, topCache } = ctx;
-  const board = await findBoard(ctx, gameId, boardKey);
-  const bucket = periodStartOf(options.period, new Date(now()));
+  const at = bucketOf(await findBoardRow(ctx, gameId, boardKey), options.period, new Date(now()));
+  const { board, bucket } = at;
   const key = `${gameId}\u0000${boardKey}\u0000${options.period}\u0000${bucket}\u0000${options.limit}`;
   let top = topCache.get(key);
   if (!top || now() - top.at > LEADERBOARD_CACHE_MS) {
-    top = await readTop(ctx, board, options.period, bucket, options.limit);
+    top = await readTop(ctx, at, options.limit);
     setBounded(topCache, key, top, CACHE_ENTRIES);
   }
   const base = { leaderboard: board, period: options.period, periodStart: bucket };
@@ -51,11 +51,11 @@ export async function readBoard(
   if (options.around !== 'me' || !options.userId) {
     return { ...base, entries: present(top.entries), me: null, total: top.total };
   }
-  const me = await readRank(ctx, board, options.period, bucket, options.userId);
+  const me = await readRank(ctx, at, options.userId);
   if (!me) {
     return { ...base, entries: present(top.entries), me: null, total: top.total };
   }
-  const entries = await readAround(ctx, board, options.period, bucket, me, options.limit);
+  const entries = await readAround(ctx, at, me, options.limit);
   return {
     ...base,
     entries: present(entries),

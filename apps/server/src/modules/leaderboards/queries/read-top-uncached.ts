@@ -1,10 +1,6 @@
-import {
-  type LeaderboardPeriod,
-  periodStartOf,
-  type PlayerScore,
-} from '@portfolio/types/leaderboards';
+import type { LeaderboardPeriod, PlayerScore } from '@portfolio/types/leaderboards';
 
-import { findBoard, type LeaderboardContext } from '../context.js';
+import { bucketOf, findBoardRow, type LeaderboardContext } from '../context.js';
 import { readTop } from '../ranking.js';
 
 /**
@@ -19,8 +15,7 @@ export async function readTopUncached(
   limit: number,
   withTotal: boolean,
 ): Promise<{ entries: PlayerScore[]; total: number }> {
-  const board = await findBoard(ctx, gameId, boardKey);
-  const bucket = periodStartOf(period, new Date(ctx.now()));
-  const { entries, total } = await readTop(ctx, board, period, bucket, limit, withTotal);
+  const at = bucketOf(await findBoardRow(ctx, gameId, boardKey), period, new Date(ctx.now()));
+  const { entries, total } = await readTop(ctx, at, limit, withTotal);
   return { entries, total };
 }
