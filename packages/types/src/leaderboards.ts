@@ -202,6 +202,21 @@ function pad(value: number, length: number): string {
   return String(value).padStart(length, '0');
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * One number format per locale, made once: `toLocaleString` with options makes a new one at
+ * every call (~60 µs, 6 ms for a board of 100 rows).
+ */
+function numberFormatOf(locale: string): Intl.NumberFormat {
+  let format = numberFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
+    numberFormats.set(locale, format);
+  }
+  return format;
+}
+
 /** A score as its board shows it. */
 export function formatScore(
   board: Pick<Leaderboard, 'format' | 'suffix'>,
@@ -218,7 +233,7 @@ export function formatScore(
     const clock = hours > 0 ? `${hours}:${pad(minutes, 2)}` : String(minutes);
     return `${negative ? '-' : ''}${clock}:${pad(seconds, 2)}.${pad(ms, 3)}`;
   }
-  const number = value.toLocaleString(locale, { maximumFractionDigits: 3 });
+  const number = numberFormatOf(locale).format(value);
   return board.format === 'suffix' && board.suffix ? `${number} ${board.suffix}` : number;
 }
 
