@@ -26,33 +26,30 @@ function scopeOf({ board, period, bucket }: Bucket, alias: string) {
     and ${table}.period = ${period} and ${table}.bucket = ${bucket}::date`;
 }
 
-/** The `limit` best rows of a bucket from rank 1, and how many players it holds (one row). */
+/**
+ * The `limit` best rows of a bucket from rank 1 (a range of the rank index), and how many
+ * players it holds (one row of game_score_totals, in the same query).
+ */
 export async function readTop(
   { db, now }: LeaderboardContext,
   at: Bucket,
   limit: number,
   withTotal = true,
 ): Promise<CachedTop> {
-  const [rows, counted] = await Promise.all([
-    rowsOf<ScoreRow>(
-      db,
-      sql`select s.user_id, u.username, s.value, s.rank_key, s.achieved_at
-        from game_scores s join users u on u.id = s.user_id
-        where ${scopeOf(at, 's')}
-        order by s.rank_key, s.achieved_at, s.user_id
-        limit ${limit}`,
-    ),
-    withTotal
-      ? rowsOf<{ total: number }>(
-          db,
-          sql`select t.players as total from game_score_totals t where ${scopeOf(at, 't')}`,
-        )
-      : Promise.resolve([]),
-  ]);
+  const rows = await rowsOf<ScoreRow & { total?: number | null }>(
+    db,
+    sql`select s.user_id, u.username, s.value, s.rank_key, s.achieved_at
+        ${withTotal ? sql`, (select t.players from game_score_totals t where ${scopeOf(at, 't')}) as total` : sql``}
+      from game_scores s join users u on u.id = s.user_id
+      where ${scopeOf(at, 's')}
+      order by s.rank_key, s.achieved_at, s.user_id
+      limit ${limit}`,
+  );
   return {
     at: now(),
     entries: rows.map((row, index) => entryOf(at.board, row, index + 1)),
-    total: Number(counted[0]?.total ?? 0),
+    // no rows, no players
+    total: Number(rows[0]?.total ?? 0),
   };
 }
 
