@@ -54,10 +54,9 @@ export async function readTop(
 }
 
 /**
- * A player's row in a bucket and its rank from the bins, in one query: the players of the bins
- * before the player's bin (a sum of a few hundred rows at a million scores), plus a count of the
- * rows of that bin before the player's (a few thousand index entries at most). Without a bin
- * (none should be missing) it counts the rows before the player's.
+ * A player's row in a bucket and its rank from the bins, in one query: `game_score_rank`
+ * (migration 0021) adds the players of the bins before the player's bin and a count of the rows
+ * of that bin before the player's (a few thousand index entries at most).
  */
 async function readRankFromBins(
   { db }: LeaderboardContext,
@@ -66,27 +65,11 @@ async function readRankFromBins(
 ): Promise<{ row: ScoreRow; rank: number } | null> {
   const [found] = await rowsOf<ScoreRow & { rank: number }>(
     db,
-    sql`with me as (
-        select me.user_id, u.username, me.value, me.rank_key, me.achieved_at
-        from game_scores me join users u on u.id = me.user_id
-        where ${scopeOf(at, 'me')} and me.user_id = ${userId}::uuid
-      )
-      select me.*, case when bin.lo_key is null then
-          (select count(*)::int from game_scores s where ${scopeOf(at, 's')}
-            and (s.rank_key, s.achieved_at, s.user_id) < (me.rank_key, me.achieved_at, me.user_id))
-        else
-          (select coalesce(sum(b.players), 0)::int from game_score_bins b where ${scopeOf(at, 'b')}
-            and (b.lo_key, b.lo_at, b.lo_user) < (bin.lo_key, bin.lo_at, bin.lo_user))
-          + (select count(*)::int from game_scores s where ${scopeOf(at, 's')}
-            and (s.rank_key, s.achieved_at, s.user_id) >= (bin.lo_key, bin.lo_at, bin.lo_user)
-            and (s.rank_key, s.achieved_at, s.user_id) < (me.rank_key, me.achieved_at, me.user_id))
-        end + 1 as rank
-      from me left join lateral (
-        select b.lo_key, b.lo_at, b.lo_user from game_score_bins b
-        where ${scopeOf(at, 'b')}
-          and (b.lo_key, b.lo_at, b.lo_user) <= (me.rank_key, me.achieved_at, me.user_id)
-        order by b.lo_key desc, b.lo_at desc, b.lo_user desc limit 1
-      ) bin on true`,
+    sql`select me.user_id, u.username, me.value, me.rank_key, me.achieved_at,
+        game_score_rank(me.game_id, me.board, me.period, me.bucket,
+          me.rank_key, me.achieved_at, me.user_id) as rank
+      from game_scores me join users u on u.id = me.user_id
+      where ${scopeOf(at, 'me')} and me.user_id = ${userId}::uuid`,
   );
   return found ? { row: found, rank: Number(found.rank) } : null;
 }
@@ -119,7 +102,10 @@ export async function readRank(
   if (!found) {
     return null;
   }
-  const better = await sets.countBetter(at, Number(found.rank_key), Number(found.players));
+  const better =
+    found.players === null
+      ? undefined
+      : await sets.countBetter(at, Number(found.rank_key), Number(found.players));
   if (better === undefined) {
     return readRankFromBins(ctx, at, userId);
   }
