@@ -1,8 +1,8 @@
 import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
 
 import { FormField } from '../../ui/form-field';
-import { useResource } from '../../ui/use-resource';
+import { pause, useResource } from '../../ui/use-resource';
 import { PostArticle, PostBody } from '../devlog';
 import { previewPost } from './admin-devlog-api';
 import { listAdminGames } from '../admin-games';
@@ -92,25 +92,14 @@ export const PREVIEW_DELAY_MS = 250;
  * moment after typing stops (the last rendering stays meanwhile, or when a request fails).
  */
 function usePreviewHtml(body: string): string {
-  const [html, setHtml] = useState('');
-  useEffect(() => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      previewPost(body).then(
-        (rendered) => {
-          if (!controller.signal.aborted) {
-            setHtml(rendered);
-          }
-        },
-        () => undefined,
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [body]);
-  return html;
+  const load = useCallback(
+    async (signal: AbortSignal) => {
+      await pause(PREVIEW_DELAY_MS, signal);
+      return previewPost(body);
+    },
+    [body],
+  );
+  return useResource(load, 'Failed to render the preview', { isKeptWhileLoading: true }).data ?? '';
 }
 
 interface PostFormProps {
