@@ -48,6 +48,7 @@ export default defineConfig({
       LOGIN_LIMIT_PER_5_MINUTES: '1000',
       // and runs all their C++ from it: the fair-use budget is for many people, not one suite
       RUN_CODE_SLOT_SECONDS_PER_MINUTE: '600',
+      RUN_CODE_COMPILE_SECONDS_PER_MINUTE: '600',
       // the media refusal test sends a file just over this (default 20 MB)
       MEDIA_MAX_IMAGE_BYTES: String(3 * 1024 * 1024),
       // the footer's profile links (delivery.spec.ts checks they reach the page)

@@ -19,7 +19,7 @@ describe('the runner is shared fairly between addresses', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await app.stop();
+    await app?.stop();
   });
 
   it('a flood of blocking runs from one address holds one slot; another address is served next', async () => {
@@ -68,6 +68,79 @@ describe('the runner is shared fairly between addresses', () => {
   }, 300_000);
 });
 
+describe('a compile is charged its own CPU time, not the wait for a compiler', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    // two compilers, of which one is loaded at start: the other loads and warms up for the
+    // first visitors who need it. 2 s of running a minute: far less than a cold compiler takes
+    ({ app } = await startRunnerApp({
+      backend: 'wasm',
+      concurrency: 2,
+      slotSecondsPerMinute: 2,
+      compileSecondsPerMinute: 3,
+    }));
+  }, 300_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('two visitors right after start are served, and served again at once', async () => {
+    const visitors = [newAddress(), newAddress()];
+    for (const round of [1, 2]) {
+      const responses = await Promise.all(
+        visitors.map((address) => postCode(app, fresh(HELLO), {}, address)),
+      );
+      for (const response of responses) {
+        expect({ round, status: response.status, output: response.body.output }).toEqual({
+          round,
+          status: 200,
+          output: 'Hello, World!\n',
+        });
+      }
+    }
+  }, 300_000);
+});
+
+/** <iostream> without its precompiled header (a line comes first): a compile of some weight. */
+const UNHEADED = `#define UNHEADED 1
+#include <iostream>
+int main() { std::cout << "compiled" << std::endl; }`;
+
+describe('compiling and running draw from budgets of their own', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    ({ app } = await startRunnerApp({ compileSecondsPerMinute: 1 }));
+  }, 300_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('a visitor whose compiles used up their budget is told it was compiling', async () => {
+    const address = newAddress();
+    let refusal: Awaited<ReturnType<typeof postCode>> | undefined;
+    // each compile takes a fraction of a second of CPU: a few use up 1 s
+    for (let attempt = 0; attempt < 8 && !refusal; attempt++) {
+      const response = await postCode(app, fresh(UNHEADED), {}, address);
+      if (response.status === 429) {
+        refusal = response;
+      } else {
+        expect(response.body).toMatchObject({ output: 'compiled\n', exitCode: 0 });
+      }
+    }
+    expect(refusal?.body.error.code).toBe('COMPILE_TIME_BUDGET');
+    expect(refusal?.body.error.message).toMatch(
+      /^Compiling your programs has used more than 1 s of CPU time in the last minute\. Please try again in \d+ s\.$/,
+    );
+    expect(Number(refusal?.headers.get('retry-after'))).toBeGreaterThan(0);
+    const other = await postCode(app, fresh(HELLO), {}, newAddress());
+    expect(other.body.output).toBe('Hello, World!\n');
+  }, 300_000);
+});
+
 describe('FairQueue', () => {
   it('serves the address served longest ago first, and counts slot time against the address', async () => {
     let now = 0;
@@ -75,6 +148,7 @@ describe('FairQueue', () => {
       slots: 1,
       maxWaiting: 10,
       slotSecondsPerMinute: 10,
+      compileSecondsPerMinute: 10,
       now: () => now,
     });
     const a1 = await queue.acquire({ address: 'a' });
@@ -105,8 +179,51 @@ describe('FairQueue', () => {
     (await queue.acquire({ address: 'a' })).release();
   });
 
+  it('keeps the compile and run budgets apart, and its 429 says which one ran out', async () => {
+    let now = 0;
+    const queue = new FairQueue({
+      slots: 1,
+      maxWaiting: 10,
+      slotSecondsPerMinute: 10,
+      compileSecondsPerMinute: 5,
+      now: () => now,
+    });
+    // 4 s of compiling and 9 s of running: 13 s in all, but within each budget
+    now += 13_000;
+    (await queue.acquire({ address: 'both' })).release({ compileMs: 4000, runMs: 9000 });
+    (await queue.acquire({ address: 'both' })).release({ compileMs: 0, runMs: 0 });
+
+    // a compile of 6 s CPU overdraws the compile budget only: the 429 says so
+    (await queue.acquire({ address: 'compiler' })).release({ compileMs: 6000, runMs: 50 });
+    await expect(queue.acquire({ address: 'compiler' })).rejects.toMatchObject({
+      status: 429,
+      code: 'COMPILE_TIME_BUDGET',
+      message:
+        'Compiling your programs has used more than 5 s of CPU time in the last minute. Please try again in 13 s.',
+      headers: { 'Retry-After': '13' },
+    });
+
+    // a program that ran 11 s overdraws the run budget only
+    (await queue.acquire({ address: 'runner' })).release({ compileMs: 100, runMs: 11_000 });
+    await expect(queue.acquire({ address: 'runner' })).rejects.toMatchObject({
+      status: 429,
+      code: 'RUN_TIME_BUDGET',
+      message:
+        'Your programs have used the code runner for more than 10 s in the last minute. Please try again in 7 s.',
+    });
+
+    // each budget refills on its own: 13 s later the compiler may compile again
+    now += 13_000;
+    (await queue.acquire({ address: 'compiler' })).release({ compileMs: 100, runMs: 10 });
+  });
+
   it('counts a signed-in user across addresses', async () => {
-    const queue = new FairQueue({ slots: 2, maxWaiting: 10, slotSecondsPerMinute: 60 });
+    const queue = new FairQueue({
+      slots: 2,
+      maxWaiting: 10,
+      slotSecondsPerMinute: 60,
+      compileSecondsPerMinute: 60,
+    });
     const held = await queue.acquire({ address: 'x', userId: 'u' });
     const waiting = queue.acquire({ address: 'y', userId: 'u' });
     await expect(queue.acquire({ address: 'z', userId: 'u' })).rejects.toMatchObject({
