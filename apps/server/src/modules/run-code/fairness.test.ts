@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { TestApp } from '../../test/harness.js';
+import { scaled } from '../../test/slow-machine.js';
 import { FairQueue } from './fair-queue.js';
 import { fresh, HELLO, newAddress, postCode, startRunnerApp } from './test-support.js';
 
@@ -16,56 +17,60 @@ describe('the runner is shared fairly between addresses', () => {
   beforeAll(async () => {
     // one slot, so the flood and the other address compete for it
     ({ app } = await startRunnerApp({ concurrency: 1, maxWaiting: 8, slotSecondsPerMinute: 6 }));
-  }, 300_000);
+  }, scaled(300_000));
 
   afterAll(async () => {
     await app?.stop();
   });
 
-  it('a flood of blocking runs from one address holds one slot; another address is served next', async () => {
-    const flooder = newAddress();
-    const settled: string[] = [];
-    const track = <T>(name: string, promise: Promise<T>) =>
-      promise.then((value) => {
-        settled.push(name);
-        return value;
+  it(
+    'a flood of blocking runs from one address holds one slot; another address is served next',
+    async () => {
+      const flooder = newAddress();
+      const settled: string[] = [];
+      const track = <T>(name: string, promise: Promise<T>) =>
+        promise.then((value) => {
+          settled.push(name);
+          return value;
+        });
+      const first = track('flood 1', postCode(app, fresh(SLEEPER), {}, flooder));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = track('flood 2', postCode(app, fresh(SLEEPER), {}, flooder));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // a third run of the same address is refused at once: one running, one waiting is its share
+      const third = await postCode(app, fresh(SLEEPER), {}, flooder);
+      expect(third.status).toBe(429);
+      expect(third.body.error).toMatchObject({
+        code: 'RUNS_IN_PROGRESS',
+        message:
+          'You already have a program running and one waiting. Please wait for them to finish.',
       });
-    const first = track('flood 1', postCode(app, fresh(SLEEPER), {}, flooder));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const second = track('flood 2', postCode(app, fresh(SLEEPER), {}, flooder));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // a third run of the same address is refused at once: one running, one waiting is its share
-    const third = await postCode(app, fresh(SLEEPER), {}, flooder);
-    expect(third.status).toBe(429);
-    expect(third.body.error).toMatchObject({
-      code: 'RUNS_IN_PROGRESS',
-      message:
-        'You already have a program running and one waiting. Please wait for them to finish.',
-    });
-    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    // another address arrives after the flood's second run, and is served before it
-    const other = await track('other', postCode(app, fresh(HELLO), {}, newAddress()));
-    expect(other.status).toBe(200);
-    expect(other.body.output).toBe('Hello, World!\n');
-    expect(settled).toEqual(['flood 1', 'other']);
+      // another address arrives after the flood's second run, and is served before it
+      const other = await track('other', postCode(app, fresh(HELLO), {}, newAddress()));
+      expect(other.status).toBe(200);
+      expect(other.body.output).toBe('Hello, World!\n');
+      expect(settled).toEqual(['flood 1', 'other']);
 
-    const [firstDone, secondDone] = await Promise.all([first, second]);
-    expect(firstDone.body.timedOut).toBe(true);
-    expect(firstDone.body.output).toMatch(/^sleeping\n/);
-    expect(secondDone.status).toBe(200);
+      const [firstDone, secondDone] = await Promise.all([first, second]);
+      expect(firstDone.body.timedOut).toBe(true);
+      expect(firstDone.body.output).toMatch(/^sleeping\n/);
+      expect(secondDone.status).toBe(200);
 
-    // two 5-second runs used the address's 6 slot-seconds a minute: it waits now, others do not
-    const overBudget = await postCode(app, fresh(HELLO), {}, flooder);
-    expect(overBudget.status).toBe(429);
-    expect(overBudget.body.error.code).toBe('RUN_TIME_BUDGET');
-    expect(overBudget.body.error.message).toMatch(
-      /^Your programs have used the code runner for more than 6 s in the last minute\. Please try again in \d+ s\.$/,
-    );
-    expect(Number(overBudget.headers.get('retry-after'))).toBeGreaterThan(0);
-    const stillServed = await postCode(app, fresh(HELLO), {}, newAddress());
-    expect(stillServed.status).toBe(200);
-  }, 300_000);
+      // two 5-second runs used the address's 6 slot-seconds a minute: it waits now, others do not
+      const overBudget = await postCode(app, fresh(HELLO), {}, flooder);
+      expect(overBudget.status).toBe(429);
+      expect(overBudget.body.error.code).toBe('RUN_TIME_BUDGET');
+      expect(overBudget.body.error.message).toMatch(
+        /^Your programs have used the code runner for more than 6 s in the last minute\. Please try again in \d+ s\.$/,
+      );
+      expect(Number(overBudget.headers.get('retry-after'))).toBeGreaterThan(0);
+      const stillServed = await postCode(app, fresh(HELLO), {}, newAddress());
+      expect(stillServed.status).toBe(200);
+    },
+    scaled(300_000),
+  );
 });
 
 describe('a compile is charged its own CPU time, not the wait for a compiler', () => {
@@ -80,27 +85,31 @@ describe('a compile is charged its own CPU time, not the wait for a compiler', (
       slotSecondsPerMinute: 2,
       compileSecondsPerMinute: 3,
     }));
-  }, 300_000);
+  }, scaled(300_000));
 
   afterAll(async () => {
     await app?.stop();
   });
 
-  it('two visitors right after start are served, and served again at once', async () => {
-    const visitors = [newAddress(), newAddress()];
-    for (const round of [1, 2]) {
-      const responses = await Promise.all(
-        visitors.map((address) => postCode(app, fresh(HELLO), {}, address)),
-      );
-      for (const response of responses) {
-        expect({ round, status: response.status, output: response.body.output }).toEqual({
-          round,
-          status: 200,
-          output: 'Hello, World!\n',
-        });
+  it(
+    'two visitors right after start are served, and served again at once',
+    async () => {
+      const visitors = [newAddress(), newAddress()];
+      for (const round of [1, 2]) {
+        const responses = await Promise.all(
+          visitors.map((address) => postCode(app, fresh(HELLO), {}, address)),
+        );
+        for (const response of responses) {
+          expect({ round, status: response.status, output: response.body.output }).toEqual({
+            round,
+            status: 200,
+            output: 'Hello, World!\n',
+          });
+        }
       }
-    }
-  }, 300_000);
+    },
+    scaled(300_000),
+  );
 });
 
 /** <iostream> without its precompiled header (a line comes first): a compile of some weight. */
@@ -113,32 +122,36 @@ describe('compiling and running draw from budgets of their own', () => {
 
   beforeAll(async () => {
     ({ app } = await startRunnerApp({ compileSecondsPerMinute: 1 }));
-  }, 300_000);
+  }, scaled(300_000));
 
   afterAll(async () => {
     await app?.stop();
   });
 
-  it('a visitor whose compiles used up their budget is told it was compiling', async () => {
-    const address = newAddress();
-    let refusal: Awaited<ReturnType<typeof postCode>> | undefined;
-    // each compile takes a fraction of a second of CPU: a few use up 1 s
-    for (let attempt = 0; attempt < 8 && !refusal; attempt++) {
-      const response = await postCode(app, fresh(UNHEADED), {}, address);
-      if (response.status === 429) {
-        refusal = response;
-      } else {
-        expect(response.body).toMatchObject({ output: 'compiled\n', exitCode: 0 });
+  it(
+    'a visitor whose compiles used up their budget is told it was compiling',
+    async () => {
+      const address = newAddress();
+      let refusal: Awaited<ReturnType<typeof postCode>> | undefined;
+      // each compile takes a fraction of a second of CPU: a few use up 1 s
+      for (let attempt = 0; attempt < 8 && !refusal; attempt++) {
+        const response = await postCode(app, fresh(UNHEADED), {}, address);
+        if (response.status === 429) {
+          refusal = response;
+        } else {
+          expect(response.body).toMatchObject({ output: 'compiled\n', exitCode: 0 });
+        }
       }
-    }
-    expect(refusal?.body.error.code).toBe('COMPILE_TIME_BUDGET');
-    expect(refusal?.body.error.message).toMatch(
-      /^Compiling your programs has used more than 1 s of CPU time in the last minute\. Please try again in \d+ s\.$/,
-    );
-    expect(Number(refusal?.headers.get('retry-after'))).toBeGreaterThan(0);
-    const other = await postCode(app, fresh(HELLO), {}, newAddress());
-    expect(other.body.output).toBe('Hello, World!\n');
-  }, 300_000);
+      expect(refusal?.body.error.code).toBe('COMPILE_TIME_BUDGET');
+      expect(refusal?.body.error.message).toMatch(
+        /^Compiling your programs has used more than 1 s of CPU time in the last minute\. Please try again in \d+ s\.$/,
+      );
+      expect(Number(refusal?.headers.get('retry-after'))).toBeGreaterThan(0);
+      const other = await postCode(app, fresh(HELLO), {}, newAddress());
+      expect(other.body.output).toBe('Hello, World!\n');
+    },
+    scaled(300_000),
+  );
 });
 
 describe('FairQueue', () => {
