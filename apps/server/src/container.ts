@@ -683,6 +683,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         dir: `${config.dataDir}/run-code`,
         backend: config.runCodeBackend,
         slotSecondsPerMinute: config.runCodeSlotSecondsPerMinute,
+        compileSecondsPerMinute: config.runCodeCompileSecondsPerMinute,
         log: (message) => runCodeLog.warn(message),
       }),
     runCodeRateLimit: options.runCodeRateLimit ?? {

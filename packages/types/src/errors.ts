@@ -136,6 +136,10 @@ export const API_ERRORS = {
     status: 429,
     message: 'Your programs have used the code runner for too long. Please try again shortly.',
   },
+  COMPILE_TIME_BUDGET: {
+    status: 429,
+    message: 'Compiling your programs has used too much CPU time. Please try again shortly.',
+  },
   RUNS_IN_PROGRESS: {
     status: 429,
     message: 'You already have a program running and one waiting. Please wait for them to finish.',

@@ -34,6 +34,7 @@ import { createLocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import { openTestDatabase } from '../../test/database.js';
 import { createScratchDatabase } from '../../test/scratch-database.js';
 import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { scaled } from '../../test/slow-machine.js';
 import { createGameHost } from './service.js';
 import {
   ENGINE_FIXTURES,
@@ -234,7 +235,7 @@ describe('the first start', () => {
   it(
     'imports each demo game once when two processes start on an empty database together',
     {
-      timeout: 120_000,
+      timeout: scaled(120_000),
     },
     async () => {
       const scratch = process.env.DATABASE_URL
