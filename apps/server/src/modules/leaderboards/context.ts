@@ -98,11 +98,12 @@ export function dropCached({ topCache }: LeaderboardContext, gameId: string, boa
   }
 }
 
-export async function findBoard(
+/** A board's row (with when it was defined), or 404. */
+export async function findBoardRow(
   { db }: LeaderboardContext,
   gameId: string,
   board: string,
-): Promise<Leaderboard> {
+): Promise<BoardRow> {
   const [row] = await db
     .select()
     .from(gameLeaderboards)
@@ -110,5 +111,13 @@ export async function findBoard(
   if (!row) {
     throw new HttpError('NOT_FOUND', `No leaderboard '${board}' in this game`);
   }
-  return toBoard(row);
+  return row;
+}
+
+export async function findBoard(
+  ctx: LeaderboardContext,
+  gameId: string,
+  board: string,
+): Promise<Leaderboard> {
+  return toBoard(await findBoardRow(ctx, gameId, board));
 }

@@ -9,20 +9,24 @@ import {
 
 import { gameLeaderboardBans, gameScores } from '../../../db/schema.js';
 import { HttpError, notFound } from '../../../lib/errors.js';
+import { progressTime } from '../../../lib/progress-time.js';
 import {
   dropCached,
   entryOf,
-  findBoard,
+  findBoardRow,
   type LeaderboardContext,
   publicEntry,
   rankKeyOf,
+  toBoard,
 } from '../context.js';
 import { readRank } from '../ranking.js';
 
 /**
  * Records a score: kept where it beats the player's best of the day, week, month and all
  * time (one statement for the four). Refused outside the board's range or for a banned
- * player. A score equal to the best keeps the earlier time (it ranks ahead).
+ * player. A score equal to the best keeps the earlier time (it ranks ahead). A guest's score kept
+ * in the account names when it was reached: its period and its place among ties follow that time
+ * (never before the board existed, never after now).
  */
 export async function submitScore(
   ctx: LeaderboardContext,
@@ -30,9 +34,11 @@ export async function submitScore(
   gameId: string,
   boardKey: string,
   value: number,
+  achievedAt?: string,
 ): Promise<SubmitScoreResponse> {
   const { db, now } = ctx;
-  const board = await findBoard(ctx, gameId, boardKey);
+  const row = await findBoardRow(ctx, gameId, boardKey);
+  const board = toBoard(row);
   if ((board.min !== null && value < board.min) || (board.max !== null && value > board.max)) {
     const range =
       board.min !== null && board.max !== null
@@ -58,7 +64,7 @@ export async function submitScore(
   if (banned) {
     throw new HttpError('BANNED_FROM_LEADERBOARD', `You may not post scores on ${board.name}.`);
   }
-  const at = new Date(now());
+  const at = progressTime(achievedAt, new Date(now()), row.createdAt);
   const rankKey = rankKeyOf(board, value);
   const changed = await db
     .insert(gameScores)
