@@ -86,6 +86,13 @@ export interface MailQueue {
   deliverDue(): Promise<void>;
   /** The newest messages, for the admin's outbox. */
   list(limit?: number): Promise<MailRow[]>;
+  /** One message of the outbox, undefined when there is none with that id. */
+  find(id: string): Promise<MailRow | undefined>;
+  /**
+   * Queues a copy of a message (same recipient, subject, text, HTML and headers) as a new one,
+   * so the first keeps its history; undefined when there is no message with that id.
+   */
+  resend(id: string): Promise<MailRow | undefined>;
   start(): void;
   close(): Promise<void>;
 }
@@ -205,6 +212,12 @@ export function createMailQueue(deps: {
     return running;
   }
 
+  const nudge = () => {
+    if (!closed) {
+      setImmediate(() => void deliverDue());
+    }
+  };
+
   return {
     async enqueue(message) {
       await db
@@ -219,13 +232,35 @@ export function createMailQueue(deps: {
           dedupeKey: message.dedupeKey ?? null,
         })
         .onConflictDoNothing();
-      if (!closed) {
-        setImmediate(() => void deliverDue());
-      }
+      nudge();
     },
     deliverDue,
     async list(limit = 100) {
       return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);
+    },
+    async find(id) {
+      const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+      return row;
+    },
+    async resend(id) {
+      const [original] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+      if (!original) {
+        return undefined;
+      }
+      // no dedupe key: the copy is asked for on purpose, however often
+      const [copy] = await db
+        .insert(mailOutbox)
+        .values({
+          kind: original.kind,
+          recipient: original.recipient,
+          subject: original.subject,
+          text: original.text,
+          html: original.html,
+          headers: original.headers,
+        })
+        .returning();
+      nudge();
+      return copy;
     },
     start() {
       timer ??= setInterval(() => void deliverDue(), retry.pollIntervalMs).unref();
