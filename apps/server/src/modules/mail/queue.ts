@@ -97,6 +97,35 @@ export interface MailQueue {
   close(): Promise<void>;
 }
 
+async function findMessage(db: Db, id: string): Promise<MailRow | undefined> {
+  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+  return row;
+}
+
+/**
+ * A new pending copy of a message (no dedupe key: asked for on purpose, however often), then
+ * `queued` (the worker's nudge); undefined when there is no such message.
+ */
+async function insertCopy(db: Db, id: string, queued: () => void): Promise<MailRow | undefined> {
+  const original = await findMessage(db, id);
+  if (!original) {
+    return undefined;
+  }
+  const [copy] = await db
+    .insert(mailOutbox)
+    .values({
+      kind: original.kind,
+      recipient: original.recipient,
+      subject: original.subject,
+      text: original.text,
+      html: original.html,
+      headers: original.headers,
+    })
+    .returning();
+  queued();
+  return copy;
+}
+
 /**
  * The mail queue: requests insert a row; a worker in each process claims due rows (a claim pushes
  * next_attempt_at forward, so two processes never send one message together) and sends them,
@@ -235,33 +264,10 @@ export function createMailQueue(deps: {
       nudge();
     },
     deliverDue,
-    async list(limit = 100) {
-      return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);
-    },
-    async find(id) {
-      const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
-      return row;
-    },
-    async resend(id) {
-      const [original] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
-      if (!original) {
-        return undefined;
-      }
-      // no dedupe key: the copy is asked for on purpose, however often
-      const [copy] = await db
-        .insert(mailOutbox)
-        .values({
-          kind: original.kind,
-          recipient: original.recipient,
-          subject: original.subject,
-          text: original.text,
-          html: original.html,
-          headers: original.headers,
-        })
-        .returning();
-      nudge();
-      return copy;
-    },
+    list: (limit = 100) =>
+      db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit),
+    find: (id) => findMessage(db, id),
+    resend: (id) => insertCopy(db, id, nudge),
     start() {
       timer ??= setInterval(() => void deliverDue(), retry.pollIntervalMs).unref();
       void deliverDue();
