@@ -143,6 +143,9 @@ describe('the admin Content section', () => {
     await user.type(within(form).getByLabelText('Title'), 'Jam');
     await user.type(within(form).getByLabelText('Description'), 'A jam game.');
     await user.type(within(form).getByLabelText('Card thumbnail'), '/assets/a.webp');
+    // a new project starts without items: an item by address is added on purpose
+    expect(within(form).queryByRole('listitem', { name: 'Item 1' })).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Add item' }));
     const item = within(form).getByRole('listitem', { name: 'Item 1' });
     await user.type(within(item).getByLabelText('Source'), 'data:text/html,hi');
     await user.click(within(form).getByRole('button', { name: 'Add project' }));

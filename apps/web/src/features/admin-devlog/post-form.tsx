@@ -1,7 +1,7 @@
 import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
 import { type FormEvent, useCallback, useRef, useState } from 'react';
 
-import { FormField } from '../../ui/form-field';
+import { FormField, FormGroup, FormRow } from '../../ui/form-field';
 import { pause, useResource } from '../../ui/use-resource';
 import { PostArticle, PostBody } from '../devlog';
 import { previewPost } from './admin-devlog-api';
@@ -267,7 +267,7 @@ function PostFields({ values, games, set }: PostFieldsProps) {
           />
         )}
       </FormField>
-      <div className="post-form__row">
+      <FormRow>
         <FormField id="post-game" label="Game">
           {(control) => (
             <select
@@ -295,7 +295,7 @@ function PostFields({ values, games, set }: PostFieldsProps) {
           onValueChange={set('publishedAt')}
           hint="Empty: the moment it is published. A later date schedules the post."
         />
-      </div>
+      </FormRow>
       <FormField
         id="post-cover"
         label="Cover image address"
@@ -338,9 +338,8 @@ function InsertImage({ onInsert, onError }: InsertImageProps) {
     setImage({ url: '', alt: '' });
   };
   return (
-    <fieldset className="post-form__image">
-      <legend>Insert image</legend>
-      <div className="post-form__row">
+    <FormGroup legend="Insert image">
+      <FormRow>
         <FormField
           id="post-image-url"
           label="Image address"
@@ -354,14 +353,16 @@ function InsertImage({ onInsert, onError }: InsertImageProps) {
           value={image.alt}
           onValueChange={(alt) => setImage({ ...image, alt })}
         />
-      </div>
+      </FormRow>
       <MediaUpload
         label="Upload an image"
         onUploaded={(item) => setImage((current) => ({ ...current, url: item.url }))}
       />
-      <button type="button" className="button button--secondary" onClick={insertImage}>
-        Insert image
-      </button>
-    </fieldset>
+      <div className="form__actions">
+        <button type="button" className="button button--secondary" onClick={insertImage}>
+          Insert image
+        </button>
+      </div>
+    </FormGroup>
   );
 }
