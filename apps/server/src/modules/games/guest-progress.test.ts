@@ -4,12 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MyGamesResponse, Profile, UnlockedAchievement, UserDetail } from '@portfolio/types';
 import { LeaderboardResponse, SubmitScoreResponse } from '@portfolio/types/leaderboards';
 
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { rowsOf } from '../../db/rows.js';
 
 /*

@@ -8,12 +8,8 @@ import {
   SubmitScoreResponse,
 } from '@portfolio/types/leaderboards';
 
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildBoard, signedInClient } from '../../test/factories.js';
 import { SCORE_SUBMIT_LIMIT } from './routes.js';
 
 /*
@@ -35,19 +31,8 @@ afterAll(async () => {
   await app.stop();
 });
 
-/** A board on a demo game no other test file touches (each test its own board key). */
+/** The demo game whose boards these tests define (each its own): no other test file uses it. */
 const GAME = 'TopDownRogueLike';
-let boardCount = 0;
-async function defineBoard(body: Record<string, unknown>): Promise<string> {
-  boardCount += 1;
-  const board = `board-${boardCount}-${Math.random().toString(36).slice(2, 8)}`;
-  const response = await admin.request('PUT', `/api/admin/games/${GAME}/leaderboards/${board}`, {
-    name: `Board ${boardCount}`,
-    ...body,
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return board;
-}
 
 async function submit(client: TestClient, board: string, value: number) {
   return client.post(`/api/games/${GAME}/scores`, { board, value });
@@ -68,7 +53,12 @@ const ranks = (answer: LeaderboardResponse) =>
 
 describe('defining boards', () => {
   it('lets an admin define a board that players and guests then see', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'suffix', suffix: 'coins', min: 0 });
+    const board = await buildBoard(admin, GAME, {
+      order: 'desc',
+      format: 'suffix',
+      suffix: 'coins',
+      min: 0,
+    });
     const listed = await app.client().get(`/api/games/${GAME}/leaderboards`);
     expect(listed.status).toBe(200);
     expect(LeaderboardsResponse.parse(listed.body).leaderboards).toContainEqual({
@@ -130,7 +120,7 @@ describe('defining boards', () => {
 
 describe('scores', () => {
   it('keeps each player’s best and ranks higher-is-better boards, ties by who was first', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const alice = await signedInClient(app);
     const bob = await signedInClient(app);
     const carol = await signedInClient(app);
@@ -165,7 +155,7 @@ describe('scores', () => {
   });
 
   it('ranks lower-is-better boards and shows times', async () => {
-    const board = await defineBoard({ order: 'asc', format: 'time', min: 1000 });
+    const board = await buildBoard(admin, GAME, { order: 'asc', format: 'time', min: 1000 });
     const fast = await signedInClient(app);
     const slow = await signedInClient(app);
     await submit(slow.client, board, 95_250);
@@ -178,7 +168,12 @@ describe('scores', () => {
   });
 
   it('refuses scores outside the board’s range, guests, bad bodies and unknown boards', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number', min: 0, max: 1000 });
+    const board = await buildBoard(admin, GAME, {
+      order: 'desc',
+      format: 'number',
+      min: 0,
+      max: 1000,
+    });
     const { client } = await signedInClient(app);
     const tooHigh = await submit(client, board, 1001);
     expect(tooHigh.status).toBe(422);
@@ -201,7 +196,7 @@ describe('scores', () => {
   });
 
   it('refuses too frequent scores from one player with 429', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const { client } = await signedInClient(app);
     const statuses: number[] = [];
     for (let index = 0; index <= SCORE_SUBMIT_LIMIT.limit; index += 1) {
@@ -219,7 +214,7 @@ describe('scores', () => {
   });
 
   it('shows the rows around a signed-in player with their rank', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const players = [];
     for (let index = 0; index < 7; index += 1) {
       const player = await signedInClient(app);
@@ -251,7 +246,7 @@ describe('scores', () => {
 describe('periods', () => {
   it('resets the day and the week at midnight UTC on Monday; month and all time keep the score', async () => {
     clock = Date.parse('2026-11-29T23:55:00.000Z'); // Sunday
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const sunday = await signedInClient(app);
     const monday = await signedInClient(app);
     await submit(sunday.client, board, 300);
@@ -293,7 +288,7 @@ describe('periods', () => {
 
 describe('what a board shows of its players', () => {
   it('names players without their user ids, marks your own row, and gives the admin the ids', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const first = await signedInClient(app);
     const second = await signedInClient(app);
     await submit(first.client, board, 20);
@@ -352,7 +347,7 @@ describe('what a board shows of its players', () => {
 
 describe('moderation', () => {
   it('lets an admin remove a score and ban a player from a board, audited', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const cheater = await signedInClient(app);
     const honest = await signedInClient(app);
     await submit(cheater.client, board, 999);
@@ -386,11 +381,9 @@ describe('moderation', () => {
 
     const audit = await admin.get<GameAuditResponse>(`/api/admin/games/audit?gameId=${GAME}`);
     const details = audit.body.entries.map((entry) => entry.detail);
+    expect(details).toContainEqual(`Score of ${cheater.username} removed from 'Board ${board}'`);
     expect(details).toContainEqual(
-      `Score of ${cheater.username} removed from 'Board ${boardCount}'`,
-    );
-    expect(details).toContainEqual(
-      `${cheater.username} banned from 'Board ${boardCount}' (scores removed)`,
+      `${cheater.username} banned from 'Board ${board}' (scores removed)`,
     );
     expect(
       audit.body.entries.filter((entry) => entry.action === 'player-unban').length,
@@ -407,7 +400,7 @@ describe('moderation', () => {
   });
 
   it('deletes a board with its scores', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const { client } = await signedInClient(app);
     await submit(client, board, 1);
     expect((await admin.delete(`/api/admin/games/${GAME}/leaderboards/${board}`)).status).toBe(204);

@@ -10,7 +10,8 @@ import {
 } from '@portfolio/types';
 
 import { users } from '../../db/schema.js';
-import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { type SmtpSink, startSmtpSink } from '../../test/smtp-sink.js';
 
 /*

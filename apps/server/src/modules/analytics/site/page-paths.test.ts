@@ -5,12 +5,12 @@ import { GalleryResponse } from '@portfolio/types/content';
 import { AdminPostResponse } from '@portfolio/types/devlog';
 
 import {
-  signedInClient,
   startIsolatedTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
 } from '../../../test/harness.js';
+import { signedInClient } from '../../../test/factories.js';
 
 /*
  * Which paths site analytics counts as pages of their own (issue: the owner could not see which
