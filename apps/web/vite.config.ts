@@ -38,6 +38,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     // the limit on an idle machine, times the load per core at start or TEST_TIME_FACTOR
     testTimeout: 20_000 * slowMachineFactor(),
+    // the same factor for the waits inside a test (src/test/setup.ts)
+    env: { TEST_TIME_FACTOR: String(slowMachineFactor()) },
     restoreMocks: true,
     unstubGlobals: true,
   },
