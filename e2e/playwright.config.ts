@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
+import { scaled } from '../apps/server/src/test/slow-machine';
 import { CHROMIUM_FLAGS, E2E_ADMIN, makeDataDir } from './fixtures/constants';
 import { e2eStripeEnv } from './fixtures/stripe';
 
@@ -13,8 +14,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // the limits on an idle machine, times the load per core at start or TEST_TIME_FACTOR
+  timeout: scaled(30_000),
+  expect: { timeout: scaled(7_000) },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
@@ -33,7 +35,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/ready`,
     cwd: '..',
     reuseExistingServer: false,
-    timeout: 120_000,
+    timeout: scaled(120_000),
     stdout: 'pipe',
     env: {
       NODE_ENV: 'test',
@@ -48,6 +50,7 @@ export default defineConfig({
       LOGIN_LIMIT_PER_5_MINUTES: '1000',
       // and runs all their C++ from it: the fair-use budget is for many people, not one suite
       RUN_CODE_SLOT_SECONDS_PER_MINUTE: '600',
+      RUN_CODE_COMPILE_SECONDS_PER_MINUTE: '600',
       // the media refusal test sends a file just over this (default 20 MB)
       MEDIA_MAX_IMAGE_BYTES: String(3 * 1024 * 1024),
       // the footer's profile links (delivery.spec.ts checks they reach the page)

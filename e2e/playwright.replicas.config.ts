@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
+import { scaled } from '../apps/server/src/test/slow-machine';
 import { CHROMIUM_FLAGS } from './fixtures/constants';
 
 /**
@@ -13,10 +14,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  // the limits on an idle machine, times the load per core at start or TEST_TIME_FACTOR
+  timeout: scaled(60_000),
   // the whole run is bounded: start-up, five tests, and stopping everything
-  globalTimeout: 6 * 60_000,
-  expect: { timeout: 10_000 },
+  globalTimeout: scaled(6 * 60_000),
+  expect: { timeout: scaled(10_000) },
   reporter: [['list']],
   use: {
     trace: 'retain-on-failure',

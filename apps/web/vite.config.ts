@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 // with its extension: Vite's native config loader (its future default) needs one
 import { precompress } from './build/precompress.ts';
+import { slowMachineFactor } from '../server/src/test/slow-machine.ts';
 
 const apiTarget = 'http://127.0.0.1:3000';
 
@@ -35,7 +36,10 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
-    testTimeout: 20_000,
+    // the limit on an idle machine, times the load per core at start or TEST_TIME_FACTOR
+    testTimeout: 20_000 * slowMachineFactor(),
+    // the same factor for the waits inside a test (src/test/setup.ts)
+    env: { TEST_TIME_FACTOR: String(slowMachineFactor()) },
     restoreMocks: true,
     unstubGlobals: true,
   },

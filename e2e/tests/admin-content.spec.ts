@@ -61,8 +61,13 @@ test('the admin adds a project, moves it to the top by keyboard and publishes it
 
     await form.getByLabel('Title').fill(title);
     await form.getByLabel('Description', { exact: true }).fill('Made in 48 hours for a game jam.');
-    await form.getByLabel('Card thumbnail').fill('/assets/gallery/proto-arena.webp');
+    await form
+      .getByLabel('Card thumbnail', { exact: true })
+      .fill('/assets/gallery/proto-arena.webp');
     await form.getByLabel('Repository link (optional)').fill('javascript:alert(1)');
+    // a new project has no items: one by address is added on purpose
+    await expect(form.getByRole('listitem')).toHaveCount(0);
+    await form.getByRole('button', { name: 'Add item' }).click();
     const item = form.getByRole('listitem', { name: 'Item 1' });
     await item.getByLabel('Type').selectOption('image');
     await item.getByLabel('Source').fill('/assets/gallery/proto-lobby.webp');

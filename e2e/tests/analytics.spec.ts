@@ -327,3 +327,80 @@ test('the analytics page reads on a 390 px phone, by keyboard and without axe vi
     await phone.close();
   }
 });
+
+test('a post, a game in the viewer and a gallery project are pages of their own, and the Pages card says what "other" holds', async ({
+  browser,
+  admin,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  // the owner's new post, and a project of the gallery
+  expect((await request.post('/api/auth/login', { data: admin })).status()).toBe(200);
+  const title = `Which posts are read ${uniqueName('post')}`;
+  const created = await request.post('/api/admin/posts', {
+    data: { title, body: 'This post is counted on its own.', published: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { slug } = ((await created.json()) as { post: { slug: string } }).post;
+  const gallery = (await (await request.get('/api/gallery')).json()) as {
+    projects: Array<{ id: string }>;
+  };
+  const projectId = gallery.projects[0]?.id ?? '';
+  expect(projectId).not.toBe('');
+  // this visit's own campaign: the admin's view is narrowed to it
+  const campaign = uniqueName('read');
+
+  const visitor = await browser.newContext();
+  try {
+    const page = await visitor.newPage();
+    await viewed(page, () => page.goto(`/devlog/${slug}?utm_campaign=${campaign}`));
+    await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+    await viewed(page, () => page.goto('/games'));
+    // opening a game is a page view of the game
+    await viewed(page, () => page.getByRole('link', { name: 'Co-op Adventure' }).click());
+    await expect(page).toHaveURL(/\/games\?play=CoopAdventure$/);
+    await viewed(page, () => page.goto(`/Gallery?project=${encodeURIComponent(projectId)}`));
+    // a made-up address is counted, as "other"
+    await viewed(page, () => page.goto('/devlog/no-such-post-here'));
+  } finally {
+    await visitor.close();
+  }
+
+  const adminContext = await browser.newContext();
+  try {
+    const page = await adminContext.newPage();
+    await signIn(
+      page,
+      admin,
+      `/login?admin=true&redirect=${encodeURIComponent(`/admin/analytics?period=today&utm_campaign=${campaign}`)}`,
+    );
+    await expect(page.getByRole('heading', { name: 'Site Analytics', level: 1 })).toBeVisible();
+    await waitForRow(page, 'Top Pages', `/devlog/${slug}`);
+    const top = breakdown(page, 'Top Pages');
+    for (const path of [
+      '/games',
+      '/games?play=CoopAdventure',
+      `/Gallery?project=${encodeURIComponent(projectId)}`,
+      'other',
+    ]) {
+      await expect(top.getByRole('link', { name: path, exact: true })).toBeVisible();
+    }
+    await expect(top.getByRole('row')).toHaveCount(6);
+    // what the rows mean, under the table
+    const pagesCard = page.getByRole('region', { name: 'Pages' });
+    await expect(pagesCard).toHaveAccessibleDescription(
+      /^Published posts, games open in the viewer \(\/games\?play=…\) and gallery projects \(\/Gallery\?project=…\) count as pages of their own\. “other” holds the admin’s pages/,
+    );
+    await expect(pagesCard.getByText(/“other” holds/)).toBeVisible();
+    await expect(
+      (await showBreakdown(page, 'Entry Pages')).getByRole('link', {
+        name: `/devlog/${slug}`,
+        exact: true,
+      }),
+    ).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await expectFitsPhoneWidth(page);
+  } finally {
+    await adminContext.close();
+  }
+});

@@ -169,3 +169,76 @@ test('a newer save from another device is not overwritten without asking', async
     'Guest Explorer',
   );
 });
+
+test('kept progress shows on the profile with the time it happened, not the time it was kept', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const game = 'TopDownRogueLike';
+  // the guest played three days ago: the browser's clock says so while they play
+  const unlockedAt = new Date(Date.now() - 3 * 24 * 60 * 60_000);
+  const then = await browser.newContext();
+  await then.clock.setFixedTime(unlockedAt);
+  const guestPage = await then.newPage();
+  await guestPage.goto(`/games?play=${game}`);
+  await expect
+    .poll(() =>
+      guestPage.frames().some((frame) => frame.url().startsWith(`${GAMES_ORIGIN}/${game}/`)),
+    )
+    .toBe(true);
+  const frame = guestPage.frames().find((candidate) => candidate.url().includes(`/${game}/`));
+  if (!frame) {
+    throw new Error(`no frame for ${game}`);
+  }
+  await frame.waitForFunction(() => 'GameSDK' in window);
+  await frame.evaluate(async () => {
+    window.GameSDK.start();
+    await window.GameSDK.unlock('First Blood');
+  });
+  // kept in this browser (nothing is sent while a guest)
+  await expect
+    .poll(() =>
+      guestPage.evaluate(
+        (key) => localStorage.getItem(key) ?? '',
+        `portfolio-guest-progress:${game}`,
+      ),
+    )
+    .toContain('First Blood');
+  // the same browser today: what it stored comes along, the clock is today's
+  const storage = await then.storageState();
+  await then.close();
+  const now = await browser.newContext({ storageState: storage });
+  try {
+    const page = await now.newPage();
+    const account = await registerAccount(page.request, 'kept');
+    await signIn(page, account);
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/games');
+    const offer = page.getByRole('region', { name: 'Progress from playing as a guest' });
+    await expect(offer).toContainText('0 saves, 1 achievement and 0 best scores');
+    await offer.getByRole('button', { name: 'Keep it in my account' }).click();
+    await expect(offer.getByRole('status')).toHaveText(
+      'Your progress in TopDown RogueLike is now in your account.',
+    );
+
+    // /profile lists the game (it said "No games played yet.") with the unlock's own time
+    await page.goto('/profile');
+    const usage = page.getByRole('region', { name: 'Usage Statistics' });
+    await expect(usage.getByText('TopDown RogueLike', { exact: true })).toBeVisible();
+    await expect(usage).not.toContainText('No games played yet.');
+    const unlock = usage
+      .getByRole('list', { name: 'TopDown RogueLike achievements' })
+      .getByRole('listitem')
+      .filter({ hasText: 'First Blood' });
+    const time = unlock.locator('time');
+    await expect(time).toHaveAttribute('datetime', unlockedAt.toISOString());
+    const shown = await page.evaluate(
+      (iso) => new Date(iso).toLocaleString(),
+      unlockedAt.toISOString(),
+    );
+    await expect(time).toHaveText(shown);
+    await expectNoSeriousA11yViolations(page);
+  } finally {
+    await now.close();
+  }
+});

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { type Browser, devices, type Locator, type Page } from '@playwright/test';
 
 import { expect, expectFitsPhoneWidth, expectNoSeriousA11yViolations, test } from '../fixtures';
 
@@ -29,6 +29,21 @@ async function replaceSource(page: Page, source: string): Promise<void> {
   await page.keyboard.press('Delete');
   // typed line by line so Monaco's auto-indent and auto-close do not change the program
   await page.keyboard.insertText(source);
+}
+
+/** A phone held upright (iPhone 13's size and browser name) in Chromium: touch, mobile viewport. */
+async function phonePage(browser: Browser) {
+  const { deviceScaleFactor, userAgent } = devices['iPhone 13'];
+  const viewport = { width: 390, height: 844 };
+  const context = await browser.newContext({
+    viewport,
+    screen: viewport,
+    deviceScaleFactor,
+    userAgent,
+    isMobile: true,
+    hasTouch: true,
+  });
+  return { context, page: await context.newPage() };
 }
 
 async function boxHeight(locator: Locator): Promise<number> {
@@ -377,4 +392,42 @@ test('the tutorials page passes axe, works by keyboard and fits a phone', async 
   await expect(page.getByRole('button', { name: 'Run' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(output(page)).toContainText('from keyboard');
+});
+
+test('on a phone, tapping around the page after the editor loaded logs no error', async ({
+  browser,
+}) => {
+  const { context, page } = await phonePage(browser);
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      problems.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto('/Tutorials');
+  const code = editorBox(page);
+  await code.tap();
+  await expect(page.locator('.cpp-editor .monaco-editor')).toBeVisible({ timeout: 30_000 });
+
+  // taps into the code, on the controls and the page around them, as a phone's user walks it
+  const box = await code.boundingBox();
+  for (const [x, y] of [
+    [60, 30],
+    [160, 70],
+    [100, 110],
+  ] as const) {
+    await page.touchscreen.tap((box?.x ?? 0) + x, (box?.y ?? 0) + y);
+  }
+  await page.getByRole('button', { name: 'Run' }).tap();
+  await expect(output(page)).toContainText('Hello, World!', { timeout: 60_000 });
+  await page.getByRole('heading', { level: 1, name: 'Tutorials' }).tap();
+  await page.getByLabel('Standard input').tap();
+  await page.getByRole('heading', { level: 2, name: 'C++ Tutorials' }).tap();
+  await page.touchscreen.tap((box?.x ?? 0) + 120, (box?.y ?? 0) + 50);
+  await page.getByRole('heading', { level: 3, name: CPP_TITLE }).tap();
+  await expect(code.locator('.monaco-editor')).toBeVisible();
+  expect(problems).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
+  await context.close();
 });

@@ -408,6 +408,8 @@ function mountWebSite(app: Express, deps: Deps, findGame: ApiWiring['findGame'])
   app.use(
     createWebSite({
       ...config,
+      // a page opened at the other loopback name goes where mail links lead
+      canonicalOrigin: deps.siteOrigin,
       isPublishedGame: (gameId) => findGame(gameId) !== undefined,
       content: {
         siteTexts: () => deps.content.store.siteTexts(),

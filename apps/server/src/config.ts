@@ -111,6 +111,9 @@ const EnvSchema = z
     RUN_CODE_SLOT_SECONDS_PER_MINUTE: unsetIfEmpty(
       z.coerce.number().int().min(5).max(600).default(30),
     ),
+    RUN_CODE_COMPILE_SECONDS_PER_MINUTE: unsetIfEmpty(
+      z.coerce.number().int().min(5).max(600).default(30),
+    ),
     // the games origin: where uploaded builds are served, apart from the site. Set it in
     // production to another site (registrable domain) than PUBLIC_ORIGIN's, e.g.
     // https://example-games.net beside https://example.com, and route it to GAMES_PORT; unset,
@@ -344,8 +347,10 @@ export interface Config {
   runCodeLimitPerMinute: number;
   /** The C++ backend: the native sandbox, Clang in WebAssembly, or auto (native if it works). */
   runCodeBackend: 'auto' | 'native' | 'wasm';
-  /** Runner slot-seconds one address or user may hold per minute. */
+  /** Seconds one address's or user's programs may run per minute (sleeping counts). */
   runCodeSlotSecondsPerMinute: number;
+  /** CPU seconds one address's or user's compiles may use per minute. */
+  runCodeCompileSecondsPerMinute: number;
   /** Days of site analytics events kept (ANALYTICS_RETENTION_DAYS). */
   analyticsRetentionDays: number;
   /** Bytes of analytics segments kept in memory (ANALYTICS_SEGMENT_CACHE_MB). */
@@ -515,6 +520,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runCodeLimitPerMinute: env.RUN_CODE_LIMIT_PER_MINUTE,
     runCodeBackend: env.RUN_CODE_BACKEND,
     runCodeSlotSecondsPerMinute: env.RUN_CODE_SLOT_SECONDS_PER_MINUTE,
+    runCodeCompileSecondsPerMinute: env.RUN_CODE_COMPILE_SECONDS_PER_MINUTE,
     analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     analyticsSegmentCacheBytes: env.ANALYTICS_SEGMENT_CACHE_MB * 1024 * 1024,
     gamesHost: {

@@ -29,6 +29,7 @@ import {
   EVENT_FLUSH_INTERVAL_MS,
 } from './modules/analytics/site/collector.js';
 import { createEventsRepo } from './modules/analytics/site/events-repo.js';
+import type { KnownContent } from './modules/analytics/site/page-paths.js';
 import {
   type AnalyticsQueryService,
   createAnalyticsQueryService,
@@ -401,6 +402,8 @@ function buildPresenceAndAnalytics(
   notifier: AdminNotifier,
   gameHost: GameHost,
   now: () => number,
+  /** The posts, games and projects site analytics counts as pages of their own. */
+  known: KnownContent,
 ) {
   const { database, redis, events } = infra;
   const analytics = createAnalyticsService({
@@ -425,7 +428,7 @@ function buildPresenceAndAnalytics(
     now,
   });
   const eventsRepo = createEventsRepo(database.db);
-  const collector = createCollector({ db: database.db, repo: eventsRepo, now });
+  const collector = createCollector({ db: database.db, repo: eventsRepo, now, known });
   const siteAnalytics = createAnalyticsQueryService({
     db: database.db,
     repo: eventsRepo,
@@ -564,7 +567,14 @@ async function buildContent(
   await devlog
     .seedWelcomePost()
     .catch((error: unknown) => devlogLog.error({ err: error }, 'the welcome post failed'));
-  return { media, content, devlog };
+  // what an address may name that the public can open (site analytics counts each as a page)
+  const known: KnownContent = {
+    isPublishedPost: async (slug) => (await devlog.getPublishedCached(slug)) !== undefined,
+    isPublishedGame: (gameId) => gameHost.catalogue.get(gameId)?.game.published === true,
+    isGalleryProject: (projectId) =>
+      content.store.gallery().some((project) => project.id === projectId),
+  };
+  return { media, content, devlog, known };
 }
 
 /** The sign-in and registration limits, with the configured counts. */
@@ -584,7 +594,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const now = options.now ?? Date.now;
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
   const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
-  const { media, content, devlog } = await buildContent(config, infra, gameHost, now);
+  const { media, content, devlog, known } = await buildContent(config, infra, gameHost, now);
   const authModule = buildAuth(config, infra, options);
   const { sessions } = authModule;
   const siteOrigin = siteOriginOf(config);
@@ -593,7 +603,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const usersModule = buildUsers(infra, authModule, mailModule, gameHost, siteOrigin);
   const { adminUsers } = usersModule;
   const notifier = createAdminNotifier();
-  const analyticsModule = buildPresenceAndAnalytics(config, infra, notifier, gameHost, now);
+  const analyticsModule = buildPresenceAndAnalytics(config, infra, notifier, gameHost, now, known);
   const { presence, collector, flushAnalytics, flushEvents, maintainAnalytics } = analyticsModule;
   const multiplayerModule = buildMultiplayer(config, notifier);
   const { gameStatus } = multiplayerModule;
@@ -683,6 +693,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         dir: `${config.dataDir}/run-code`,
         backend: config.runCodeBackend,
         slotSecondsPerMinute: config.runCodeSlotSecondsPerMinute,
+        compileSecondsPerMinute: config.runCodeCompileSecondsPerMinute,
         log: (message) => runCodeLog.warn(message),
       }),
     runCodeRateLimit: options.runCodeRateLimit ?? {

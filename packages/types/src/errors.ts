@@ -95,6 +95,10 @@ export const API_ERRORS = {
   TWO_FACTOR_ALREADY_ENABLED: { status: 409, message: 'Two-factor sign-in is already on' },
   TWO_FACTOR_NOT_ENABLED: { status: 409, message: 'Two-factor sign-in is not on' },
 
+  // mail
+  /** An id of GET /api/admin/mail/{id} or its resend that names no message of the outbox. */
+  MAIL_NOT_FOUND: { status: 404, message: 'No message with that id' },
+
   // games, leaderboards, achievements
   /** The one answer for a game id that is unknown or not visible to the caller (resolveGame). */
   GAME_NOT_FOUND: { status: 404, message: 'No game with that id' },
@@ -135,6 +139,10 @@ export const API_ERRORS = {
   RUN_TIME_BUDGET: {
     status: 429,
     message: 'Your programs have used the code runner for too long. Please try again shortly.',
+  },
+  COMPILE_TIME_BUDGET: {
+    status: 429,
+    message: 'Compiling your programs has used too much CPU time. Please try again shortly.',
   },
   RUNS_IN_PROGRESS: {
     status: 429,

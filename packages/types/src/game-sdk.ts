@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-import { LeaderboardKey, LeaderboardQuery, SubmitScoreRequest } from './leaderboards.js';
+import {
+  LeaderboardKey,
+  LeaderboardQuery,
+  ProgressTime,
+  SubmitScoreRequest,
+} from './leaderboards.js';
 
 /** How often a running game pings its play session (the SDK's interval), in seconds. */
 export const GAME_SESSION_PING_SECONDS = 30;
@@ -40,6 +45,8 @@ export type GameSessionRequest = z.infer<typeof GameSessionRequest>;
 /** PUT /api/games/:gameId/save: the game's data, any JSON value (null clears nothing: it is saved). */
 export const GameSaveRequest = z.object({
   data: z.json({ error: 'is required (any JSON value)' }),
+  /** When it was saved, if before now (a guest's save kept in the account); else now. */
+  updatedAt: ProgressTime.optional(),
 });
 export type GameSaveRequest = z.infer<typeof GameSaveRequest>;
 
@@ -60,6 +67,11 @@ export const UnlockAchievementRequest = z.object({
     .trim()
     .min(1, 'is required')
     .max(ACHIEVEMENT_NAME_MAX_LENGTH, `must be at most ${ACHIEVEMENT_NAME_MAX_LENGTH} characters`),
+  /**
+   * When it was unlocked, if before now (a guest's unlock kept in the account): an earlier time
+   * than the account's own unlock of it replaces that one, the first unlock being kept.
+   */
+  unlockedAt: ProgressTime.optional(),
 });
 export type UnlockAchievementRequest = z.infer<typeof UnlockAchievementRequest>;
 
@@ -76,6 +88,7 @@ export const MyGameRecord = z.object({
   playtimeSeconds: z.number().int().nonnegative(),
   lastPlayed: z.string().nullable(),
   achievements: z.array(UnlockedAchievement),
+  /** A save in any slot. */
   hasSave: z.boolean(),
 });
 export type MyGameRecord = z.infer<typeof MyGameRecord>;
@@ -141,7 +154,12 @@ export const GameSdkRequestMessage = z.discriminatedUnion('type', [
   z.object({ ...sdkRequest, type: z.literal('slots'), payload: z.unknown() }),
   z.object({ ...sdkRequest, type: z.literal('unlock'), payload: z.object({ name: z.string() }) }),
   /** A score on a board: answered with a SubmitScoreResponse (or, refused, { error }). */
-  z.object({ ...sdkRequest, type: z.literal('score'), payload: SubmitScoreRequest }),
+  // a game reports a score as it happens: only a guest's kept progress names an earlier time
+  z.object({
+    ...sdkRequest,
+    type: z.literal('score'),
+    payload: SubmitScoreRequest.omit({ achievedAt: true }),
+  }),
   /** A board: answered with a LeaderboardResponse (guests too). */
   z.object({
     ...sdkRequest,

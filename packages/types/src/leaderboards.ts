@@ -96,6 +96,16 @@ export type Leaderboard = z.infer<typeof Leaderboard>;
 export const LeaderboardsResponse = z.object({ leaderboards: z.array(Leaderboard) });
 export type LeaderboardsResponse = z.infer<typeof LeaderboardsResponse>;
 
+/**
+ * When a player's progress happened, for progress kept from playing as a guest (the browser's
+ * record of it, carried into the account later): ISO 8601 with its offset. The server takes a
+ * time after its own clock as now (a browser's clock may run ahead); without one, it is now.
+ */
+export const ProgressTime = z.iso.datetime({
+  offset: true,
+  error: 'must be a date and time (ISO 8601, e.g. 2026-05-01T12:00:00Z)',
+});
+
 /** `POST /api/games/:id/scores`: a signed-in player's score. */
 export const SubmitScoreRequest = z.object({
   board: LeaderboardKey,
@@ -104,6 +114,8 @@ export const SubmitScoreRequest = z.object({
     .finite('must be a finite number')
     .min(-SCORE_MAX_MAGNITUDE, `must be at least -${SCORE_MAX_MAGNITUDE}`)
     .max(SCORE_MAX_MAGNITUDE, `must be at most ${SCORE_MAX_MAGNITUDE}`),
+  /** When it was reached, if before now (a guest's score kept); never before the board existed. */
+  achievedAt: ProgressTime.optional(),
 });
 export type SubmitScoreRequest = z.infer<typeof SubmitScoreRequest>;
 

@@ -57,6 +57,18 @@ export const MailOutboxEntry = z.object({
 export type MailOutboxEntry = z.infer<typeof MailOutboxEntry>;
 export const MailOutbox = z.array(MailOutboxEntry);
 
+/** GET /api/admin/mail/{id}: one message; POST /api/admin/mail/{id}/resend: the copy queued. */
+export const MailMessageResponse = z.object({ message: MailOutboxEntry });
+export type MailMessageResponse = z.infer<typeof MailMessageResponse>;
+
+/** The admin's word for each state of a message. */
+export const MAIL_STATUS_LABELS: Readonly<Record<MailOutboxEntry['status'], string>> = {
+  pending: 'Waiting to be sent',
+  sent: 'Sent',
+  kept: 'Kept in the outbox (no SMTP)',
+  failed: 'Failed',
+};
+
 /** POST /api/auth/confirm-email: the token of a confirmation link. */
 export const ConfirmEmailRequest = z.object({
   token: z.string().min(1, 'is required').max(128, 'is too long'),

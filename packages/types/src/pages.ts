@@ -163,3 +163,55 @@ export function canonicalPagePath(pathname: string): string {
   }
   return best ? best.path + path.slice(best.path.length) : path;
 }
+
+/**
+ * The pages whose address names one of their items in its query: a game open in the viewer
+ * (/games?play=<id>) and a gallery project (/Gallery?project=<id>). Site analytics counts each
+ * known item as a page of its own.
+ */
+export const PAGE_ITEM_PARAMS: Readonly<Record<string, string>> = {
+  '/games': 'play',
+  '/Gallery': 'project',
+};
+
+const decodeQueryPart = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+};
+
+/** The first value of a query parameter (as URLSearchParams reads it), else undefined. */
+function queryParam(search: string, name: string): string | undefined {
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const at = pair.indexOf('=');
+    if (decodeQueryPart(at === -1 ? pair : pair.slice(0, at)) === name) {
+      return decodeQueryPart(at === -1 ? '' : pair.slice(at + 1));
+    }
+  }
+  return undefined;
+}
+
+/** The item an address names on its page (a game, a gallery project), if it names one. */
+export function pageItemOf(
+  pathname: string,
+  search: string,
+): { page: string; param: string; id: string } | undefined {
+  const page = canonicalPagePath(pathname);
+  const param = PAGE_ITEM_PARAMS[page];
+  const id = param ? queryParam(search, param) : undefined;
+  return param && id ? { page, param, id } : undefined;
+}
+
+/**
+ * A page view's address as site analytics counts it: the page as the site spells it, with the
+ * query parameter that names its item when it has one (/games?play=Pong), nothing else of the
+ * query (no campaign parameters, no media index).
+ */
+export function pageViewPath(pathname: string, search = ''): string {
+  const item = pageItemOf(pathname, search);
+  return item
+    ? `${item.page}?${item.param}=${encodeURIComponent(item.id)}`
+    : canonicalPagePath(pathname);
+}

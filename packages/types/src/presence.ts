@@ -43,6 +43,11 @@ export type VisitInfo = z.infer<typeof VisitInfo>;
 export const PageViewInfo = VisitInfo.extend({
   /** This view starts a visit. */
   entry: z.boolean().optional(),
+  /**
+   * The address the view counts for when it names more than `currentPage` (pageViewPath): a
+   * game open in the viewer (/games?play=<id>), a gallery project (/Gallery?project=<id>).
+   */
+  path: CurrentPage.optional(),
 });
 export type PageViewInfo = z.infer<typeof PageViewInfo>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalPagePath, findSitePage } from './pages.js';
+import { canonicalPagePath, findSitePage, pageViewPath } from './pages.js';
 import * as classic from './index.js';
 import { CurrentUser, CurrentUserResponse } from './session.js';
 
@@ -26,6 +26,20 @@ describe('findSitePage', () => {
   it('finds a page by any case and trailing slash, and nothing for other paths', () => {
     expect(findSitePage('/tutorials/')?.path).toBe('/Tutorials');
     expect(findSitePage('/nope')).toBeUndefined();
+  });
+});
+
+describe('pageViewPath', () => {
+  it.each([
+    ['/games', '?play=Pong', '/games?play=Pong'],
+    ['/Games/', '?utm_source=x&play=Wolf%20Scape', '/games?play=Wolf%20Scape'],
+    ['/games', '?isolated=1', '/games'],
+    ['/gallery', '?project=p1&media=3', '/Gallery?project=p1'],
+    ['/Tutorials', '?play=Pong', '/Tutorials'],
+    ['/devlog/welcome', '?utm_campaign=launch', '/devlog/welcome'],
+    ['/', '', '/'],
+  ])('counts %s%s as %s', (pathname, search, counted) => {
+    expect(pageViewPath(pathname, search)).toBe(counted);
   });
 });
 

@@ -15,6 +15,7 @@ import { SERVER_ROOT } from '../lib/paths.js';
 import { verifyPassword } from '../modules/auth/passwords.js';
 import { createSessionService } from '../modules/auth/session-service.js';
 import { createUsersRepo } from '../modules/users/repo.js';
+import { insertUser } from '../test/factories.js';
 import { uniqueName } from '../test/harness.js';
 
 const CLI = path.join(SERVER_ROOT, 'src/cli/admin-create.ts');
@@ -82,11 +83,7 @@ describe('npm run admin:create', () => {
         const [day] = await createAnalyticsRepo(database.db).listDays(today, today);
         expect(day).toMatchObject({ newUsers: 1, totalUsers: 1 });
         expect(await verifyPassword(row?.passwordHash ?? '', 'first password')).toBe(true);
-        const stranger = await users.insert({
-          username: user,
-          email: null,
-          passwordHash: 'unknown',
-        });
+        const stranger = await insertUser(database.db, { username: user, passwordHash: 'unknown' });
         // signed in twice with the old password
         const sessions = createSessionService({
           db: database.db,

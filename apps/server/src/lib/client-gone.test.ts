@@ -39,7 +39,7 @@ function cutOff(path: string, extraHeaders = ''): Promise<string> {
 describe('a cut-off request', () => {
   it('is answered with nothing and logged as nothing, on the heartbeat fast path and in Express', async () => {
     const logs = captureLogs();
-    const { client } = await (await import('../test/harness.js')).signedInClient(app);
+    const { client } = await (await import('../test/factories.js')).signedInClient(app);
     const cookie = /sid=[^;]+/.exec(client.cookieHeader)?.[0] ?? `${SESSION_COOKIE}=x`;
     const cases = [
       cutOff('/api/anonymous-heartbeat'),

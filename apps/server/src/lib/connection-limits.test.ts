@@ -8,7 +8,8 @@ import {
   waitForConnect,
 } from '../realtime/socket-test-client.js';
 import { makeZip, someScript } from '../modules/game-host/test-zips.js';
-import { signedInClient, startTestApp, type TestApp } from '../test/harness.js';
+import { startTestApp, type TestApp } from '../test/harness.js';
+import { buildGame, signedInClient } from '../test/factories.js';
 
 let app: TestApp;
 let port: number;
@@ -245,16 +246,10 @@ describe('connection limits', () => {
 
   it('lets a game build upload take longer than REQUEST_TIMEOUT_MS while bytes keep coming', async () => {
     const { client } = await signedInClient(app, 'admin');
-    const gameId = `Slow${Date.now().toString(36)}`;
-    const created = await client.post('/api/admin/games', {
-      id: gameId,
+    const gameId = await buildGame(client, {
+      id: `Slow${Date.now().toString(36)}`,
       title: 'Slow upload',
-      description: '',
-      instructions: '',
-      section: 'html5',
-      access: 'public',
     });
-    expect(created.status).toBe(201);
     const zip = await makeZip(
       { 'index.html': '<!DOCTYPE html><title>x</title>', 'game.js': someScript('slow', 8) },
       { compress: false },

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError } from '@portfolio/types';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { signedInClient } from '../test/factories.js';
 
 /** A request with exactly these headers, Host included (fetch sets its own Host). */
 function rawRequest(

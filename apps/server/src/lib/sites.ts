@@ -36,3 +36,42 @@ export function otherLoopbackName(hostName: string): string | undefined {
   }
   return isLoopbackHostName(hostName) ? 'localhost' : undefined;
 }
+
+/** A Host header's name and port (`[::1]` bracketed), undefined when it is not a host. */
+function hostOf(hostHeader: string): { hostname: string; port: string } | undefined {
+  try {
+    const url = new URL(`http://${hostHeader}`);
+    // nothing but a name and a port: no path, user or default port folded away
+    return url.host === hostHeader.toLowerCase()
+      ? { hostname: url.hostname, port: url.port }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The canonical address of a page asked for at another loopback name of the same port (the site
+ * at localhost:3000 when its mail links say 127.0.0.1:3000, or the reverse): browsers keep
+ * cookies per host name, so a reset link would sign the user in on one name while their tab
+ * stays signed out on the other. Undefined when the request's host is the canonical one, is not
+ * a loopback name, or names another port (a proxy in front, the games origin).
+ */
+export function canonicalLoopbackUrl(
+  hostHeader: string | undefined,
+  canonicalOrigin: string,
+  pathAndQuery: string,
+): string | undefined {
+  const asked = hostHeader === undefined ? undefined : hostOf(hostHeader);
+  const canonical = new URL(canonicalOrigin);
+  if (
+    !asked ||
+    asked.hostname === canonical.hostname ||
+    asked.port !== canonical.port ||
+    !isLoopbackHostName(asked.hostname) ||
+    !isLoopbackHostName(canonical.hostname)
+  ) {
+    return undefined;
+  }
+  return `${canonical.origin}${pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`}`;
+}

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ActiveUsersResponse, GameClickEvent } from '@portfolio/types';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { signedInClient } from '../test/factories.js';
 import {
   openSocket,
   type RecordingSocket,

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { createRedisInvalidationBus, invalidationChannel } from '../lib/invalidation-bus.js';
 import { connectRedis, waitForRedis } from '../lib/redis.js';
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { signedInClient } from '../test/factories.js';
 import {
   openSocket,
   type RecordingSocket,

@@ -1,12 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import {
-  currentUserOf,
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  uniqueName,
-} from '../test/harness.js';
+import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
+import { signedInClient } from '../test/factories.js';
 import {
   openSocket,
   type RecordingSocket,

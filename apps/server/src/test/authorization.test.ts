@@ -4,12 +4,12 @@ import { ROLES, type Role } from '@portfolio/types';
 
 import {
   SIGNED_IN_PASSWORD,
-  signedInClient,
   startTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
 } from './harness.js';
+import { buildUser, signedInClient } from './factories.js';
 
 interface RestrictedRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -129,11 +129,7 @@ afterAll(async () => {
 async function materialize(text: string): Promise<string> {
   let result = text;
   if (result.includes(NEW_USER)) {
-    const registered = await app.client().post<{ user: { id: string } }>('/api/auth/register', {
-      username: uniqueName('target'),
-      password: SIGNED_IN_PASSWORD,
-    });
-    result = result.replaceAll(NEW_USER, registered.body.user.id);
+    result = result.replaceAll(NEW_USER, (await buildUser(app, { prefix: 'target' })).id);
   }
   return result.replaceAll(NEW_EMAIL, `${uniqueName('mail')}@example.com`);
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createApp } from '../app.js';
 import { type AppRoute, routesOf } from './app-routes.js';
-import { signedInClient, startTestApp, type TestApp } from './harness.js';
+import { startTestApp, type TestApp } from './harness.js';
+import { signedInClient } from './factories.js';
 
 /** A game the demo data publishes: a game-scoped route gets past its 404 with it. */
 const KNOWN_GAME = 'TopDownRogueLike';

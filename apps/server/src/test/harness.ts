@@ -202,27 +202,5 @@ export function uniqueName(prefix = 'user'): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
-/** The password signedInClient gives every user. */
+/** The password every user made by the factories (factories.ts) has unless a test gives one. */
 export const SIGNED_IN_PASSWORD = 'correct horse battery';
-
-/** Registers and signs in a fresh user with the given role (promoted directly in the database). */
-export async function signedInClient(app: TestApp, role: 'user' | 'subscriber' | 'admin' = 'user') {
-  const client = app.client();
-  const username = uniqueName(role);
-  const password = SIGNED_IN_PASSWORD;
-  const registered = await client.post<{ user: { id: string } }>('/api/auth/register', {
-    username,
-    password,
-  });
-  if (registered.status !== 201) {
-    throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
-  }
-  if (role !== 'user') {
-    await app.deps.users.setRole(registered.body.user.id, role);
-  }
-  const login = await client.post('/api/auth/login', { username, password });
-  if (login.status !== 200) {
-    throw new Error(`login failed: ${login.status}`);
-  }
-  return { client, username, password, id: registered.body.user.id };
-}

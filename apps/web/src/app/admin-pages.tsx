@@ -4,6 +4,7 @@ import { ErrorPage, NOT_FOUND } from '../ui/error-page';
 import { AdminContentSection } from '../features/admin-content/admin-content-page';
 import { AdminDevlogSection } from '../features/admin-devlog/admin-devlog-page';
 import { AdminGamesSection } from '../features/admin-games/admin-games-page';
+import { AdminMailMessagePage, AdminMailPage } from '../features/admin-mail/admin-mail-page';
 import { AdminMediaPage } from '../features/admin-media/admin-media-page';
 import { AnalyticsPage } from '../features/analytics/analytics-page';
 import { AdminPage } from '../features/admin/admin-page';
@@ -22,6 +23,8 @@ export function AdminPages() {
     { path: 'analytics', element: <AnalyticsPage /> },
     { path: 'media', element: <AdminMediaPage /> },
     { path: 'devlog/*', element: <AdminDevlogSection /> },
+    { path: 'mail', element: <AdminMailPage /> },
+    { path: 'mail/:messageId', element: <AdminMailMessagePage /> },
     { path: '*', element: <ErrorPage detail={NOT_FOUND} /> },
   ]);
 }

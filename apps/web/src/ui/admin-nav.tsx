@@ -1,6 +1,9 @@
 import { NavLink } from 'react-router';
 
-/** The admin area's sections: dashboard, games, content, the site's analytics, media, devlog. */
+/**
+ * The admin area's sections: dashboard, games, content, the site's analytics, media, devlog and
+ * mail (the outbox).
+ */
 export function AdminNav() {
   return (
     <nav className="admin-nav" aria-label="Admin">
@@ -21,6 +24,9 @@ export function AdminNav() {
       </NavLink>
       <NavLink to="/admin/devlog" className="admin-nav__link">
         Devlog
+      </NavLink>
+      <NavLink to="/admin/mail" className="admin-nav__link">
+        Mail
       </NavLink>
     </nav>
   );

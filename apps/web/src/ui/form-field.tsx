@@ -140,6 +140,31 @@ export function SelectField<T extends string>({
   );
 }
 
+/**
+ * Fields side by side (each at least 12rem wide, one under the other on a phone): labels and
+ * controls line up at the top, whatever hint one of them has under it.
+ */
+export function FormRow({ children }: { children: ReactNode }) {
+  return <div className="form__row">{children}</div>;
+}
+
+interface FormGroupProps {
+  legend: ReactNode;
+  /** A class beside form__group, for the group's place in its layout. */
+  className?: string;
+  children: ReactNode;
+}
+
+/** A fieldset of related fields under its legend, framed as every form's groups are. */
+export function FormGroup({ legend, className, children }: FormGroupProps) {
+  return (
+    <fieldset className={className ? `form__group ${className}` : 'form__group'}>
+      <legend>{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
 /** A field's id and error in a form whose errors are kept by the field's path ('media.0.source'). */
 export const fieldOf = (formId: string, errors: FieldErrors, name: string) => ({
   id: `${formId}-${name.replace(/\./g, '-')}`,

@@ -8,12 +8,8 @@ import {
 import { Profile } from '@portfolio/types';
 import type { GameAuditResponse } from '@portfolio/types/game-host';
 
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildAchievement, signedInClient } from '../../test/factories.js';
 
 /*
  * The achievement catalogue over HTTP on a real database: definitions by the admin, unlocks
@@ -53,18 +49,16 @@ describe('a game with a catalogue', () => {
   const GAME = 'MainQuest2';
 
   it('unlocks only defined achievements and shows each with its share of players', async () => {
-    expect(
-      (
-        await define(GAME, 'first-quest', {
-          name: 'First Quest',
-          description: 'Finish one',
-          points: 10,
-        })
-      ).status,
-    ).toBe(201);
-    expect(
-      (await define(GAME, 'secret-room', { name: 'Secret Room', points: 50, hidden: true })).status,
-    ).toBe(201);
+    await buildAchievement(admin, GAME, 'first-quest', {
+      name: 'First Quest',
+      description: 'Finish one',
+      points: 10,
+    });
+    await buildAchievement(admin, GAME, 'secret-room', {
+      name: 'Secret Room',
+      points: 50,
+      hidden: true,
+    });
 
     const alice = await signedInClient(app);
     const bob = await signedInClient(app);
@@ -113,7 +107,7 @@ describe('a game with a catalogue', () => {
   });
 
   it('takes an icon uploaded like the thumbnail, serves it, and shows it with the points on the profile', async () => {
-    await define(GAME, 'iconic', { name: 'Iconic', points: 5 });
+    await buildAchievement(admin, GAME, 'iconic', { name: 'Iconic', points: 5 });
     const upload = await fetch(`${app.url}/api/admin/games/${GAME}/achievements/iconic/icon`, {
       method: 'PUT',
       headers: { 'content-type': 'image/png', cookie: admin.cookieHeader },

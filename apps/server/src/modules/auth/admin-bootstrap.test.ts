@@ -10,7 +10,7 @@ import { type Db, PGLITE_EXTENSIONS } from '../../db/client.js';
 import { schema } from '../../db/schema.js';
 import { openTestDatabase } from '../../test/database.js';
 import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
-import { createUsersRepo } from '../users/repo.js';
+import { insertUser } from '../../test/factories.js';
 import { hashPassword } from './passwords.js';
 
 /** Runs `fn` against the database the next app will start with; returns the PGlite dump if any. */
@@ -59,11 +59,7 @@ describe('admin from ADMIN_USERNAME / ADMIN_PASSWORD at start', () => {
     const username = uniqueName('existing');
     const ownPassword = 'my own password';
     const prepared = await prepareDatabase(async (db) => {
-      await createUsersRepo(db).insert({
-        username,
-        email: null,
-        passwordHash: await hashPassword(ownPassword),
-      });
+      await insertUser(db, { username, passwordHash: await hashPassword(ownPassword) });
     });
     const admin = { username: username.toUpperCase(), password: 'admin password 1' };
     await withApp(await startTestApp({ admin }, prepared), async (app) => {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '@portfolio/types';
 
 import { sessions } from '../../db/schema.js';
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { buildUser, signedInClient } from '../../test/factories.js';
 import { captureLogs } from '../../lib/logger.js';
 
 let app: TestApp;
@@ -29,15 +30,6 @@ async function countSessions(userId: string): Promise<number> {
 }
 
 /** A registered user who has not logged in yet (so has no session row). */
-async function registeredUser(prefix = 'user') {
-  const username = uniqueName(prefix);
-  const response = await app
-    .client()
-    .post<{ user: { id: string } }>('/api/auth/register', { username, password: PASSWORD });
-  expect(response.status).toBe(201);
-  return { username, id: response.body.user.id };
-}
-
 describe('characters PostgreSQL cannot store', () => {
   it('answers a login with a NUL in the username like wrong credentials, not 500', async () => {
     const response = await app
@@ -67,7 +59,7 @@ describe('characters PostgreSQL cannot store', () => {
   ])(
     'refuses device info with %s with 400 before creating a session',
     async (_case, deviceInfo, message) => {
-      const { username, id } = await registeredUser();
+      const { username, id } = await buildUser(app);
       const response = await app
         .client()
         .post<ApiError>('/api/auth/login', { username, password: PASSWORD, deviceInfo });
@@ -83,7 +75,7 @@ describe('characters PostgreSQL cannot store', () => {
   );
 
   it('leaves no session behind when recording the login fails', async () => {
-    const { username, id } = await registeredUser();
+    const { username, id } = await buildUser(app);
     const recordLogin = vi
       .spyOn(app.deps.users, 'recordLogin')
       .mockRejectedValueOnce(new Error('database went away'));
@@ -104,7 +96,7 @@ describe('characters PostgreSQL cannot store', () => {
 
 describe('usernames outside the username rule at login', () => {
   it('does not let a dotted capital I stand in for i (PostgreSQL lower-cases it to i)', async () => {
-    const { username } = await registeredUser('ivy');
+    const { username } = await buildUser(app, { prefix: 'ivy' });
     const lookalike = `\u0130${username.slice(1)}`;
     const response = await app
       .client()

@@ -6,6 +6,7 @@ import type { ApiError } from '@portfolio/types';
 
 import type { TestClient } from '../../test/harness.js';
 import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { buildUser, insertUser } from '../../test/factories.js';
 import { COMMON_PASSWORD_MESSAGE, PASSWORD_IS_USERNAME_MESSAGE } from './password-policy.js';
 
 const WINDOW_MS = 60_000;
@@ -30,6 +31,8 @@ afterAll(async () => {
 });
 
 const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+/** A user with PASSWORD, registered from an address of their own. */
+const anOwner = () => ({ password: PASSWORD, headers: { 'x-forwarded-for': randomIp() } });
 
 function login(client: TestClient, username: string, password: string, ip = randomIp()) {
   return client.post<ApiError>(
@@ -37,19 +40,6 @@ function login(client: TestClient, username: string, password: string, ip = rand
     { username, password },
     { 'x-forwarded-for': ip },
   );
-}
-
-async function registeredUser() {
-  const username = uniqueName();
-  const response = await app
-    .client()
-    .post(
-      '/api/auth/register',
-      { username, password: PASSWORD },
-      { 'x-forwarded-for': randomIp() },
-    );
-  expect(response.status).toBe(201);
-  return username;
 }
 
 /** Wrong passwords for a username from many addresses, until the username's counter is full. */
@@ -63,7 +53,7 @@ async function lockUsername(username: string) {
 
 describe('login throttling with device cookies', () => {
   it('lets the owner in from a browser they signed in with, while guessing holds the username', async () => {
-    const username = await registeredUser();
+    const { username } = await buildUser(app, anOwner());
     const owner = app.client();
     expect((await login(owner, username, PASSWORD)).status).toBe(200);
     expect(owner.cookieHeader).toMatch(/__Host-did=/);
@@ -80,7 +70,7 @@ describe('login throttling with device cookies', () => {
   });
 
   it('knows the device when a junk device cookie is planted beside the real one', async () => {
-    const username = await registeredUser();
+    const { username } = await buildUser(app, anOwner());
     const owner = app.client();
     expect((await login(owner, username, PASSWORD)).status).toBe(200);
     const device = owner.cookieHeader.split('; ').find((pair) => /^(__Host-)?did=/.test(pair));
@@ -100,7 +90,7 @@ describe('login throttling with device cookies', () => {
   });
 
   it('counts wrong passwords from a known device on their own, and holds that device too', async () => {
-    const username = await registeredUser();
+    const { username } = await buildUser(app, anOwner());
     const owner = app.client();
     expect((await login(owner, username, PASSWORD)).status).toBe(200);
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -112,8 +102,8 @@ describe('login throttling with device cookies', () => {
   });
 
   it('does not accept a device cookie of another user, nor a forged one', async () => {
-    const username = await registeredUser();
-    const other = await registeredUser();
+    const { username } = await buildUser(app, anOwner());
+    const { username: other } = await buildUser(app, anOwner());
     const browser = app.client();
     expect((await login(browser, other, PASSWORD)).status).toBe(200);
     await lockUsername(username);
@@ -134,7 +124,7 @@ describe('login throttling with device cookies', () => {
   });
 
   it('keeps the per-address limit for known devices', async () => {
-    const username = await registeredUser();
+    const { username } = await buildUser(app, anOwner());
     const owner = app.client();
     const ip = randomIp();
     expect((await login(owner, username, PASSWORD, ip)).status).toBe(200);
@@ -182,9 +172,8 @@ describe('new passwords', () => {
 
   it('refuses a common new password on change, and lets an existing weak password sign in', async () => {
     const username = uniqueName();
-    const user = await app.deps.users.insert({
+    const user = await insertUser(app.deps.database.db, {
       username,
-      email: null,
       // set before the rule existed: the owner must still be able to sign in
       passwordHash: await (await import('./passwords.js')).hashPassword('password1'),
     });

@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError, CurrentUser, CurrentUserResponse, LoginResponse } from '@portfolio/types';
 
-import {
-  currentUserOf,
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  uniqueName,
-} from '../../test/harness.js';
+import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -5,13 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_MESSAGE, MailOutbox, type MailOutboxEntry } from '@portfolio/types';
 
 import { emailTokens, mailOutbox, users } from '../../db/schema.js';
-import {
-  currentUserOf,
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  uniqueName,
-} from '../../test/harness.js';
+import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../test/smtp-sink.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
@@ -32,17 +27,6 @@ afterAll(async () => {
   await smtp.close();
 });
 
-/** A signed-in user whose email is confirmed (set in the database: confirming has its own test). */
-async function userWithEmail() {
-  const signedIn = await signedInClient(app);
-  const email = `${signedIn.username}@example.com`;
-  await app.deps.database.db
-    .update(users)
-    .set({ email, emailConfirmedAt: new Date() })
-    .where(eq(users.id, signedIn.id));
-  return { ...signedIn, email };
-}
-
 const mailTo = (email: string, subject: RegExp) => (message: ParsedMail) =>
   message.to !== undefined &&
   !Array.isArray(message.to) &&
@@ -54,7 +38,7 @@ const tokenOf = (link: string) => new URL(link).hash.replace(/^#token=/, '');
 
 describe('forgot password → reset by mail', () => {
   it('sends a link that sets a new password once; old password and other sessions end', async () => {
-    const user = await userWithEmail();
+    const user = await signedInClient(app, { confirmedEmail: true });
     const otherBrowser = app.client();
     expect(
       (
@@ -108,7 +92,7 @@ describe('forgot password → reset by mail', () => {
   });
 
   it('refuses an expired link', async () => {
-    const user = await userWithEmail();
+    const user = await signedInClient(app, { confirmedEmail: true });
     await app.client().post('/api/auth/forgot-password', { login: user.username });
     const token = tokenOf(
       linkIn(await smtp.waitFor(mailTo(user.email, /Reset your/)), `${app.url}/reset-password`),
@@ -143,7 +127,7 @@ describe('forgot password → reset by mail', () => {
   });
 
   it('never sends to a recipient that is not a bare address', async () => {
-    const user = await userWithEmail();
+    const user = await signedInClient(app, { confirmedEmail: true });
     // written around the contracts, as a row from before the rule would be
     await app.deps.mail.enqueue({
       kind: 'test',
@@ -173,7 +157,7 @@ describe('forgot password → reset by mail', () => {
   });
 
   it('answers an unknown user with the same words in the same time', async () => {
-    const user = await userWithEmail();
+    const user = await signedInClient(app, { confirmedEmail: true });
     const timeOf = async (login: string) => {
       const started = performance.now();
       const response = await app.client().post('/api/auth/forgot-password', { login });
@@ -197,7 +181,7 @@ describe('forgot password → reset by mail', () => {
   });
 
   it('sends an account at most three reset mails an hour', async () => {
-    const user = await userWithEmail();
+    const user = await signedInClient(app, { confirmedEmail: true });
     for (let i = 0; i < 5; i++) {
       expect(
         (await app.client().post('/api/auth/forgot-password', { login: user.username })).status,
@@ -288,7 +272,7 @@ describe('the admin’s one-time reset link', () => {
 
 describe('the queue across an SMTP outage', () => {
   it('keeps mail while SMTP is down and delivers it when it is back on the same port', async () => {
-    const user = await userWithEmail();
+    const user = await signedInClient(app, { confirmedEmail: true });
     await smtp.close();
     await app.client().post('/api/auth/forgot-password', { login: user.username });
     // wait until a delivery has failed at least twice
@@ -318,12 +302,8 @@ describe('without SMTP_URL: the outbox', () => {
   it('keeps every message where the admin reads it', async () => {
     const local = await startTestApp();
     try {
-      const user = await signedInClient(local);
-      const email = `${user.username}@example.com`;
-      await local.deps.database.db
-        .update(users)
-        .set({ email, emailConfirmedAt: new Date() })
-        .where(eq(users.id, user.id));
+      const user = await signedInClient(local, { confirmedEmail: true });
+      const { email } = user;
       await local.client().post('/api/auth/forgot-password', { login: email });
       const admin = await signedInClient(local, 'admin');
       expect((await user.client.get('/api/admin/mail')).status).toBe(403);

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, RegisterResponse } from '@portfolio/types';
 
 import { mailOutbox, users } from '../../db/schema.js';
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -4,12 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   currentUserOf,
-  signedInClient,
   startTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
 } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 const PASSWORD = 'correct horse battery';
 

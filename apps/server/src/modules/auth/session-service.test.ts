@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Role } from '@portfolio/types';
-
 import type { Database } from '../../db/client.js';
 import { createLocalInvalidationBus, type InvalidationBus } from '../../lib/invalidation-bus.js';
 import { openTestDatabase } from '../../test/database.js';
-import { uniqueName } from '../../test/harness.js';
+import { insertUser } from '../../test/factories.js';
 import { createUsersRepo, type UsersRepo } from '../users/repo.js';
 import { createSessionService, type SessionTimeouts } from './session-service.js';
 
@@ -39,15 +37,11 @@ function setup(timeouts: SessionTimeouts = TIMEOUTS) {
   };
 }
 
-async function newUser(role: Role = 'user') {
-  return users.insert({ username: uniqueName(), email: null, passwordHash: 'not-used', role });
-}
-
 describe('session timeouts', () => {
   it('expires a session that is not used for idleMs', async () => {
     const { process, at } = setup();
     const sessions = process();
-    const { token } = await sessions.create((await newUser()).id);
+    const { token } = await sessions.create((await insertUser(database.db)).id);
     expect(await sessions.resolve(token)).not.toBeNull();
 
     at(60);
@@ -58,7 +52,7 @@ describe('session timeouts', () => {
   it('persists an extension only when flushed', async () => {
     const { process, at } = setup();
     const sessions = process();
-    const { token } = await sessions.create((await newUser()).id);
+    const { token } = await sessions.create((await insertUser(database.db)).id);
 
     at(59);
     expect(await sessions.resolve(token)).not.toBeNull();
@@ -70,7 +64,7 @@ describe('session timeouts', () => {
   it('extends the idle expiry when the session is used, once flushed, for every process', async () => {
     const { process, at } = setup();
     const first = process();
-    const { token } = await first.create((await newUser()).id);
+    const { token } = await first.create((await insertUser(database.db)).id);
 
     at(45);
     expect(await first.resolve(token)).not.toBeNull();
@@ -86,7 +80,7 @@ describe('session timeouts', () => {
   it('keeps extending a session used less often than the cache lifetime', async () => {
     const { process, at } = setup();
     const sessions = process();
-    const { token } = await sessions.create((await newUser()).id);
+    const { token } = await sessions.create((await insertUser(database.db)).id);
     // every 50 minutes: each use is a fresh read from the database (the cache keeps 10 minutes)
     for (const minute of [50, 100, 150]) {
       at(minute);
@@ -98,7 +92,7 @@ describe('session timeouts', () => {
   it('ends the session at the absolute expiry however often it is used', async () => {
     const { process, at } = setup();
     const sessions = process();
-    const { token } = await sessions.create((await newUser()).id);
+    const { token } = await sessions.create((await insertUser(database.db)).id);
     for (let minute = 30; minute < 180; minute += 30) {
       at(minute);
       const resolved = await sessions.resolve(token);
@@ -116,7 +110,7 @@ describe('session timeouts', () => {
     const { process, at } = setup({ idleMs: 8 * MINUTE, absoluteMs: 180 * MINUTE });
     const first = process();
     const second = process();
-    const { token } = await first.create((await newUser()).id);
+    const { token } = await first.create((await insertUser(database.db)).id);
     expect(await first.resolve(token)).not.toBeNull();
 
     at(6);
@@ -132,7 +126,7 @@ describe('session cache', () => {
   it('serves a resolved session from memory without a query', async () => {
     const { process } = setup();
     const sessions = process();
-    const { token } = await sessions.create((await newUser()).id);
+    const { token } = await sessions.create((await insertUser(database.db)).id);
     await sessions.resolve(token);
     const queries = sessions.stats().queries;
     for (let i = 0; i < 5; i++) {
@@ -145,7 +139,7 @@ describe('session cache', () => {
     const { process } = setup();
     const first = process();
     const second = process();
-    const user = await newUser('user');
+    const user = await insertUser(database.db, { role: 'user' });
     const { token } = await first.create(user.id);
     expect((await first.resolve(token))?.user.role).toBe('user');
     expect((await second.resolve(token))?.user.role).toBe('user');
@@ -163,7 +157,7 @@ describe('session cache', () => {
     const { process } = setup();
     const first = process();
     const second = process();
-    const { token } = await first.create((await newUser()).id);
+    const { token } = await first.create((await insertUser(database.db)).id);
     expect(await first.resolve(token)).not.toBeNull();
 
     await second.destroy(token);

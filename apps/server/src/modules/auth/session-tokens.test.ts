@@ -6,16 +6,13 @@ import type { Database } from '../../db/client.js';
 import { sessions as sessionsTable } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { openTestDatabase } from '../../test/database.js';
-import { uniqueName } from '../../test/harness.js';
-import { createUsersRepo, type UsersRepo } from '../users/repo.js';
+import { insertUser } from '../../test/factories.js';
 import { createSessionService } from './session-service.js';
 
 const SECRET = 't'.repeat(32);
 let database: Database;
-let users: UsersRepo;
 beforeAll(async () => {
   database = await openTestDatabase();
-  users = createUsersRepo(database.db);
 });
 afterAll(async () => {
   await database.close();
@@ -40,10 +37,6 @@ function controllableBus() {
   };
 }
 
-async function newUserId() {
-  return (await users.insert({ username: uniqueName(), email: null, passwordHash: 'x' })).id;
-}
-
 describe('session tokens', () => {
   it('refuses forged, random and unknown cookies without a query, and asks the database once per unknown signed token', async () => {
     const service = createSessionService({
@@ -51,7 +44,7 @@ describe('session tokens', () => {
       secret: SECRET,
       bus: controllableBus().bus,
     });
-    const { token } = await service.create(await newUserId());
+    const { token } = await service.create((await insertUser(database.db)).id);
     expect(token).toMatch(/^[\w-]{43}\.[\w-]{22}$/);
     const queries = service.stats().queries;
 
@@ -76,7 +69,7 @@ describe('session tokens', () => {
   });
 
   it('keeps sessions made before tokens were signed working', async () => {
-    const userId = await newUserId();
+    const userId = (await insertUser(database.db)).id;
     const legacyToken = randomBytes(32).toString('base64url');
     const idHash = createHmac('sha256', SECRET).update(legacyToken).digest('base64url');
     const now = Date.now();
@@ -104,7 +97,7 @@ describe('session tokens', () => {
       bus: control.bus,
       now: () => time,
     });
-    const { token } = await service.create(await newUserId());
+    const { token } = await service.create((await insertUser(database.db)).id);
     await service.resolve(token);
     const cached = service.stats().queries;
     time += 6000;

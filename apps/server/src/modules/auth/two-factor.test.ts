@@ -17,15 +17,8 @@ import type {
 } from '@portfolio/types';
 
 import { loginChallenges, userTwoFactor } from '../../db/schema.js';
-import {
-  currentUserOf,
-  SIGNED_IN_PASSWORD,
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  type TestClient,
-  uniqueName,
-} from '../../test/harness.js';
+import { currentUserOf, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { RELAXED_AUTH_LIMITS } from '../../test/relaxed-limits.js';
 import { openSocket, waitForConnect, waitForEvent } from '../../realtime/socket-test-client.js';
 
@@ -329,16 +322,9 @@ describe('two-factor code attempts are rate limited', () => {
    * is small, and runs sharing one Redis share 127.0.0.1's counter.
    */
   async function userWithTwoFactorAt(ip: string) {
-    const client = app.client();
-    const username = uniqueName();
-    const password = SIGNED_IN_PASSWORD;
-    const forwarded = { 'x-forwarded-for': ip };
-    expect(
-      (await client.post('/api/auth/register', { username, password }, forwarded)).status,
-    ).toBe(201);
-    expect((await client.post('/api/auth/login', { username, password }, forwarded)).status).toBe(
-      200,
-    );
+    const { client, username, password } = await signedInClient(app, {
+      headers: { 'x-forwarded-for': ip },
+    });
     return { username, password, ...(await enableTwoFactor(client)) };
   }
 

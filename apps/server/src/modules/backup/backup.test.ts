@@ -13,22 +13,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { GamesResponse } from '@portfolio/types/game-host';
-import { MediaUploadResponse } from '@portfolio/types/media';
 
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database.js';
 import {
-  signedInClient,
   startIsolatedTestApp,
   startTestApp,
   type TestApp,
   type TestClient,
-  uniqueName,
 } from '../../test/harness.js';
-import { makeZip, someScript } from '../game-host/test-zips.js';
+import {
+  buildGame,
+  buildGameBuild,
+  buildImage,
+  buildUser,
+  plainBuild,
+  publishGame,
+  signedInClient,
+  signIn,
+} from '../../test/factories.js';
 import { BackupError, createBackup, latestMigration, restoreBackup } from './archive.js';
 
 /**
@@ -60,56 +65,12 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function upload(gameId: string, label: string) {
-  const response = await fetch(`${site.url}/api/admin/games/${gameId}/build`, {
-    method: 'PUT',
-    body: await makeZip({
-      'index.html': `<!DOCTYPE html><html><body>${label}<script src="game.js"></script></body></html>`,
-      'game.js': someScript(label),
-    }),
-    headers: { 'content-type': 'application/zip', cookie: admin.cookieHeader },
-  });
-  expect(response.status).toBe(201);
-}
-
-/** Uploads a PNG through the admin API; returns the stored item's URLs. */
-async function uploadImage(): Promise<string[]> {
-  const png = await sharp({
-    create: { width: 400, height: 300, channels: 3, background: '#3366aa' },
-  })
-    .png()
-    .toBuffer();
-  const response = await fetch(`${site.url}/api/admin/media`, {
-    method: 'POST',
-    body: png,
-    headers: {
-      'content-type': 'image/png',
-      'x-file-name': encodeURIComponent('backed up.png'),
-      cookie: admin.cookieHeader,
-    },
-  });
-  expect(response.status).toBe(201);
-  const { media } = MediaUploadResponse.parse(await response.json());
-  return [media.url, media.thumbnail, ...media.variants.map((variant) => variant.src)];
-}
-
 const backupSource = () => ({
   database: site.deps.database,
   databaseUrl: site.deps.config.databaseUrl,
   gamesDir: site.deps.config.gamesHost.dir,
   mediaDir: site.deps.config.media.dir,
 });
-
-async function register(app: TestApp, username: string) {
-  const response = await app
-    .client()
-    .post('/api/auth/register', { username, password: PASSWORD, email: `${username}@example.org` });
-  expect(response.status).toBe(201);
-}
-
-async function signIn(app: TestApp, username: string) {
-  return (await app.client().post('/api/auth/login', { username, password: PASSWORD })).status;
-}
 
 /**
  * A fresh place to restore into: an empty DATA_DIR, GAMES_DIR and MEDIA_DIR (DATA_DIR/media, the
@@ -130,31 +91,26 @@ async function freshTarget(name: string) {
 
 describe('npm run backup / npm run restore', () => {
   it('brings back users who can sign in, every version of a game with its files, and media', async () => {
-    const users = [uniqueName('kept'), uniqueName('kept')];
-    for (const username of users) {
-      await register(site, username);
-    }
-    const gameId = `B${randomBytes(4).toString('hex')}`;
-    expect(
-      (
-        await admin.post('/api/admin/games', {
-          id: gameId,
-          title: `Game ${gameId}`,
-          description: 'A game that is backed up',
-          instructions: 'Press keys.',
-          section: 'html5',
-          access: 'public',
-        })
-      ).status,
-    ).toBe(201);
+    const users = [
+      await buildUser(site, { prefix: 'kept', password: PASSWORD, email: true }),
+      await buildUser(site, { prefix: 'kept', password: PASSWORD, email: true }),
+    ];
+    const gameId = await buildGame(admin, {
+      id: `B${randomBytes(4).toString('hex')}`,
+      description: 'A game that is backed up',
+    });
     for (const label of ['first', 'second', 'third']) {
-      await upload(gameId, label);
+      await buildGameBuild(admin, gameId, plainBuild(label));
     }
-    expect(
-      (await admin.request('PATCH', `/api/admin/games/${gameId}`, { published: true })).status,
-    ).toBe(200);
+    await publishGame(admin, gameId);
 
-    const mediaUrls = await uploadImage();
+    const media = await buildImage(admin, {
+      width: 400,
+      height: 300,
+      background: '#3366aa',
+      fileName: 'backed up.png',
+    });
+    const mediaUrls = [media.url, media.thumbnail, ...media.variants.map((variant) => variant.src)];
     const mediaBytes = new Map<string, Buffer>();
     for (const url of mediaUrls) {
       const response = await fetch(site.url + url);
@@ -194,12 +150,15 @@ describe('npm run backup / npm run restore', () => {
       { loadDataDir: undefined },
     );
     try {
-      for (const username of users) {
-        expect(await signIn(restored, username)).toBe(200);
+      for (const user of users) {
+        await signIn(restored.client(), user);
       }
       expect(
-        (await restored.client().post('/api/auth/login', { username: users[0], password: 'wrong' }))
-          .status,
+        (
+          await restored
+            .client()
+            .post('/api/auth/login', { username: users[0]?.username, password: 'wrong' })
+        ).status,
       ).toBe(401);
       const games = await restored.client().get<GamesResponse>('/api/games');
       const game = games.body.games.find((entry) => entry.id === gameId);

@@ -1,15 +1,10 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { AdminGalleryProjectResponse } from '@portfolio/types/content';
-import { galleryItemOf, type MediaUploadResponse } from '@portfolio/types/media';
+import { galleryItemOf } from '@portfolio/types/media';
 
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildImage, signedInClient } from '../../test/factories.js';
 
 /*
  * A gallery project's uploads belong to it: the media library will not delete what a project
@@ -29,28 +24,9 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function uploadPicture(red: number): Promise<MediaUploadResponse['media']> {
-  const png = await sharp({
-    create: { width: 64, height: 48, channels: 3, background: { r: red, g: 20, b: 90 } },
-  })
-    .png()
-    .toBuffer();
-  const response = await fetch(`${app.url}/api/admin/media`, {
-    method: 'POST',
-    body: png,
-    headers: {
-      'content-type': 'image/png',
-      'x-file-name': `shot-${red}.png`,
-      cookie: admin.cookieHeader,
-    },
-  });
-  expect(response.status).toBeLessThan(300);
-  return ((await response.json()) as MediaUploadResponse).media;
-}
-
 it("keeps a project's uploads while it shows them and removes them with the project", async () => {
-  const kept = await uploadPicture(200);
-  const shared = await uploadPicture(10);
+  const kept = await buildImage(admin, { background: { r: 200, g: 20, b: 90 } });
+  const shared = await buildImage(admin, { background: { r: 10, g: 20, b: 90 } });
   const created = await admin.post<AdminGalleryProjectResponse>('/api/admin/gallery', {
     title: 'Uploaded shots',
     description: 'Pictures uploaded in the admin.',

@@ -16,12 +16,8 @@ import { openDatabase } from '../../db/client.js';
 import { createLocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import { openTestDatabase } from '../../test/database.js';
 import { createScratchDatabase } from '../../test/scratch-database.js';
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { createContent } from './service.js';
 import { SEED_GALLERY, SEED_TUTORIALS } from './seed-content.js';
 

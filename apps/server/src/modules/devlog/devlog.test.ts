@@ -6,7 +6,6 @@ import { parseFeed } from '@rowanmanning/feed-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type {
-  AdminPost,
   AdminPostResponse,
   AdminPostsResponse,
   PostAuditResponse,
@@ -16,12 +15,12 @@ import type {
 import type { ApiError } from '@portfolio/types';
 
 import {
-  signedInClient,
   startIsolatedTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
 } from '../../test/harness.js';
+import { buildPost, postFields, signedInClient } from '../../test/factories.js';
 
 const INDEX_HTML = `<!doctype html>
 <html lang="en">
@@ -55,17 +54,6 @@ afterAll(async () => {
 });
 
 /** A fresh post's fields: a title no other test uses. */
-function buildPost(fields: Record<string, unknown> = {}) {
-  const title = `Post ${uniqueName('t')}`;
-  return { title, body: `Hello from **${title}**.`, ...fields };
-}
-
-async function createPost(fields: Record<string, unknown> = {}): Promise<AdminPost> {
-  const response = await admin.post<AdminPostResponse>('/api/admin/posts', buildPost(fields));
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.post;
-}
-
 const HOUR = 60 * 60 * 1000;
 
 /** The content of a meta tag of a page's head, by property or name. */
@@ -88,7 +76,7 @@ async function feed() {
 
 describe('posts', () => {
   it('keeps a draft from guests, the API, the feed and its page until it is published', async () => {
-    const draft = await createPost();
+    const draft = await buildPost(admin);
     expect(draft.status).toBe('draft');
     expect(draft.slug).toMatch(/^post-t-[0-9a-f]+$/);
 
@@ -116,7 +104,7 @@ describe('posts', () => {
   });
 
   it('shows a scheduled post nowhere before its date', async () => {
-    const scheduled = await createPost({
+    const scheduled = await buildPost(admin, {
       published: true,
       publishedAt: new Date(Date.now() + 24 * HOUR).toISOString(),
     });
@@ -134,12 +122,12 @@ describe('posts', () => {
   });
 
   it('lists published posts newest first, page by page, and by game', async () => {
-    const older = await createPost({
+    const older = await buildPost(admin, {
       published: true,
       publishedAt: new Date(Date.now() - 2 * HOUR).toISOString(),
       gameId: 'Pong',
     });
-    const newer = await createPost({
+    const newer = await buildPost(admin, {
       published: true,
       publishedAt: new Date(Date.now() - HOUR).toISOString(),
       gameId: 'Pong',
@@ -164,11 +152,11 @@ describe('posts', () => {
 
   it('makes a unique slug from the title, and refuses a chosen slug that is taken with 409', async () => {
     const title = `Same title ${uniqueName('s')}`;
-    const first = await createPost({ title });
-    const second = await createPost({ title });
+    const first = await buildPost(admin, { title });
+    const second = await buildPost(admin, { title });
     expect(second.slug).toBe(`${first.slug}-2`);
 
-    const taken = await admin.post<ApiError>('/api/admin/posts', buildPost({ slug: first.slug }));
+    const taken = await admin.post<ApiError>('/api/admin/posts', postFields({ slug: first.slug }));
     expect(taken.status).toBe(409);
     expect(taken.body.error.message).toContain(first.slug);
 
@@ -218,12 +206,12 @@ describe('posts', () => {
     expect(missing.status).toBe(404);
     expect((await admin.delete('/api/admin/posts/not-an-id')).status).toBe(404);
 
-    expect((await guest.post('/api/admin/posts', buildPost())).status).toBe(401);
+    expect((await guest.post('/api/admin/posts', postFields())).status).toBe(401);
     expect((await guest.get('/api/admin/posts')).status).toBe(401);
     const { client: user } = await signedInClient(app, 'user');
-    expect((await user.post('/api/admin/posts', buildPost())).status).toBe(403);
+    expect((await user.post('/api/admin/posts', postFields())).status).toBe(403);
 
-    const crossSite = await admin.post('/api/admin/posts', buildPost(), {
+    const crossSite = await admin.post('/api/admin/posts', postFields(), {
       origin: 'http://evil.example',
       'sec-fetch-site': 'cross-site',
     });
@@ -231,7 +219,7 @@ describe('posts', () => {
   });
 
   it('records every change in the audit log, and a deleted post is gone', async () => {
-    const post = await createPost();
+    const post = await buildPost(admin);
     await admin.request('PATCH', `/api/admin/posts/${post.id}`, { title: `${post.title} v2` });
     await admin.request('PATCH', `/api/admin/posts/${post.id}`, { published: true });
     await admin.request('PATCH', `/api/admin/posts/${post.id}`, { published: false });
@@ -263,7 +251,7 @@ describe('the welcome post', () => {
 
 describe('the feed', () => {
   it('is an Atom feed that a feed parser reads, with the post, its link and safe content', async () => {
-    const post = await createPost({
+    const post = await buildPost(admin, {
       published: true,
       body: [
         'Intro with a [good link](https://example.com/) and ~~old~~ text.',
@@ -305,7 +293,7 @@ describe('the feed', () => {
 
 describe('pages and cards', () => {
   it("gives a post's page its title, description, Open Graph and Twitter card, and links the feed", async () => {
-    const post = await createPost({
+    const post = await buildPost(admin, {
       published: true,
       summary: 'A summary with "quotes" & more',
       coverImage: '/assets/gallery/visuals-card.webp',
@@ -366,8 +354,8 @@ describe('pages and cards', () => {
   });
 
   it('lists published posts, games and projects in sitemap.xml, never drafts', async () => {
-    const published = await createPost({ published: true });
-    const draft = await createPost();
+    const published = await buildPost(admin, { published: true });
+    const draft = await buildPost(admin);
     const sitemap = await (await fetch(`${app.url}/sitemap.xml`)).text();
     expect(sitemap).toContain(`<loc>${app.url}/devlog/${published.slug}</loc>`);
     expect(sitemap).toContain(`<loc>${app.url}/devlog</loc>`);
@@ -377,7 +365,7 @@ describe('pages and cards', () => {
   });
 
   it('writes the three newest posts into every page for the home page', async () => {
-    const post = await createPost({ published: true });
+    const post = await buildPost(admin, { published: true });
     const { html } = await page('/');
     const config = /<script id="site-config" type="application\/json">([^<]*)<\/script>/.exec(
       html,

@@ -10,12 +10,12 @@ import type { AdminPostResponse, PostResponse } from '@portfolio/types/devlog';
 
 import { posts } from '../../db/schema.js';
 import {
-  signedInClient,
   startIsolatedTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
 } from '../../test/harness.js';
+import { buildPost, signedInClient } from '../../test/factories.js';
 
 /*
  * Markdown that remark cannot render in reasonable time (deep nesting, thousands of list items
@@ -125,13 +125,7 @@ describe('markdown the devlog cannot render', () => {
   );
 
   it('shows a stored post that cannot render as its text on the API, the page and the feed', async () => {
-    const created = await admin.post<AdminPostResponse>('/api/admin/posts', {
-      title: `Stored ${uniqueName('t')}`,
-      body: 'fine for now',
-      published: true,
-    });
-    expect(created.status).toBe(201);
-    const { id, slug } = created.body.post;
+    const { id, slug } = await buildPost(admin, { body: 'fine for now', published: true });
     // written before the limits existed (or by hand): the API would refuse it now
     const body = `<b>bold?</b>\n${PROBES['a list 4000 deep']}`;
     await app.deps.database.db.update(posts).set({ body }).where(eq(posts.id, id));

@@ -12,8 +12,8 @@ import type {
   GamesResponse,
 } from '@portfolio/types/game-host';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
-import { makeZip, someScript } from './test-zips.js';
+import { startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildPublishedGame, signedInClient } from '../../test/factories.js';
 
 /*
  * How a game is shown: the frame's size, touch support and orientation, set by the
@@ -45,33 +45,6 @@ afterAll(async () => {
   rmSync(gamesDir, { recursive: true, force: true });
 });
 
-/** A published game with one build, made through the admin API. */
-async function publishedGame(): Promise<string> {
-  const id = `D${randomBytes(5).toString('hex')}`;
-  const created = await admin.post<AdminGameResponse>('/api/admin/games', {
-    id,
-    title: `Display ${id}`,
-    description: '',
-    instructions: '',
-    section: 'html5',
-    access: 'public',
-  });
-  expect(created.status).toBe(201);
-  const build = await makeZip({
-    'index.html': '<!DOCTYPE html><html><body><script src="game.js"></script></body></html>',
-    'game.js': someScript(id),
-  });
-  const uploaded = await fetch(`${app.url}/api/admin/games/${id}/build`, {
-    method: 'PUT',
-    body: build,
-    headers: { 'content-type': 'application/zip', cookie: admin.cookieHeader },
-  });
-  expect(uploaded.status).toBe(201);
-  const published = await admin.request('PATCH', `/api/admin/games/${id}`, { published: true });
-  expect(published.status).toBe(200);
-  return id;
-}
-
 async function cardOf(gameId: string) {
   const response = await app.client().get<GamesResponse>('/api/games');
   expect(response.status).toBe(200);
@@ -80,7 +53,7 @@ async function cardOf(gameId: string) {
 
 describe('a game’s frame, touch support and orientation', () => {
   it('starts with the spec’s frame, playable on touch screens, any orientation', async () => {
-    const id = await publishedGame();
+    const id = await buildPublishedGame(admin);
     expect(await cardOf(id)).toMatchObject({
       frame: { mode: 'default' },
       touch: 'playable',
@@ -101,7 +74,7 @@ describe('a game’s frame, touch support and orientation', () => {
   });
 
   it('is set by PATCH with an admin API token, shown to guests and recorded in the audit log', async () => {
-    const id = await publishedGame();
+    const id = await buildPublishedGame(admin);
     const created = await admin.post<CreateAdminTokenResponse>('/api/admin/tokens', {
       name: 'display script',
     });
@@ -173,7 +146,7 @@ describe('a game’s frame, touch support and orientation', () => {
   });
 
   it('refuses sizes and values it cannot show with a readable 400', async () => {
-    const id = await publishedGame();
+    const id = await buildPublishedGame(admin);
     const refused = async (body: Record<string, unknown>) => {
       const response = await admin.request<{ error: { message: string } }>(
         'PATCH',

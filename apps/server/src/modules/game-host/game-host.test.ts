@@ -33,7 +33,16 @@ import { DEFAULT_GAMES_DIR, SERVER_ROOT } from '../../lib/paths.js';
 import { createLocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import { openTestDatabase } from '../../test/database.js';
 import { createScratchDatabase } from '../../test/scratch-database.js';
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import {
+  buildGame,
+  buildPublishedGame,
+  plainBuild,
+  signedInClient,
+  uniqueGameId,
+  uploadBuild,
+} from '../../test/factories.js';
+import { scaled } from '../../test/slow-machine.js';
 import { createGameHost } from './service.js';
 import {
   ENGINE_FIXTURES,
@@ -75,69 +84,10 @@ interface ErrorBody {
   error: { message: string };
 }
 
-const uniqueGameId = () => `T${randomBytes(5).toString('hex')}`;
-
-interface UploadOptions {
-  client?: TestClient | undefined;
-  token?: string;
-  activate?: boolean;
-  contentType?: string;
-  headers?: Record<string, string>;
-}
-
-async function upload(gameId: string, body: Buffer | string, options: UploadOptions = {}) {
-  const client = 'client' in options ? options.client : admin;
-  const response = await fetch(
-    `${app.url}/api/admin/games/${gameId}/build${options.activate === false ? '?activate=false' : ''}`,
-    {
-      method: 'PUT',
-      body,
-      headers: {
-        'content-type': options.contentType ?? 'application/zip',
-        ...(client ? { cookie: client.cookieHeader } : {}),
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...options.headers,
-      },
-    },
-  );
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as unknown };
-}
-
-async function createGame(overrides: Record<string, unknown> = {}) {
-  const id = typeof overrides.id === 'string' ? overrides.id : uniqueGameId();
-  const response = await admin.post<AdminGameResponse>('/api/admin/games', {
-    id,
-    title: `Game ${id}`,
-    description: 'A test game',
-    instructions: 'Press keys.',
-    section: 'html5',
-    access: 'public',
-    ...overrides,
-  });
-  expect(response.status).toBe(201);
-  return id;
-}
-
 async function adminGame(gameId: string) {
   const response = await admin.get<AdminGamesResponse>('/api/admin/games');
   expect(response.status).toBe(200);
   return response.body.games.find((game) => game.id === gameId);
-}
-
-const plainBuild = (label: string) =>
-  makeZip({
-    'index.html': `<!DOCTYPE html><html><body>${label}<script src="game.js"></script></body></html>`,
-    'game.js': someScript(label),
-  });
-
-async function publishedGame(overrides: Record<string, unknown> = {}) {
-  const id = await createGame(overrides);
-  expect((await upload(id, await plainBuild('v1'))).status).toBe(201);
-  expect((await admin.request('PATCH', `/api/admin/games/${id}`, { published: true })).status).toBe(
-    200,
-  );
-  return id;
 }
 
 async function listGames(client: TestClient) {
@@ -234,7 +184,7 @@ describe('the first start', () => {
   it(
     'imports each demo game once when two processes start on an empty database together',
     {
-      timeout: 120_000,
+      timeout: scaled(120_000),
     },
     async () => {
       const scratch = process.env.DATABASE_URL
@@ -358,8 +308,8 @@ describe('GET /api/games per role', () => {
   });
 
   it('lists only published games', async () => {
-    const id = await createGame();
-    expect((await upload(id, await plainBuild('hidden'))).status).toBe(201);
+    const id = await buildGame(admin);
+    expect((await uploadBuild(admin, id, await plainBuild('hidden'))).status).toBe(201);
     expect((await listGames(app.client())).some((game) => game.id === id)).toBe(false);
     await admin.request('PATCH', `/api/admin/games/${id}`, { published: true });
     expect((await listGames(app.client())).some((game) => game.id === id)).toBe(true);
@@ -373,8 +323,8 @@ describe('GET /api/games per role', () => {
 describe('engine detection', () => {
   for (const [name, fixture] of Object.entries(ENGINE_FIXTURES)) {
     it(`finds ${name}: ${fixture.engine}, start page ${fixture.entry}, threads ${fixture.needsThreads}`, async () => {
-      const id = await createGame({ access: 'public' });
-      const response = await upload(id, await makeZip(fixture.files));
+      const id = await buildGame(admin, { access: 'public' });
+      const response = await uploadBuild(admin, id, await makeZip(fixture.files));
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       const { build, game } = response.body as GameBuildResponse;
       expect(build).toMatchObject({
@@ -394,8 +344,12 @@ describe('engine detection', () => {
   }
 
   it('makes .br and .gz siblings for compressible files of 1 KB or more, and keeps prebuilt ones', async () => {
-    const id = await createGame();
-    const response = await upload(id, await makeZip(ENGINE_FIXTURES.unity?.files ?? {}));
+    const id = await buildGame(admin);
+    const response = await uploadBuild(
+      admin,
+      id,
+      await makeZip(ENGINE_FIXTURES.unity?.files ?? {}),
+    );
     expect(response.status).toBe(201);
     const build = path.join(gamesDir, id, '1');
     const files = (dir: string): string[] =>
@@ -420,11 +374,11 @@ describe('engine detection', () => {
 
 describe('versions', () => {
   it('makes every upload a new version, keeps the live one with activate=false, rolls back', async () => {
-    const id = await publishedGame();
-    const second = await upload(id, await plainBuild('v2'));
+    const id = await buildPublishedGame(admin);
+    const second = await uploadBuild(admin, id, await plainBuild('v2'));
     expect(second.status).toBe(201);
     expect((second.body as GameBuildResponse).build).toMatchObject({ version: 2, isLive: true });
-    const third = await upload(id, await plainBuild('v3'), { activate: false });
+    const third = await uploadBuild(admin, id, await plainBuild('v3'), { activate: false });
     expect(third.status).toBe(201);
     expect((third.body as GameBuildResponse).build).toMatchObject({ version: 3, isLive: false });
     expect((third.body as GameBuildResponse).game.version).toBe(2);
@@ -462,8 +416,8 @@ describe('versions', () => {
   });
 
   it('deletes a version that is not live: files, serving and number go for good', async () => {
-    const id = await publishedGame();
-    expect((await upload(id, await plainBuild('v2'))).status).toBe(201);
+    const id = await buildPublishedGame(admin);
+    expect((await uploadBuild(admin, id, await plainBuild('v2'))).status).toBe(201);
     const v1Url = `${app.gamesUrl}/${id}/1/index.html`;
     // version 1 was live a moment ago: a player may still be in it
     expect((await fetch(v1Url)).status).toBe(200);
@@ -491,10 +445,10 @@ describe('versions', () => {
     expect(again.body.error.message).toBe(`Game ${id} has no version 1`);
     expect((await admin.post(`/api/admin/games/${id}/builds/1/activate`)).status).toBe(404);
     expect((await admin.delete(`/api/admin/games/${id}/builds/zero`)).status).toBe(404);
-    const third = await upload(id, await plainBuild('v3'), { activate: false });
+    const third = await uploadBuild(admin, id, await plainBuild('v3'), { activate: false });
     expect((third.body as GameBuildResponse).build.version).toBe(3);
     expect((await admin.delete(`/api/admin/games/${id}/builds/3`)).status).toBe(204);
-    const fourth = await upload(id, await plainBuild('v4'));
+    const fourth = await uploadBuild(admin, id, await plainBuild('v4'));
     expect((fourth.body as GameBuildResponse).build.version).toBe(4);
     expect(await (await fetch(`${app.gamesUrl}/${id}/4/index.html`)).text()).toContain('v4');
   });
@@ -503,7 +457,7 @@ describe('versions', () => {
 describe('bad uploads', () => {
   let gameId: string;
   beforeAll(async () => {
-    gameId = await publishedGame();
+    gameId = await buildPublishedGame(admin);
   });
 
   const many = (count: number) =>
@@ -608,7 +562,7 @@ describe('bad uploads', () => {
   for (const [name, body, status, code] of cases) {
     it(`refuses ${name} with ${status} ${code} and changes nothing live`, async () => {
       const before = await adminGame(gameId);
-      const response = await upload(gameId, await body());
+      const response = await uploadBuild(admin, gameId, await body());
       expect(response.status).toBe(status);
       expect(response.body).toMatchObject({ error: { code } });
       expect(
@@ -649,28 +603,28 @@ describe('bad uploads', () => {
   });
 
   it('refuses a body that is not sent as a zip with 415', async () => {
-    const response = await upload(gameId, await plainBuild('json'), {
+    const response = await uploadBuild(admin, gameId, await plainBuild('json'), {
       contentType: 'application/json',
     });
     expect(response.status).toBe(415);
   });
 
   it('refuses an upload from another site', async () => {
-    const response = await upload(gameId, await plainBuild('evil'), {
+    const response = await uploadBuild(admin, gameId, await plainBuild('evil'), {
       headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
     });
     expect(response.status).toBe(403);
   });
 
   it('answers 404 for an unknown game before reading the upload', async () => {
-    const response = await upload('NoSuchGame123', await plainBuild('x'));
+    const response = await uploadBuild(admin, 'NoSuchGame123', await plainBuild('x'));
     expect(response.status).toBe(404);
   });
 });
 
 describe('who may publish', () => {
   it('refuses guests (401) and non-admins (403) on every admin route', async () => {
-    const id = await publishedGame();
+    const id = await buildPublishedGame(admin);
     const { client: user } = await signedInClient(app, 'user');
     const { client: subscriber } = await signedInClient(app, 'subscriber');
     for (const [client, status] of [
@@ -689,7 +643,7 @@ describe('who may publish', () => {
       expect((await client.get('/api/admin/games/audit')).status).toBe(status);
       expect((await client.get('/api/admin/tokens')).status).toBe(status);
       expect((await client.post('/api/admin/tokens', { name: 'x' })).status).toBe(status);
-      expect((await upload(id, await plainBuild('x'), { client })).status).toBe(status);
+      expect((await uploadBuild(client, id, await plainBuild('x'))).status).toBe(status);
     }
     expect((await adminGame(id))?.builds).toHaveLength(1);
     expect((await adminGame(id))?.published).toBe(true);
@@ -712,8 +666,8 @@ describe('who may publish', () => {
       .where(eq(adminTokens.id, tokenId));
     expect(stored?.tokenHash).not.toContain(token.slice(4));
 
-    const id = await createGame();
-    const response = await upload(id, await plainBuild('token'), { client: undefined, token });
+    const id = await buildGame(admin);
+    const response = await uploadBuild(app.client(), id, await plainBuild('token'), { token });
     expect(response.status).toBe(201);
     expect((response.body as GameBuildResponse).build.uploadedBy).toBe(adminName);
     const bearer = { authorization: `Bearer ${token}` };
@@ -733,12 +687,12 @@ describe('who may publish', () => {
       ).status,
     ).toBe(401);
     expect(
-      (await upload(id, await plainBuild('x'), { client: undefined, token: `${token}x` })).status,
+      (await uploadBuild(app.client(), id, await plainBuild('x'), { token: `${token}x` })).status,
     ).toBe(401);
 
     // deleted: refused
     expect((await admin.delete(`/api/admin/tokens/${tokenId}`)).status).toBe(204);
-    expect((await upload(id, await plainBuild('x'), { client: undefined, token })).status).toBe(
+    expect((await uploadBuild(app.client(), id, await plainBuild('x'), { token })).status).toBe(
       401,
     );
     expect((await admin.delete(`/api/admin/tokens/${tokenId}`)).status).toBe(404);
@@ -749,14 +703,14 @@ describe('who may publish', () => {
     const created = await other.client.post<CreateAdminTokenResponse>('/api/admin/tokens', {
       name: 'ci',
     });
-    const id = await createGame();
+    const id = await buildGame(admin);
     expect(
-      (await upload(id, await plainBuild('a'), { client: undefined, token: created.body.token }))
+      (await uploadBuild(app.client(), id, await plainBuild('a'), { token: created.body.token }))
         .status,
     ).toBe(201);
     await app.deps.users.setRole(other.id, 'user');
     expect(
-      (await upload(id, await plainBuild('b'), { client: undefined, token: created.body.token }))
+      (await uploadBuild(app.client(), id, await plainBuild('b'), { token: created.body.token }))
         .status,
     ).toBe(401);
   });
@@ -770,9 +724,9 @@ describe("a demoted admin's tokens", () => {
     });
     expect(created.status).toBe(201);
     const { token } = created.body;
-    const id = await createGame();
+    const id = await buildGame(admin);
     const publish = async (label: string) =>
-      (await upload(id, await plainBuild(label), { client: undefined, token })).status;
+      (await uploadBuild(app.client(), id, await plainBuild(label), { token })).status;
     expect(await publish('a')).toBe(201);
 
     const setRole = (role: string) => admin.post('/api/update-role', { userId: other.id, role });
@@ -794,7 +748,7 @@ describe("a demoted admin's tokens", () => {
 
 describe('the admin catalogue', () => {
   it('adds, edits, publishes and deletes a game; built-in games cannot be deleted', async () => {
-    const id = await createGame({ section: 'godot', access: 'subscriber' });
+    const id = await buildGame(admin, { section: 'godot', access: 'subscriber' });
     const add = async (gameId: string) =>
       (
         await admin.post('/api/admin/games', {
@@ -818,7 +772,7 @@ describe('the admin catalogue', () => {
       400,
     );
 
-    expect((await upload(id, await plainBuild('v1'))).status).toBe(201);
+    expect((await uploadBuild(admin, id, await plainBuild('v1'))).status).toBe(201);
     const patched = await admin.request<AdminGameResponse>('PATCH', `/api/admin/games/${id}`, {
       title: 'Renamed',
       description: 'New words',
@@ -853,22 +807,22 @@ describe('the admin catalogue', () => {
   });
 
   it("gives a game added again under a deleted one's id the versions after the old ones", async () => {
-    const id = await publishedGame();
-    expect((await upload(id, await plainBuild('v2'))).status).toBe(201);
+    const id = await buildPublishedGame(admin);
+    expect((await uploadBuild(admin, id, await plainBuild('v2'))).status).toBe(201);
     expect((await admin.delete(`/api/admin/games/${id}`)).status).toBe(204);
     // browsers may hold /<id>/1/ and /<id>/2/ as immutable: the new game never serves under them
-    expect(await createGame({ id })).toBe(id);
-    const again = await upload(id, await plainBuild('new'));
+    expect(await buildGame(admin, { id })).toBe(id);
+    const again = await uploadBuild(admin, id, await plainBuild('new'));
     expect(again.status).toBe(201);
     expect((again.body as GameBuildResponse).build).toMatchObject({ version: 3, isLive: true });
     expect((await admin.delete(`/api/admin/games/${id}`)).status).toBe(204);
-    expect(await createGame({ id })).toBe(id);
-    const third = await upload(id, await plainBuild('third'));
+    expect(await buildGame(admin, { id })).toBe(id);
+    const third = await uploadBuild(admin, id, await plainBuild('third'));
     expect((third.body as GameBuildResponse).build).toMatchObject({ version: 4 });
   });
 
   it("names an owner's game by its title in a player's records, renamed as the admin renames it", async () => {
-    const id = await publishedGame({ title: 'Moon Lander' });
+    const id = await buildPublishedGame(admin, { title: 'Moon Lander' });
     const player = await signedInClient(app, 'user');
     expect((await player.client.post(`/api/games/${id}/session`, { action: 'start' })).status).toBe(
       204,
@@ -893,7 +847,7 @@ describe('the admin catalogue', () => {
   });
 
   it('takes a PNG, JPEG or WebP thumbnail, checked by its bytes', async () => {
-    const id = await createGame();
+    const id = await buildGame(admin);
     const png = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       randomBytes(200),
@@ -924,9 +878,11 @@ describe('the admin catalogue', () => {
   });
 
   it('records every change in the audit log', async () => {
-    const id = await createGame();
-    expect((await upload(id, await plainBuild('v1'))).status).toBe(201);
-    expect((await upload(id, await plainBuild('v2'), { activate: false })).status).toBe(201);
+    const id = await buildGame(admin);
+    expect((await uploadBuild(admin, id, await plainBuild('v1'))).status).toBe(201);
+    expect((await uploadBuild(admin, id, await plainBuild('v2'), { activate: false })).status).toBe(
+      201,
+    );
     await admin.post(`/api/admin/games/${id}/builds/2/activate`);
     await admin.request('PATCH', `/api/admin/games/${id}`, { published: true, title: 'Audited' });
     await fetch(`${app.url}/api/admin/games/${id}/thumbnail`, {
@@ -999,7 +955,7 @@ describe('npm run games:publish', () => {
   it('streams a zip with a token and prints the version and what was detected', async () => {
     const token = (await admin.post<CreateAdminTokenResponse>('/api/admin/tokens', { name: 'cli' }))
       .body.token;
-    const id = await createGame();
+    const id = await buildGame(admin);
     const dir = mkdtempSync(path.join(tmpdir(), 'games-publish-'));
     try {
       writeFileSync(
@@ -1052,7 +1008,7 @@ describe('npm run games:publish', () => {
   it('asks for the token on a terminal without echoing it', async () => {
     const token = (await admin.post<CreateAdminTokenResponse>('/api/admin/tokens', { name: 'tty' }))
       .body.token;
-    const id = await createGame();
+    const id = await buildGame(admin);
     const dir = mkdtempSync(path.join(tmpdir(), 'games-publish-tty-'));
     try {
       const zip = path.join(dir, 'build.zip');
@@ -1091,7 +1047,7 @@ describe('published builds on the games origin', () => {
     fetch((playUrl ?? '').replace(GAMES_ORIGIN, app.gamesUrl), { headers });
 
   it('serves the live build, the one before it after a swap, and nothing once unpublished', async () => {
-    const id = await publishedGame();
+    const id = await buildPublishedGame(admin);
     const first = (await listGames(app.client())).find((game) => game.id === id);
     const v1 = await served(first?.playUrl);
     expect(v1.status).toBe(200);
@@ -1101,7 +1057,7 @@ describe('published builds on the games origin', () => {
     });
     expect(script.headers.get('content-encoding')).toBe('br');
 
-    expect((await upload(id, await plainBuild('v2'))).status).toBe(201);
+    expect((await uploadBuild(admin, id, await plainBuild('v2'))).status).toBe(201);
     const second = (await listGames(app.client())).find((game) => game.id === id);
     expect(await (await served(second?.playUrl)).text()).toContain('v2');
     // a player who started version 1 keeps it
@@ -1112,7 +1068,7 @@ describe('published builds on the games origin', () => {
   });
 
   it('serves a subscriber game only with the grant in a subscriber’s play URL', async () => {
-    const id = await publishedGame({ access: 'subscriber' });
+    const id = await buildPublishedGame(admin, { access: 'subscriber' });
     const guestCard = (await listGames(app.client())).find((game) => game.id === id);
     expect((await served(guestCard?.playUrl)).status).toBe(403);
     const { client: subscriber } = await signedInClient(app, 'subscriber');
@@ -1129,7 +1085,7 @@ describe('published builds on the games origin', () => {
 
 describe('an uploaded game in the SDK records and game clicks', () => {
   it('records play for a published game, and nothing for an unpublished one', async () => {
-    const id = await publishedGame({ access: 'subscriber' });
+    const id = await buildPublishedGame(admin, { access: 'subscriber' });
     const { client: subscriber } = await signedInClient(app, 'subscriber');
     const { client: user } = await signedInClient(app, 'user');
     const saved = await subscriber.request('PUT', `/api/games/${id}/save`, { data: { level: 2 } });

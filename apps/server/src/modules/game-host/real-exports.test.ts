@@ -6,11 +6,12 @@ import { gunzipSync } from 'node:zlib';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { GameBuild, GameBuildResponse } from '@portfolio/types/game-host';
+import type { GameBuild } from '@portfolio/types/game-host';
 
 import { loadConfig } from '../../config.js';
 import { ANSWER_WASM, engineExport, zipExport } from '../../test/engine-exports.js';
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildGame, buildGameBuild, publishGame, signedInClient } from '../../test/factories.js';
 import { REAL_EXPORT_KINDS, realExport } from '../../test/real-exports.js';
 import { gamesContentSecurityPolicy } from './games-server.js';
 import { isLeftOut, listLeftOut } from './detect.js';
@@ -65,27 +66,9 @@ let counter = 0;
 
 /** Adds a public game, publishes `files` as its build; answers its id and the build. */
 async function publish(files: Record<string, Buffer>): Promise<{ id: string; build: GameBuild }> {
-  const id = `Real${Date.now().toString(36)}${counter++}`;
-  const created = await admin.post('/api/admin/games', {
-    id,
-    title: id,
-    description: '',
-    instructions: '',
-    section: 'html5',
-    access: 'public',
-  });
-  expect(created.status).toBe(201);
-  const response = await fetch(`${app.url}/api/admin/games/${id}/build`, {
-    method: 'PUT',
-    body: await zipExport(files),
-    headers: { 'content-type': 'application/zip', cookie: admin.cookieHeader },
-  });
-  const text = await response.text();
-  expect(response.status, text).toBe(201);
-  const { build } = JSON.parse(text) as GameBuildResponse;
-  expect((await admin.request('PATCH', `/api/admin/games/${id}`, { published: true })).status).toBe(
-    200,
-  );
+  const id = await buildGame(admin, { id: `Real${Date.now().toString(36)}${counter++}` });
+  const build = await buildGameBuild(admin, id, zipExport(files));
+  await publishGame(admin, id);
   return { id, build };
 }
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiError } from '@portfolio/types';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildGame, signedInClient, uploadBuild } from '../../test/factories.js';
 import { makeZip, someScript } from './test-zips.js';
 
 /*
@@ -33,31 +34,13 @@ beforeAll(async () => {
     },
   });
   admin = (await signedInClient(app, 'admin')).client;
-  gameId = `Z${Date.now().toString(36)}`;
-  const created = await admin.post('/api/admin/games', {
-    id: gameId,
-    title: 'Zip paths',
-    description: '',
-    instructions: '',
-    section: 'html5',
-    access: 'public',
-  });
-  expect(created.status).toBe(201);
+  gameId = await buildGame(admin, { id: `Z${Date.now().toString(36)}`, title: 'Zip paths' });
 });
 
 afterAll(async () => {
   await app?.stop();
   rmSync(gamesDir, { recursive: true, force: true });
 });
-
-async function upload(body: Buffer) {
-  const response = await fetch(`${app.url}/api/admin/games/${gameId}/build`, {
-    method: 'PUT',
-    body,
-    headers: { 'content-type': 'application/zip', cookie: admin.cookieHeader },
-  });
-  return { status: response.status, body: (await response.json()) as ApiError };
-}
 
 const PAGE = '<!DOCTYPE html><html><body><script src="game.js"></script></body></html>';
 const SCRIPT = someScript('zip paths');
@@ -97,14 +80,16 @@ describe('zip paths the file system cannot hold', () => {
   ];
 
   it.each(cases)('refuses %s with 400 UNSAFE_PATH', async (_label, files, message) => {
-    const response = await upload(await makeZip(files));
+    const response = await uploadBuild<ApiError>(admin, gameId, await makeZip(files));
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('UNSAFE_PATH');
     expect(response.body.error.message).toMatch(message);
   });
 
   it('still takes long names and deep paths that fit', async () => {
-    const response = await upload(
+    const response = await uploadBuild<ApiError>(
+      admin,
+      gameId,
       await makeZip({
         'index.html': PAGE,
         'game.js': SCRIPT,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { VisitorStatsResponse } from '@portfolio/types';
 
-import { signedInClient, startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 let app: TestApp;
 let clients: Record<Role, TestClient>;

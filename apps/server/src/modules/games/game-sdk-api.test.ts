@@ -8,7 +8,8 @@ import {
   UserDetail,
 } from '@portfolio/types';
 
-import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { GAME_SDK_WRITE_LIMIT } from './routes.js';
 import { createGamesService } from './service.js';
 

@@ -75,8 +75,10 @@ export function createGamesRouter(deps: {
     await limitWrites(req);
     const { userId, game } = playerAndGame(req);
     const { slot } = parseInput(SlotQuery, req.query);
-    const { data } = parseInput(GameSaveRequest, req.body);
-    res.json((await games.writeSave(userId, game.id, data, slot)) satisfies GameSaveResponse);
+    const { data, updatedAt } = parseInput(GameSaveRequest, req.body);
+    res.json(
+      (await games.writeSave(userId, game.id, data, slot, updatedAt)) satisfies GameSaveResponse,
+    );
   });
 
   router.get('/games/:gameId/saves', requireUser, async (req, res) => {
@@ -89,9 +91,9 @@ export function createGamesRouter(deps: {
   router.post('/games/:gameId/achievements', requireUser, async (req, res) => {
     await limitWrites(req);
     const { userId, game } = playerAndGame(req);
-    const { name } = parseInput(UnlockAchievementRequest, req.body);
+    const { name, unlockedAt } = parseInput(UnlockAchievementRequest, req.body);
     await deps.checkUnlock?.(game.id, name);
-    const { created, ...achievement } = await games.unlock(userId, game.id, name);
+    const { created, ...achievement } = await games.unlock(userId, game.id, name, unlockedAt);
     res.status(created ? 201 : 200).json(achievement satisfies UnlockedAchievement);
   });
 

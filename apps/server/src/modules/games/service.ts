@@ -24,11 +24,11 @@ export function createGamesService(deps: { db: Db; now?: () => Date; gameTitle?:
     recordSession: (userId: string, gameId: string, action: SessionAction) =>
       recordSession(ctx, userId, gameId, action),
     loadSave: (userId: string, gameId: string, slot = 0) => loadSave(ctx, userId, gameId, slot),
-    writeSave: (userId: string, gameId: string, data: unknown, slot = 0) =>
-      writeSave(ctx, userId, gameId, data, slot),
+    writeSave: (userId: string, gameId: string, data: unknown, slot = 0, updatedAt?: string) =>
+      writeSave(ctx, userId, gameId, data, slot, updatedAt),
     listSlots: (userId: string, gameId: string) => listSlots(ctx, userId, gameId),
-    unlock: (userId: string, gameId: string, name: string) =>
-      unlockAchievement(ctx, userId, gameId, name),
+    unlock: (userId: string, gameId: string, name: string, unlockedAt?: string) =>
+      unlockAchievement(ctx, userId, gameId, name, unlockedAt),
     listForUser: (userId: string) => listForUser(ctx, userId),
   };
 }

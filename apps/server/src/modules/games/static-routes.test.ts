@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 let app: TestApp;
 beforeAll(async () => {

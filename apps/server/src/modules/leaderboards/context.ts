@@ -131,7 +131,7 @@ export function dropCached({ topCache }: LeaderboardContext, gameId: string, boa
   }
 }
 
-/** A board's row (404 when the game has no such board). */
+/** A board's row (with when it was defined), or 404. */
 export async function findBoardRow(
   { db }: LeaderboardContext,
   gameId: string,

@@ -10,12 +10,8 @@ import {
   SubmitScoreResponse,
 } from '@portfolio/types/leaderboards';
 
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { buildBoard, signedInClient } from '../../test/factories.js';
 import { SCORE_SUBMIT_LIMIT } from './routes.js';
 
 /*
@@ -44,19 +40,8 @@ afterAll(async () => {
   await app.stop();
 });
 
-/** A board on a demo game no other test file touches (each test its own board key). */
+/** The demo game whose boards these tests define (each its own): no other test file uses it. */
 const GAME = 'TopDownRogueLike';
-let boardCount = 0;
-async function defineBoard(body: Record<string, unknown>): Promise<string> {
-  boardCount += 1;
-  const board = `board-${boardCount}-${Math.random().toString(36).slice(2, 8)}`;
-  const response = await admin.request('PUT', `/api/admin/games/${GAME}/leaderboards/${board}`, {
-    name: `Board ${boardCount}`,
-    ...body,
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return board;
-}
 
 async function submit(client: TestClient, board: string, value: number) {
   return client.post(`/api/games/${GAME}/scores`, { board, value });
@@ -77,7 +62,12 @@ const ranks = (answer: LeaderboardResponse) =>
 
 describe('defining boards', () => {
   it('lets an admin define a board that players and guests then see', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'suffix', suffix: 'coins', min: 0 });
+    const board = await buildBoard(admin, GAME, {
+      order: 'desc',
+      format: 'suffix',
+      suffix: 'coins',
+      min: 0,
+    });
     const listed = await app.client().get(`/api/games/${GAME}/leaderboards`);
     expect(listed.status).toBe(200);
     expect(LeaderboardsResponse.parse(listed.body).leaderboards).toContainEqual({
@@ -139,7 +129,7 @@ describe('defining boards', () => {
 
 describe('scores', () => {
   it('keeps each player’s best and ranks higher-is-better boards, ties by who was first', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const alice = await signedInClient(app);
     const bob = await signedInClient(app);
     const carol = await signedInClient(app);
@@ -174,7 +164,7 @@ describe('scores', () => {
   });
 
   it('ranks lower-is-better boards and shows times', async () => {
-    const board = await defineBoard({ order: 'asc', format: 'time', min: 1000 });
+    const board = await buildBoard(admin, GAME, { order: 'asc', format: 'time', min: 1000 });
     const fast = await signedInClient(app);
     const slow = await signedInClient(app);
     await submit(slow.client, board, 95_250);
@@ -187,7 +177,12 @@ describe('scores', () => {
   });
 
   it('refuses scores outside the board’s range, guests, bad bodies and unknown boards', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number', min: 0, max: 1000 });
+    const board = await buildBoard(admin, GAME, {
+      order: 'desc',
+      format: 'number',
+      min: 0,
+      max: 1000,
+    });
     const { client } = await signedInClient(app);
     const tooHigh = await submit(client, board, 1001);
     expect(tooHigh.status).toBe(422);
@@ -210,7 +205,7 @@ describe('scores', () => {
   });
 
   it('refuses too frequent scores from one player with 429', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const { client } = await signedInClient(app);
     const statuses: number[] = [];
     for (let index = 0; index <= SCORE_SUBMIT_LIMIT.limit; index += 1) {
@@ -228,7 +223,7 @@ describe('scores', () => {
   });
 
   it('shows the rows around a signed-in player with their rank', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const players = [];
     for (let index = 0; index < 7; index += 1) {
       const player = await signedInClient(app);
@@ -260,7 +255,7 @@ describe('scores', () => {
 describe('periods', () => {
   it('resets the day and the week at midnight UTC on Monday; month and all time keep the score', async () => {
     clock = Date.parse('2026-11-29T23:55:00.000Z'); // Sunday
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const sunday = await signedInClient(app);
     const monday = await signedInClient(app);
     await submit(sunday.client, board, 300);
@@ -302,7 +297,7 @@ describe('periods', () => {
 
 describe('what a board shows of its players', () => {
   it('names players without their user ids, marks your own row, and gives the admin the ids', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const first = await signedInClient(app);
     const second = await signedInClient(app);
     await submit(first.client, board, 20);
@@ -361,7 +356,7 @@ describe('what a board shows of its players', () => {
 
 describe('moderation', () => {
   it('lets an admin remove a score and ban a player from a board, audited', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const cheater = await signedInClient(app);
     const honest = await signedInClient(app);
     await submit(cheater.client, board, 999);
@@ -395,11 +390,9 @@ describe('moderation', () => {
 
     const audit = await admin.get<GameAuditResponse>(`/api/admin/games/audit?gameId=${GAME}`);
     const details = audit.body.entries.map((entry) => entry.detail);
+    expect(details).toContainEqual(`Score of ${cheater.username} removed from 'Board ${board}'`);
     expect(details).toContainEqual(
-      `Score of ${cheater.username} removed from 'Board ${boardCount}'`,
-    );
-    expect(details).toContainEqual(
-      `${cheater.username} banned from 'Board ${boardCount}' (scores removed)`,
+      `${cheater.username} banned from 'Board ${board}' (scores removed)`,
     );
     expect(
       audit.body.entries.filter((entry) => entry.action === 'player-unban').length,
@@ -416,7 +409,7 @@ describe('moderation', () => {
   });
 
   it('deletes a board with its scores', async () => {
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME);
     const { client } = await signedInClient(app);
     await submit(client, board, 1);
     expect((await admin.delete(`/api/admin/games/${GAME}/leaderboards/${board}`)).status).toBe(204);
@@ -459,7 +452,7 @@ async function newPlayers(count: number) {
 describe('ranks', () => {
   it('ranks ties by who reached the score first, however many players sit between', async () => {
     clock = Date.parse('2026-12-02T10:00:00.000Z');
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME, { order: 'desc', format: 'number' });
     const players = await newPlayers(9);
     const values = [40, 50, 40, 30, 40, 40, 20, 40, 50];
     for (const [index, player] of players.entries()) {
@@ -496,7 +489,7 @@ describe('ranks', () => {
 
   it('ranks a period by its own scores: a new week starts every player again', async () => {
     clock = Date.parse('2026-12-06T12:00:00.000Z'); // Sunday
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME, { order: 'desc', format: 'number' });
     const players = await newPlayers(3);
     const [early, late, steady] = [nth(players, 0), nth(players, 1), nth(players, 2)];
     await submit(early.client, board, 300);
@@ -522,7 +515,7 @@ describe('ranks', () => {
 
   it('moves the players behind up when a score is removed, a player banned or deleted', async () => {
     clock = Date.parse('2026-12-08T10:00:00.000Z');
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME, { order: 'desc', format: 'number' });
     const players = await newPlayers(6);
     for (const [index, player] of players.entries()) {
       clock += 1000;
@@ -558,7 +551,7 @@ describe('ranks', () => {
 
   it('turns the ranks when the board’s order is turned, and back', async () => {
     clock = Date.parse('2026-12-09T10:00:00.000Z');
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME, { order: 'desc', format: 'number' });
     const players = await newPlayers(5);
     for (const [index, player] of players.entries()) {
       clock += 1000;
@@ -577,7 +570,7 @@ describe('ranks', () => {
 
   it('starts a board deleted and defined again with no players', async () => {
     clock = Date.parse('2026-12-10T10:00:00.000Z');
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME, { order: 'desc', format: 'number' });
     const players = await newPlayers(3);
     for (const [index, player] of players.entries()) {
       await submit(player.client, board, 100 + index);
@@ -615,7 +608,7 @@ describe.runIf(process.env.REDIS_URL)('ranks with Redis', () => {
 
   it('rebuilds a board’s set from PostgreSQL when it is missing, ranking right meanwhile', async () => {
     clock = Date.parse('2026-12-11T10:00:00.000Z');
-    const board = await defineBoard({ order: 'desc', format: 'number' });
+    const board = await buildBoard(admin, GAME, { order: 'desc', format: 'number' });
     const players = await newPlayers(5);
     for (const [index, player] of players.entries()) {
       clock += 1000;

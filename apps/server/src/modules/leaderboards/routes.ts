@@ -118,8 +118,8 @@ export function createLeaderboardRouter(deps: {
       'Too many scores. Please slow down.',
     );
     const game = resolveGame(req.params.gameId, { player: user.role });
-    const { board, value } = parseInput(SubmitScoreRequest, req.body);
-    const answer = await leaderboards.submit(user.id, game.id, board, value);
+    const { board, value, achievedAt } = parseInput(SubmitScoreRequest, req.body);
+    const answer = await leaderboards.submit(user.id, game.id, board, value, achievedAt);
     res.status(201).json(answer satisfies SubmitScoreResponse);
   });
 

@@ -65,8 +65,13 @@ export function createLeaderboardService(deps: {
     put: (gameId: string, board: string, input: PutLeaderboardRequest, actor: Actor) =>
       putBoard(ctx, gameId, board, input, actor),
     remove: (gameId: string, board: string, actor: Actor) => removeBoard(ctx, gameId, board, actor),
-    submit: (userId: string, gameId: string, boardKey: string, value: number) =>
-      submitScore(ctx, userId, gameId, boardKey, value),
+    submit: (
+      userId: string,
+      gameId: string,
+      boardKey: string,
+      value: number,
+      achievedAt?: string,
+    ) => submitScore(ctx, userId, gameId, boardKey, value, achievedAt),
     read: (gameId: string, boardKey: string, options: ReadBoardOptions) =>
       readBoard(ctx, gameId, boardKey, options),
     removeScores: (gameId: string, boardKey: string, userId: string, actor: Actor) =>

@@ -86,8 +86,44 @@ export interface MailQueue {
   deliverDue(): Promise<void>;
   /** The newest messages, for the admin's outbox. */
   list(limit?: number): Promise<MailRow[]>;
+  /** One message of the outbox, undefined when there is none with that id. */
+  find(id: string): Promise<MailRow | undefined>;
+  /**
+   * Queues a copy of a message (same recipient, subject, text, HTML and headers) as a new one,
+   * so the first keeps its history; undefined when there is no message with that id.
+   */
+  resend(id: string): Promise<MailRow | undefined>;
   start(): void;
   close(): Promise<void>;
+}
+
+async function findMessage(db: Db, id: string): Promise<MailRow | undefined> {
+  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+  return row;
+}
+
+/**
+ * A new pending copy of a message (no dedupe key: asked for on purpose, however often), then
+ * `queued` (the worker's nudge); undefined when there is no such message.
+ */
+async function insertCopy(db: Db, id: string, queued: () => void): Promise<MailRow | undefined> {
+  const original = await findMessage(db, id);
+  if (!original) {
+    return undefined;
+  }
+  const [copy] = await db
+    .insert(mailOutbox)
+    .values({
+      kind: original.kind,
+      recipient: original.recipient,
+      subject: original.subject,
+      text: original.text,
+      html: original.html,
+      headers: original.headers,
+    })
+    .returning();
+  queued();
+  return copy;
 }
 
 /**
@@ -205,6 +241,12 @@ export function createMailQueue(deps: {
     return running;
   }
 
+  const nudge = () => {
+    if (!closed) {
+      setImmediate(() => void deliverDue());
+    }
+  };
+
   return {
     async enqueue(message) {
       await db
@@ -219,14 +261,13 @@ export function createMailQueue(deps: {
           dedupeKey: message.dedupeKey ?? null,
         })
         .onConflictDoNothing();
-      if (!closed) {
-        setImmediate(() => void deliverDue());
-      }
+      nudge();
     },
     deliverDue,
-    async list(limit = 100) {
-      return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);
-    },
+    list: (limit = 100) =>
+      db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit),
+    find: (id) => findMessage(db, id),
+    resend: (id) => insertCopy(db, id, nudge),
     start() {
       timer ??= setInterval(() => void deliverDue(), retry.pollIntervalMs).unref();
       void deliverDue();

@@ -1,13 +1,16 @@
 import { Router } from 'express';
 import { z } from 'zod';
 
-import type { MailOutboxEntry } from '@portfolio/types';
+import type { MailMessageResponse, MailOutboxEntry } from '@portfolio/types';
 
 import { requireAdmin } from '../../access/policies.js';
+import { HttpError } from '../../lib/errors.js';
+import { parseInput } from '../../lib/validate.js';
 import type { MailQueue, MailRow } from './queue.js';
 import { isUnsubscribeToken } from './subscriber-mail.js';
 
 const UnsubscribeQuery = z.object({ u: z.guid(), t: z.string().max(64) });
+const MessageParams = z.object({ id: z.guid({ error: 'must be a message id' }) });
 
 const page = (words: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Email preferences</title></head><body><p>${words}</p><p><a href="/profile">Profile</a></p></body></html>`;
@@ -30,8 +33,12 @@ export interface MailPreferences {
   setMailOptOut(userId: string, mailOptOut: boolean): Promise<void>;
 }
 
+const messageNotFound = () => new HttpError('MAIL_NOT_FOUND');
+
 /**
  * GET /admin/mail: the newest 100 messages, sent or kept (the outbox without SMTP_URL).
+ * GET /admin/mail/:id: one message. POST /admin/mail/:id/resend: a copy queued as a new message
+ * (201 with the copy), the first one left as it was.
  * GET /mail/unsubscribe?u=&t=: a subscription-news mail's unsubscribe link (List-Unsubscribe).
  */
 export function createMailRouter(deps: {
@@ -59,6 +66,23 @@ export function createMailRouter(deps: {
   router.get('/admin/mail', requireAdmin, async (_req, res) => {
     res.set('Cache-Control', 'no-store');
     res.json((await deps.mail.list()).map(toEntry) satisfies MailOutboxEntry[]);
+  });
+  router.get('/admin/mail/:id', requireAdmin, async (req, res) => {
+    const { id } = parseInput(MessageParams, req.params);
+    const row = await deps.mail.find(id);
+    if (!row) {
+      throw messageNotFound();
+    }
+    res.set('Cache-Control', 'no-store');
+    res.json({ message: toEntry(row) } satisfies MailMessageResponse);
+  });
+  router.post('/admin/mail/:id/resend', requireAdmin, async (req, res) => {
+    const { id } = parseInput(MessageParams, req.params);
+    const copy = await deps.mail.resend(id);
+    if (!copy) {
+      throw messageNotFound();
+    }
+    res.status(201).json({ message: toEntry(copy) } satisfies MailMessageResponse);
   });
   return router;
 }

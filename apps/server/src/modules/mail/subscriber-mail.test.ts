@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { users } from '../../db/schema.js';
 import { FAKE_PRICE_ID, type FakeStripe, startFakeStripe } from '../../test/fake-stripe.js';
-import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { type SmtpSink, startSmtpSink } from '../../test/smtp-sink.js';
 
 let fake: FakeStripe;
@@ -53,14 +54,14 @@ async function postSigned(event: object): Promise<number> {
 
 /** A signed-in user with a confirmed email and a Stripe customer. */
 async function customer() {
-  const user = await signedInClient(app);
-  const email = `${user.username}@example.com`;
-  const customerId = `cus_${user.username}`;
-  await app.deps.database.db
-    .update(users)
-    .set({ email, emailConfirmedAt: new Date(), stripeCustomerId: customerId })
-    .where(eq(users.id, user.id));
-  return { ...user, email, customerId };
+  const username = uniqueName();
+  const customerId = `cus_${username}`;
+  const user = await signedInClient(app, {
+    username,
+    confirmedEmail: true,
+    columns: { stripeCustomerId: customerId },
+  });
+  return { ...user, customerId };
 }
 
 const to = (email: string) => (message: ParsedMail) =>

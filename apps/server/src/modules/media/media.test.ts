@@ -23,12 +23,8 @@ import {
   type StoredMedia,
 } from '@portfolio/types/media';
 
-import {
-  signedInClient,
-  startIsolatedTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../test/harness.js';
+import { startIsolatedTestApp, type TestApp, type TestClient } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import type { MediaReferenceSource } from './service.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');

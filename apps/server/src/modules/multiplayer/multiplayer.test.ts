@@ -15,7 +15,8 @@ import {
 } from '@portfolio/types/multiplayer';
 
 import { openSocket, waitForConnect, waitForEvent } from '../../realtime/socket-test-client.js';
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 type Game = keyof typeof MULTIPLAYER_NAMESPACES;
 

@@ -10,12 +10,12 @@ import {
 } from '@portfolio/types/multiplayer';
 
 import {
-  signedInClient,
   startIsolatedTestApp,
   startTestApp,
   type TestApp,
   uniqueName,
 } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { PLAY_TICKET_LIMIT } from './play-ticket-routes.js';
 import { createPlayTickets } from './play-tickets.js';
 

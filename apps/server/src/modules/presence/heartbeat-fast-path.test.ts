@@ -3,13 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ActiveUsersResponse } from '@portfolio/types';
 
-import {
-  signedInClient,
-  startTestApp,
-  TEST_BROWSER_AGENT,
-  type TestApp,
-  uniqueName,
-} from '../../test/harness.js';
+import { startTestApp, TEST_BROWSER_AGENT, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { rowsOf } from '../../db/rows.js';
 
 let app: TestApp;

@@ -138,7 +138,7 @@ export function createHeartbeatFastPath(deps: {
     if (collector && input.view) {
       collector.view(
         { ip: requestOrigin.clientAddress(req), userAgent: req.headers['user-agent'] },
-        { ...input.view, path: input.currentPage, left: input.left },
+        { ...input.view, path: input.view.path ?? input.currentPage, left: input.left },
       );
     }
   }

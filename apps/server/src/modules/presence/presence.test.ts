@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ActiveUsersResponse } from '@portfolio/types';
 
-import {
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  type TestClient,
-  uniqueName,
-} from '../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 const visitorId = () => uniqueName('visitor').padEnd(24, 'x');
 
@@ -164,9 +159,7 @@ describe('one browser across sign-in and sign-out', () => {
     await browser.post('/api/anonymous-heartbeat', { currentPage: page, visitorId: id });
     expect((await activeUsers(admin.client)).anonymous.currentPages[page]).toBe(1);
 
-    const username = uniqueName('signin');
-    await browser.post('/api/auth/register', { username, password: 'password-123' });
-    await browser.post('/api/auth/login', { username, password: 'password-123' });
+    const { username } = await signedInClient(app, { prefix: 'signin', client: browser });
     const beat = await browser.post('/api/auth/heartbeat', { currentPage: page, visitorId: id });
     expect(beat.status).toBe(200);
     let active = await activeUsers(admin.client);

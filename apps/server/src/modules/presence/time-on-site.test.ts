@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type Database, openDatabase } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { MAX_HEARTBEAT_GAP_MS } from './presence-store.js';
 
 /** A clock the test moves by hand; presence and analytics read it. */

@@ -21,7 +21,13 @@ export interface RunOutcome {
   timedOut: boolean;
   truncated: boolean;
   compiled: boolean;
+  /** How long the program ran (0 when it did not): what the run time budget counts. */
   durationMs: number;
+  /**
+   * CPU time the compile used (the compiler's processes or thread, waiting for a free compiler
+   * or its warm-up not included): what the compile time budget counts.
+   */
+  compileCpuMs: number;
   /** CPU time of the program's whole process tree, where the backend measures it (native). */
   cpuMs?: number;
 }
@@ -36,7 +42,7 @@ export interface RunBackend {
   detect(): Promise<BackendStatus>;
   /** Compiles and runs one job; rejects with BackendFailure only when the backend itself broke. */
   run(job: RunJob): Promise<RunOutcome>;
-  /** Background warm-up after a successful detect (precompiled headers, a loaded compiler). */
+  /** Background warm-up after a successful detect (precompiled headers, warm compilers). */
   prebuild(): Promise<void>;
   close(): void;
 }

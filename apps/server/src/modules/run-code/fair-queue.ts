@@ -11,16 +11,32 @@ export interface FairQueueOptions {
   slots: number;
   /** Runs allowed to wait for a slot in all; beyond, 429 RUNNER_BUSY. */
   maxWaiting: number;
-  /** Slot-seconds one address (or user) may hold per minute; beyond, 429 until it recovers. */
+  /**
+   * Seconds one address's (or user's) programs may run per minute, sleeping included (a slot is
+   * theirs while they do); beyond, 429 RUN_TIME_BUDGET until it recovers.
+   */
   slotSecondsPerMinute: number;
+  /** CPU seconds one address's (or user's) compiles may use per minute; beyond, 429 COMPILE_TIME_BUDGET. */
+  compileSecondsPerMinute: number;
   now?: () => number;
+}
+
+/** What a run spent, each drawn from its own budget. */
+export interface RunSpending {
+  /** The compile's CPU time (not the wait for a free or warming compiler). */
+  compileMs: number;
+  /** How long the program ran. */
+  runMs: number;
 }
 
 /** A held slot: `index` is 0 … slots-1 (the native sandbox gives each its own uid). */
 export interface Slot {
   index: number;
-  /** Gives the slot back and counts the time it was held against the client. */
-  release(): void;
+  /**
+   * Gives the slot back and draws what the run spent from the client's budgets; without
+   * `spent` (the backend failed), the whole time the slot was held counts as running.
+   */
+  release(spent?: RunSpending): void;
 }
 
 interface Waiter {
@@ -28,11 +44,13 @@ interface Waiter {
   resolve: (slot: Slot) => void;
 }
 
+type Budget = 'run' | 'compile';
+
 interface KeyState {
   running: number;
   queued: number;
-  /** Slot-milliseconds left in the bucket (may go below zero: a run is counted when it ends). */
-  balanceMs: number;
+  /** Milliseconds left in each bucket (may go below zero: a run is counted when it ends). */
+  balanceMs: Record<Budget, number>;
   updatedAt: number;
   /** When this key last got a slot (-Infinity: never), for serving the waiting keys in turn. */
   servedAt: number;
@@ -41,26 +59,32 @@ interface KeyState {
 const busy = (
   message: string,
   retryAfterSeconds: number,
-  code: 'RUNNER_BUSY' | 'RUN_TIME_BUDGET' | 'RUNS_IN_PROGRESS' = 'RUNNER_BUSY',
+  code:
+    'RUNNER_BUSY' | 'RUN_TIME_BUDGET' | 'COMPILE_TIME_BUDGET' | 'RUNS_IN_PROGRESS' = 'RUNNER_BUSY',
 ) => new HttpError(code, { message, headers: { 'Retry-After': String(retryAfterSeconds) } });
 
 /**
  * The runner's slots, shared fairly: each address and each user has at most one run holding a
  * slot and one waiting, the waiting runs are served round robin (the address served longest ago
- * first), and every run's time in a slot, blocked or busy, is drawn from its address's (and
- * user's) budget of slot-seconds per minute.
+ * first), and each run draws from its address's (and user's) two budgets per minute: its
+ * program's time in the slot, blocked or busy, and its compile's CPU time. They are kept apart
+ * so that a slow compile on a busy machine is not taken for a program that ran too long, and
+ * the 429 says which one ran out.
  */
 export class FairQueue {
   private readonly free: number[];
   private readonly waiting: Waiter[] = [];
   private readonly keys = new Map<string, KeyState>();
   private readonly now: () => number;
-  private readonly capacityMs: number;
+  private readonly capacityMs: Record<Budget, number>;
 
   constructor(private readonly options: FairQueueOptions) {
     this.free = Array.from({ length: options.slots }, (_, index) => options.slots - 1 - index);
     this.now = options.now ?? Date.now;
-    this.capacityMs = options.slotSecondsPerMinute * 1000;
+    this.capacityMs = {
+      run: options.slotSecondsPerMinute * 1000,
+      compile: options.compileSecondsPerMinute * 1000,
+    };
   }
 
   get active(): number {
@@ -75,15 +99,9 @@ export class FairQueue {
   async acquire(client: RunClient): Promise<Slot> {
     const keys = [`ip:${client.address}`, ...(client.userId ? [`user:${client.userId}`] : [])];
     const states = keys.map((key) => this.state(key));
-    const overdrawn = states.find((state) => state.balanceMs <= 0);
+    const overdrawn = this.overdrawn(states);
     if (overdrawn) {
-      const refillPerMs = this.capacityMs / 60_000;
-      const seconds = Math.max(1, Math.ceil((1 - overdrawn.balanceMs) / refillPerMs / 1000));
-      throw busy(
-        `Your programs have used the code runner for more than ${this.options.slotSecondsPerMinute} s in the last minute. Please try again in ${seconds} s.`,
-        seconds,
-        'RUN_TIME_BUDGET',
-      );
+      throw overdrawn;
     }
     if (states.some((state) => state.queued > 0)) {
       throw busy(
@@ -109,6 +127,39 @@ export class FairQueue {
     return new Promise((resolve) => this.waiting.push({ keys, resolve }));
   }
 
+  /** The 429 for the budget that recovers last, if any of the client's is used up. */
+  private overdrawn(states: KeyState[]): HttpError | undefined {
+    let worst: { budget: Budget; seconds: number } | undefined;
+    for (const state of states) {
+      for (const budget of ['run', 'compile'] as const) {
+        const balance = state.balanceMs[budget];
+        if (balance > 0) {
+          continue;
+        }
+        const refillPerMs = this.capacityMs[budget] / 60_000;
+        const seconds = Math.max(1, Math.ceil((1 - balance) / refillPerMs / 1000));
+        if (!worst || seconds > worst.seconds) {
+          worst = { budget, seconds };
+        }
+      }
+    }
+    if (!worst) {
+      return undefined;
+    }
+    const { seconds } = worst;
+    return worst.budget === 'run'
+      ? busy(
+          `Your programs have used the code runner for more than ${this.options.slotSecondsPerMinute} s in the last minute. Please try again in ${seconds} s.`,
+          seconds,
+          'RUN_TIME_BUDGET',
+        )
+      : busy(
+          `Compiling your programs has used more than ${this.options.compileSecondsPerMinute} s of CPU time in the last minute. Please try again in ${seconds} s.`,
+          seconds,
+          'COMPILE_TIME_BUDGET',
+        );
+  }
+
   private state(key: string): KeyState {
     const now = this.now();
     let state = this.keys.get(key);
@@ -116,14 +167,17 @@ export class FairQueue {
       state = {
         running: 0,
         queued: 0,
-        balanceMs: this.capacityMs,
+        balanceMs: { ...this.capacityMs },
         updatedAt: now,
         servedAt: Number.NEGATIVE_INFINITY,
       };
       this.keys.set(key, state);
     }
-    const refill = ((now - state.updatedAt) * this.capacityMs) / 60_000;
-    state.balanceMs = Math.min(this.capacityMs, state.balanceMs + refill);
+    for (const budget of ['run', 'compile'] as const) {
+      const capacity = this.capacityMs[budget];
+      const refill = ((now - state.updatedAt) * capacity) / 60_000;
+      state.balanceMs[budget] = Math.min(capacity, state.balanceMs[budget] + refill);
+    }
     state.updatedAt = now;
     return state;
   }
@@ -138,16 +192,17 @@ export class FairQueue {
     let isReleased = false;
     return {
       index,
-      release: () => {
+      release: (spent) => {
         if (isReleased) {
           return;
         }
         isReleased = true;
-        const heldMs = this.now() - startedAt;
+        const { compileMs, runMs } = spent ?? { compileMs: 0, runMs: this.now() - startedAt };
         for (const key of keys) {
           const state = this.state(key);
           state.running -= 1;
-          state.balanceMs -= heldMs;
+          state.balanceMs.run -= runMs;
+          state.balanceMs.compile -= compileMs;
         }
         this.free.push(index);
         this.serveNext();
@@ -194,7 +249,10 @@ export class FairQueue {
     }
     for (const key of [...this.keys.keys()]) {
       const state = this.state(key);
-      if (state.running === 0 && state.queued === 0 && state.balanceMs >= this.capacityMs) {
+      const isFull =
+        state.balanceMs.run >= this.capacityMs.run &&
+        state.balanceMs.compile >= this.capacityMs.compile;
+      if (state.running === 0 && state.queued === 0 && isFull) {
         this.keys.delete(key);
       }
     }

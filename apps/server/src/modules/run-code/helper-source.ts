@@ -16,7 +16,8 @@
  *   "@@start") passes RUN_CPU_MS or RUN_WALL_MS. Forked spinners share one budget;
  * - prints one line on stderr at the end, so the server knows what actually happened:
  *   "@@result compile=N|-1 started=0|1 exit=N|-1 signal=N|-1 limit=none|compilecpu|compilewall|cpu|wall
- *   status=N cpu_ms=N run_ms=N".
+ *   status=N cpu_ms=N run_ms=N compile_cpu_ms=N" (cpu_ms is the program's, compile_cpu_ms the
+ *   compile's: what the compile time budget counts).
  *
  * `helper report CMD...` runs inside the sandbox as the user program's parent. It reports how the
  * program ended on fd 3 ("@@exit N" or "@@signal N"), which the program itself never sees (closed
@@ -206,6 +207,7 @@ static int supervise(long long compile_cpu, long long compile_wall, long long ru
   int compile = -1, exit_code = -1, signal_number = -1, started = 0, done = 0, child_status = 0;
   const char *limit = "none";
   long long run_started_at = 0, run_ended_at = 0, cpu_at_start = 0, cpu_now = 0;
+  long long compile_cpu_used = -1;
   long long last_scan = 0;
   int killed = 0;
 
@@ -228,6 +230,7 @@ static int supervise(long long compile_cpu, long long compile_wall, long long ru
           int value;
           if (sscanf(line, "@@compile %d", &value) == 1 && compile < 0) {
             compile = value;
+            compile_cpu_used = tree(0);
           } else if (strcmp(line, "@@start") == 0 && !started) {
             started = 1;
             run_started_at = now_ms();
@@ -297,6 +300,9 @@ static int supervise(long long compile_cpu, long long compile_wall, long long ru
     run_ended_at = now_ms();
   }
   long long cpu_used = started ? cpu_now - cpu_at_start : 0;
+  if (compile_cpu_used < 0) {
+    compile_cpu_used = cpu_now; /* stopped at a limit (or never said): what it had used by then */
+  }
   /* the run's own processes are gone with its namespaces; anything reparented to us goes too */
   tree(1);
   for (int round = 0; round < 30; round++) {
@@ -308,9 +314,10 @@ static int supervise(long long compile_cpu, long long compile_wall, long long ru
   }
   fprintf(stderr,
           "@@result compile=%d started=%d exit=%d signal=%d limit=%s status=%d cpu_ms=%lld "
-          "run_ms=%lld\n",
+          "run_ms=%lld compile_cpu_ms=%lld\n",
           compile, started, exit_code, signal_number, limit, status_code(child_status),
-          cpu_used < 0 ? 0 : cpu_used, started ? run_ended_at - run_started_at : 0);
+          cpu_used < 0 ? 0 : cpu_used, started ? run_ended_at - run_started_at : 0,
+          compile_cpu_used);
   return 0;
 }
 

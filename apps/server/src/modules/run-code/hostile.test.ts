@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunCodeBackend, RunCodeResponse } from '@portfolio/types';
 
 import type { TestApp } from '../../test/harness.js';
+import { scaled } from '../../test/slow-machine.js';
 import { createNativeBackend } from './native-backend.js';
 import {
   fresh,
@@ -38,7 +39,7 @@ beforeAll(async () => {
   // CI runs the native backend (root, bubblewrap) and, here, the WebAssembly one explicitly
   ({ app: wasmApp } = await startRunnerApp({ backend: 'wasm', maxWaiting: 16 }));
   writeFileSync(SECRET_FILE, SECRET);
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await app?.stop();
@@ -89,35 +90,43 @@ function processesNamed(name: string): number[] {
 describe.concurrent.each(TEST_BACKENDS)('%s: hostile programs are contained', (backend) => {
   const isWasm = backend === 'wasm';
 
-  it('an endless loop is stopped by the CPU or wall-time limit', { timeout: 180_000 }, async () => {
-    const { result, wasRunSettledAtHealth } = await runWhileServing(
-      `int main() { volatile unsigned long spins = 0; for (;;) { spins = spins + 1; } }`,
-      backend,
-    );
-    expect(wasRunSettledAtHealth).toBe(false);
-    expect(result).toMatchObject({ exitCode: null, timedOut: true, truncated: false, backend });
-    expect(result.output).toMatch(
-      /\[Program stopped: it (used more than 2 s of CPU time|ran longer than 5 s)\]/,
-    );
-  });
+  it(
+    'an endless loop is stopped by the CPU or wall-time limit',
+    { timeout: scaled(180_000) },
+    async () => {
+      const { result, wasRunSettledAtHealth } = await runWhileServing(
+        `int main() { volatile unsigned long spins = 0; for (;;) { spins = spins + 1; } }`,
+        backend,
+      );
+      expect(wasRunSettledAtHealth).toBe(false);
+      expect(result).toMatchObject({ exitCode: null, timedOut: true, truncated: false, backend });
+      expect(result.output).toMatch(
+        /\[Program stopped: it (used more than 2 s of CPU time|ran longer than 5 s)\]/,
+      );
+    },
+  );
 
-  it('sleeping forever is stopped at the wall-time limit', { timeout: 180_000 }, async () => {
-    const { result } = await runWhileServing(
-      `#include <cstdio>
+  it(
+    'sleeping forever is stopped at the wall-time limit',
+    { timeout: scaled(180_000) },
+    async () => {
+      const { result } = await runWhileServing(
+        `#include <cstdio>
 #include <unistd.h>
 int main() { std::puts("going to sleep"); std::fflush(stdout); for (;;) sleep(1000); }`,
-      backend,
-    );
-    expect(result).toMatchObject({
-      output: 'going to sleep\n[Program stopped: it ran longer than 5 s]\n',
-      exitCode: null,
-      signal: 'SIGKILL',
-      timedOut: true,
-      truncated: false,
-    });
-  });
+        backend,
+      );
+      expect(result).toMatchObject({
+        output: 'going to sleep\n[Program stopped: it ran longer than 5 s]\n',
+        exitCode: null,
+        signal: 'SIGKILL',
+        timedOut: true,
+        truncated: false,
+      });
+    },
+  );
 
-  it('a 1 GB allocation fails inside the memory limit', { timeout: 180_000 }, async () => {
+  it('a 1 GB allocation fails inside the memory limit', { timeout: scaled(180_000) }, async () => {
     const { result } = await runWhileServing(
       `#include <cstdio>
 #include <cstdlib>
@@ -145,7 +154,7 @@ int main() {
 
   it(
     'an output flood is cut at 64 KB with a notice, and the run ends at once',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const { result } = await runWhileServing(
         `#include <cstdio>
@@ -163,7 +172,7 @@ int main() { for (;;) std::fputs("flood flood flood flood flood flood flood floo
 
   it(
     'has no network: sockets cannot reach the internet or the server itself',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const serverPort = new URL(appFor(backend).url).port;
       const { result } = await runWhileServing(
@@ -204,7 +213,7 @@ int main() {
 
   it(
     'cannot read host files: /etc/shadow, the server source, the data folder',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const paths = ['/etc/shadow', '/etc/passwd', THIS_FILE, SECRET_FILE, '/proc/1/environ'];
       const { result } = await runWhileServing(
@@ -228,7 +237,7 @@ int main() {
 
   it(
     'cannot write outside its private /tmp (WebAssembly: anywhere)',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const marker = `escape-${randomBytes(4).toString('hex')}`;
       const targets = [`/usr/${marker}`, `/${marker}`, path.join(TEST_DATA_DIR, marker)];
@@ -270,7 +279,7 @@ int main() {
 
   it(
     'compile-time bombs end in an error or the compile limit, never a hang',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const deepTemplates = `template <int N> struct Deep { static constexpr int value = Deep<N + 1>::value; };
 int main() { return Deep<0>::value; }`;
@@ -652,7 +661,7 @@ int main() {
 });
 
 describe.concurrent('wasm: what WebAssembly programs can and cannot do', () => {
-  it('reads its standard input', { timeout: 180_000 }, async () => {
+  it('reads its standard input', { timeout: scaled(180_000) }, async () => {
     const response = await postCode(
       wasmApp,
       fresh(`#include <cstdio>
@@ -663,7 +672,7 @@ int main() { char name[32]; int a, b;
     expect(response.body).toMatchObject({ output: 'sum 42\n', exitCode: 0, backend: 'wasm' });
   });
 
-  it('cannot fork: there are no processes to make', { timeout: 180_000 }, async () => {
+  it('cannot fork: there are no processes to make', { timeout: scaled(180_000) }, async () => {
     const { result } = await runWhileServing(
       '#include <unistd.h>\nint main() { for (;;) fork(); }',
       'wasm',
@@ -673,7 +682,7 @@ int main() { char name[32]; int a, b;
     expect(result.output).toMatch(/fork/);
   });
 
-  it('says clearly that exceptions are not available', { timeout: 180_000 }, async () => {
+  it('says clearly that exceptions are not available', { timeout: scaled(180_000) }, async () => {
     const { result } = await runWhileServing(
       '#include <cstdio>\nint main() { try { throw 1; } catch (int) { std::puts("caught"); } }',
       'wasm',
@@ -689,7 +698,7 @@ int main() { char name[32]; int a, b;
 
   it(
     'a trap ends the program with the signal a native program would get',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const { result } = await runWhileServing(
         '#include <cstdlib>\n#include <cstdio>\nint main() { std::puts("about to abort"); std::abort(); }',

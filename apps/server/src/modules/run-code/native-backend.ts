@@ -217,6 +217,7 @@ export function createNativeBackend(options: {
         truncated: outcome.truncated,
         compiled: outcome.compiled,
         durationMs: outcome.durationMs,
+        compileCpuMs: outcome.compileCpuMs,
         cpuMs: outcome.cpuMs,
       };
     },

@@ -9,6 +9,7 @@ import {
 } from '@portfolio/types';
 
 import { startTestApp, type TestApp } from '../../test/harness.js';
+import { scaled } from '../../test/slow-machine.js';
 import { createCodeRunner } from './runner.js';
 import {
   fresh,
@@ -22,13 +23,13 @@ import {
 } from './test-support.js';
 
 // a WebAssembly compile on a busy machine takes seconds: its tests get more time
-describe.each(TEST_BACKENDS)('on the %s backend', { timeout: 120_000 }, (backend) => {
+describe.each(TEST_BACKENDS)('on the %s backend', { timeout: scaled(120_000) }, (backend) => {
   const isNative = backend === 'native';
   let app: TestApp;
 
   beforeAll(async () => {
     ({ app } = await startRunnerApp({ backend }));
-  }, 300_000);
+  }, scaled(300_000));
 
   afterAll(async () => {
     await app.stop();

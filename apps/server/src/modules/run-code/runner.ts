@@ -15,7 +15,7 @@ import { setBounded } from '../../lib/memoize.js';
 import { BackendFailure, type RunBackend } from './backend.js';
 import { parseDiagnostics } from './diagnostics.js';
 import { runCodeQueueWait } from '../../lib/metrics.js';
-import { FairQueue, type RunClient } from './fair-queue.js';
+import { FairQueue, type RunClient, type RunSpending } from './fair-queue.js';
 import { refuseUnsafeIncludes } from './includes.js';
 import { RUN_CODE_LIMITS } from './limits.js';
 import { createNativeBackend, DEFAULT_UID_BASE } from './native-backend.js';
@@ -59,8 +59,13 @@ export interface CodeRunnerOptions {
   concurrency?: number;
   /** Submissions allowed to wait for a free slot; beyond, 429. Default: 4 per slot. */
   maxWaiting?: number;
-  /** Slot-seconds one address or user may hold per minute (RUN_CODE_SLOT_SECONDS_PER_MINUTE). */
+  /**
+   * Seconds one address's or user's programs may run per minute, sleeping included
+   * (RUN_CODE_SLOT_SECONDS_PER_MINUTE).
+   */
   slotSecondsPerMinute?: number;
+  /** CPU seconds one address's or user's compiles may use per minute (RUN_CODE_COMPILE_SECONDS_PER_MINUTE). */
+  compileSecondsPerMinute?: number;
   /** Results kept for identical requests. */
   cacheEntries?: number;
   /** First of the uids native runs use (one per slot: uidBase … uidBase+concurrency-1). */
@@ -77,6 +82,7 @@ export interface CodeRunnerOptions {
 }
 
 export const DEFAULT_SLOT_SECONDS_PER_MINUTE = 30;
+export const DEFAULT_COMPILE_SECONDS_PER_MINUTE = 30;
 
 const unavailable = (reason: string) =>
   new HttpError('RUNNER_UNAVAILABLE', `Running code is not available on this server: ${reason}`);
@@ -164,6 +170,8 @@ async function execute(
   const waitStarted = performance.now();
   const slot = await queue.acquire(client);
   runCodeQueueWait.labels(backend.name).observe((performance.now() - waitStarted) / 1000);
+  // what the run spent, drawn from the client's budgets (unknown if the backend failed)
+  let spent: RunSpending | undefined;
   try {
     const outcome = await backend.run({
       source: job.code,
@@ -172,6 +180,7 @@ async function execute(
       optimization: job.optimization,
       slot: slot.index,
     });
+    spent = { compileMs: outcome.compileCpuMs, runMs: outcome.durationMs };
     return {
       output: outcome.output,
       exitCode: outcome.exitCode,
@@ -194,7 +203,7 @@ async function execute(
     }
     throw error;
   } finally {
-    slot.release();
+    slot.release(spent);
   }
 }
 
@@ -209,6 +218,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
     slots: concurrency,
     maxWaiting: options.maxWaiting ?? concurrency * 4,
     slotSecondsPerMinute: options.slotSecondsPerMinute ?? DEFAULT_SLOT_SECONDS_PER_MINUTE,
+    compileSecondsPerMinute: options.compileSecondsPerMinute ?? DEFAULT_COMPILE_SECONDS_PER_MINUTE,
   });
   const cache = new ResultCache(options.cacheEntries ?? 256);
   const inFlight = new Map<string, Promise<RunCodeResponse>>();

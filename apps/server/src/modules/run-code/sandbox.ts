@@ -378,10 +378,11 @@ interface HelperResult {
   status: number;
   cpuMs: number;
   runMs: number;
+  compileCpuMs: number;
 }
 
 const RESULT_LINE =
-  /^@@result compile=(-?\d+) started=([01]) exit=(-?\d+) signal=(-?\d+) limit=(\w+) status=(\d+) cpu_ms=(\d+) run_ms=(\d+)$/m;
+  /^@@result compile=(-?\d+) started=([01]) exit=(-?\d+) signal=(-?\d+) limit=(\w+) status=(\d+) cpu_ms=(\d+) run_ms=(\d+) compile_cpu_ms=(\d+)$/m;
 
 function parseResult(stderr: string): HelperResult | undefined {
   const match = RESULT_LINE.exec(stderr);
@@ -397,6 +398,7 @@ function parseResult(stderr: string): HelperResult | undefined {
     status: Number(match[6]),
     cpuMs: Number(match[7]),
     runMs: Number(match[8]),
+    compileCpuMs: Number(match[9]),
   };
 }
 
@@ -440,7 +442,10 @@ function collector(limit: number, onOverflow: () => void) {
   };
 }
 
-type Outcome = Omit<SandboxOutcome, 'output' | 'truncated' | 'compilerOutput' | 'cpuMs'>;
+type Outcome = Omit<
+  SandboxOutcome,
+  'output' | 'truncated' | 'compilerOutput' | 'cpuMs' | 'compileCpuMs'
+>;
 type Verdict =
   { failure: string } | { outcome: Outcome; text: string; notice?: string | undefined };
 
@@ -619,11 +624,7 @@ export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<Sandbox
       }
       const result = parseResult(stderr);
       const compilerOutput = compiler.text();
-      const finish = (
-        outcome: Omit<SandboxOutcome, 'output' | 'truncated' | 'compilerOutput' | 'cpuMs'>,
-        text: string,
-        notice?: string,
-      ) => {
+      const finish = (outcome: Outcome, text: string, notice?: string) => {
         let shown = text;
         const truncated = output.isFull || (!outcome.compiled && compiler.isFull);
         if (truncated) {
@@ -638,6 +639,7 @@ export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<Sandbox
           compilerOutput,
           truncated,
           cpuMs: result?.cpuMs ?? 0,
+          compileCpuMs: result?.compileCpuMs ?? 0,
         });
       };
       const verdict = verdictOf(result, stderr, output, compiler.isFull, compilerOutput);

@@ -73,16 +73,18 @@ export async function startRunnerApp(
     dir: TEST_RUN_DIR,
     prebuiltIncludeSets: [['iostream']],
     backend: TEST_BACKEND,
-    // tests send many runs from one address: the fairness tests set their own budget
+    // tests send many runs from one address: the fairness tests set their own budgets
     slotSecondsPerMinute: 600,
+    compileSecondsPerMinute: 600,
     ...runnerOptions,
   });
   const app = await startTestApp(
     { dataDir: TEST_DATA_DIR, trustProxy: 'loopback' },
     { codeRunner: runner, runCodeRateLimit: RELAXED_LIMIT },
   );
-  // native's precompiled header is part of what is tested; WebAssembly's prebuild only warms
-  // its compiler up (six compiles, minutes on a busy machine), which the tests' own runs do
+  // native's precompiled header is part of what is tested; WebAssembly's prebuild only starts
+  // the pool's other compilers (each warms up before its first compile), which the tests' own
+  // runs do when they need them
   const availability = await runner.warmUp({
     prebuild: (runnerOptions.backend ?? TEST_BACKEND) === 'native',
   });

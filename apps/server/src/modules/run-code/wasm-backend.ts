@@ -11,6 +11,7 @@ import { BackendFailure } from './backend.js';
 import { NOTICES, RUN_CODE_LIMITS, withNotice } from './limits.js';
 import {
   type CompileRequest,
+  type CompileWorkerData,
   type CompileWorkerMessage,
   OUTPUT_HEADER_BYTES,
   type RunWorkerData,
@@ -64,20 +65,21 @@ const HAS_THREAD_TIMES = existsSync('/proc/self/task');
 /**
  * Watches a worker's time once it has started its work (`tid` is its OS thread, 0 before it
  * starts): ends it when the thread's CPU time passes `cpuMs` (wall time where the system shows
- * no thread times), or its wall time passes `wallMs`.
+ * no thread times), or its wall time passes `wallMs`. `usedMs` is the CPU time used so far.
  */
 function watchLimits(options: {
   tid: () => number;
   cpuMs: number;
   wallMs: number;
   onLimit: (kind: 'cpu' | 'wall') => void;
-}): { stop: () => void; elapsedMs: () => number } {
+}): { stop: () => void; elapsedMs: () => number; usedMs: () => number } {
   let startedAt: number | undefined;
   let cpuAtStart: number | undefined;
-  const check = () => {
+  /** Wall and CPU time since the work started (undefined before it has). */
+  const measure = () => {
     const tid = options.tid();
     if (tid === 0) {
-      return;
+      return undefined;
     }
     const now = performance.now();
     startedAt ??= now;
@@ -85,9 +87,18 @@ function watchLimits(options: {
     const cpu = HAS_THREAD_TIMES ? threadCpuMs(tid) : undefined;
     cpuAtStart ??= cpu;
     const used = cpu === undefined || cpuAtStart === undefined ? elapsed : cpu - cpuAtStart;
-    if (used > options.cpuMs) {
+    return { elapsed, used };
+  };
+  let lastUsed = 0;
+  const check = () => {
+    const times = measure();
+    if (!times) {
+      return;
+    }
+    lastUsed = times.used;
+    if (times.used > options.cpuMs) {
       options.onLimit('cpu');
-    } else if (elapsed > options.wallMs) {
+    } else if (times.elapsed > options.wallMs) {
       options.onLimit('wall');
     }
   };
@@ -96,6 +107,10 @@ function watchLimits(options: {
   return {
     stop: () => clearInterval(timer),
     elapsedMs: () => (startedAt === undefined ? 0 : performance.now() - startedAt),
+    usedMs: () => {
+      lastUsed = Math.max(lastUsed, measure()?.used ?? 0);
+      return lastUsed;
+    },
   };
 }
 
@@ -107,9 +122,24 @@ interface CompileResult {
   program?: Uint8Array;
   /** The compile hit its CPU or wall-time limit. */
   timedOut?: 'cpu' | 'wall';
+  /** The compiler thread's CPU time for this compile (wall time where threads show none). */
+  cpuMs: number;
 }
 
-/** One compile worker: loads Clang once, then compiles job after job. */
+/** How a compile worker warms up before it is ready: the tutorials' first program. */
+const WARM_UP: CompileWorkerData = {
+  warmUp: {
+    id: 0,
+    source: '#include <iostream>\nint main() { std::cout << "warm" << std::endl; }\n',
+    standard: DEFAULT_CPP_STANDARD,
+    optimization: DEFAULT_OPTIMIZATION,
+  },
+};
+
+/**
+ * One compile worker: loads Clang and warms it up (see the worker's warmUp), then compiles job
+ * after job. `ready` settles once it can take a job; until then nothing is counted against one.
+ */
 class CompileWorker {
   readonly ready: Promise<{ tid: number; version: string }>;
   private readonly worker: Worker;
@@ -119,20 +149,23 @@ class CompileWorker {
     | {
         id: number;
         isStarted: boolean;
-        resolve: (result: CompileResult) => void;
+        resolve: (result: Omit<CompileResult, 'cpuMs'>) => void;
         reject: (error: Error) => void;
       }
     | undefined;
-  isBusy = false;
+  isReady = false;
   isDead = false;
+  /** Why it ended before it was ready. */
+  failure: Error | undefined;
 
   constructor(onExit: (worker: CompileWorker) => void) {
-    this.worker = startWorker('wasm-compile-worker');
+    this.worker = startWorker('wasm-compile-worker', { workerData: WARM_UP });
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (message: CompileWorkerMessage) => {
         if (message.type === 'ready') {
           this.tid = message.tid;
+          this.isReady = true;
           resolve({ tid: message.tid, version: message.version });
           return;
         }
@@ -161,7 +194,10 @@ class CompileWorker {
         }
       });
       this.worker.on('error', (error) => {
-        reject(new BackendFailure(`the WebAssembly compiler could not start: ${error.message}`));
+        this.failure ??= new BackendFailure(
+          `the WebAssembly compiler could not start: ${error.message}`,
+        );
+        reject(this.failure);
         this.pending?.reject(
           new BackendFailure(`the WebAssembly compiler failed: ${error.message}`),
         );
@@ -169,29 +205,29 @@ class CompileWorker {
       });
       this.worker.on('exit', () => {
         this.isDead = true;
-        reject(new BackendFailure('the WebAssembly compiler exited'));
+        this.failure ??= new BackendFailure('the WebAssembly compiler exited');
+        reject(this.failure);
         this.pending?.reject(new BackendFailure('the WebAssembly compiler exited'));
         this.pending = undefined;
         onExit(this);
       });
     });
-    // a worker that never gets ready is reported by the job that waits for it
+    // a worker that never gets ready is reported by the job that waits for it (see CompilePool)
     this.ready.catch(() => undefined);
   }
 
   /**
-   * Compiles one source within the compile limits (ending this worker if they are passed); a
-   * warm-up compile (`isWarmUp`) has no limits: its first compiles are the slowest.
+   * Compiles one source within the compile limits, counted from when the worker starts it
+   * (ending this worker if they are passed).
    */
-  async compile(job: RunJob, isWarmUp = false): Promise<CompileResult> {
-    await this.ready;
+  compile(job: RunJob): Promise<CompileResult> {
     const id = this.nextId++;
     const limits = RUN_CODE_LIMITS;
     return new Promise<CompileResult>((resolve, reject) => {
       let limited = false;
       const watch = watchLimits({
         // counted from when the worker starts this compile (it may finish a header first)
-        tid: () => (isWarmUp || this.pending?.id !== id || !this.pending.isStarted ? 0 : this.tid),
+        tid: () => (this.pending?.id !== id || !this.pending.isStarted ? 0 : this.tid),
         cpuMs: limits.compileSeconds * 1000,
         wallMs: limits.compileWallSeconds * 1000,
         onLimit: (kind) => {
@@ -199,19 +235,21 @@ class CompileWorker {
             return;
           }
           limited = true;
+          const cpuMs = watch.usedMs();
           this.pending = undefined;
           watch.stop();
           this.isDead = true;
           void this.worker.terminate();
-          resolve({ ok: false, compilerOutput: '', timedOut: kind });
+          resolve({ ok: false, compilerOutput: '', timedOut: kind, cpuMs });
         },
       });
       this.pending = {
         id,
         isStarted: false,
         resolve: (result) => {
+          const cpuMs = watch.usedMs();
           watch.stop();
-          resolve(result);
+          resolve({ ...result, cpuMs });
         },
         reject: (error) => {
           watch.stop();
@@ -234,44 +272,71 @@ class CompileWorker {
   }
 }
 
-/** Compile workers, at most `size`, each kept (with Clang loaded) between compiles. */
+/**
+ * Compile workers, at most `size`, each kept (with Clang loaded and warm) between compiles. A
+ * worker takes jobs only once it is ready; one ended at a limit is replaced at once, so the next
+ * compile finds a warm compiler rather than waiting for a new one to load.
+ */
 class CompilePool {
   private readonly workers = new Set<CompileWorker>();
   private readonly idle: CompileWorker[] = [];
-  private readonly waiters: Array<(worker: CompileWorker) => void> = [];
+  private readonly waiters: Array<{
+    resolve: (worker: CompileWorker) => void;
+    reject: (error: Error) => void;
+  }> = [];
+  private isClosed = false;
 
   constructor(private readonly size: number) {}
 
   private spawn(): CompileWorker {
-    const worker = new CompileWorker((gone) => {
-      this.workers.delete(gone);
-      const index = this.idle.indexOf(gone);
-      if (index >= 0) {
-        this.idle.splice(index, 1);
-      }
-      // a waiting compile gets a fresh worker in its place
-      const waiter = this.waiters.shift();
-      if (waiter) {
-        waiter(this.spawn());
-      }
-    });
+    const worker = new CompileWorker((gone) => this.forget(gone));
     this.workers.add(worker);
+    worker.ready.then(
+      () => this.give(worker),
+      () => undefined,
+    );
     return worker;
+  }
+
+  private forget(gone: CompileWorker) {
+    this.workers.delete(gone);
+    const index = this.idle.indexOf(gone);
+    if (index >= 0) {
+      this.idle.splice(index, 1);
+    }
+    if (this.isClosed) {
+      return;
+    }
+    if (!gone.isReady) {
+      // it could not start: a compile waiting for it is told why (no endless restarts)
+      this.waiters.shift()?.reject(gone.failure ?? new BackendFailure('the compiler exited'));
+      if (this.waiters.length > 0 && this.workers.size === 0) {
+        this.spawn();
+      }
+      return;
+    }
+    // ended at a limit: its replacement loads and warms up before anyone needs it
+    this.spawn();
   }
 
   /** Starts one worker ahead of the first compile (the compiler takes seconds to load). */
   warm(): Promise<{ tid: number; version: string }> {
-    const worker = this.idle[0] ?? this.spawn();
-    if (!this.idle.includes(worker)) {
-      this.idle.push(worker);
-    }
-    return worker.ready;
+    const first = this.workers.values().next();
+    return (first.done ? this.spawn() : first.value).ready;
   }
 
-  async compile(job: RunJob, isWarmUp = false): Promise<CompileResult> {
+  /** Starts every worker the pool may have, and waits until they are all ready. */
+  async fill(): Promise<void> {
+    while (this.workers.size < this.size) {
+      this.spawn();
+    }
+    await Promise.all([...this.workers].map((worker) => worker.ready));
+  }
+
+  async compile(job: RunJob): Promise<CompileResult> {
     const worker = await this.take();
     try {
-      return await worker.compile(job, isWarmUp);
+      return await worker.compile(job);
     } finally {
       this.give(worker);
     }
@@ -283,29 +348,33 @@ class CompilePool {
       return Promise.resolve(idle);
     }
     if (this.workers.size < this.size) {
-      return Promise.resolve(this.spawn());
+      this.spawn();
     }
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   private give(worker: CompileWorker) {
-    if (worker.isDead) {
+    if (worker.isDead || this.isClosed) {
       return;
     }
     const waiter = this.waiters.shift();
     if (waiter) {
-      waiter(worker);
+      waiter.resolve(worker);
     } else {
       this.idle.push(worker);
     }
   }
 
   close() {
+    this.isClosed = true;
     for (const worker of this.workers) {
       worker.terminate();
     }
     this.workers.clear();
     this.idle.length = 0;
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.reject(new BackendFailure('the WebAssembly backend was closed'));
+    }
   }
 }
 
@@ -373,7 +442,7 @@ function runProgram(
   workers: SpareRunWorker,
   program: Uint8Array,
   stdin: string,
-): Promise<Omit<RunOutcome, 'compilerOutput' | 'compiled'>> {
+): Promise<Omit<RunOutcome, 'compilerOutput' | 'compiled' | 'compileCpuMs'>> {
   const limits = RUN_CODE_LIMITS;
   const shared = new SharedArrayBuffer(OUTPUT_HEADER_BYTES + limits.outputBytes);
   const header = new Int32Array(shared, 0, OUTPUT_HEADER_BYTES / 4);
@@ -488,7 +557,13 @@ export function createWasmBackend(options: {
 
   async function run(job: RunJob): Promise<RunOutcome> {
     const compiled = await pool.compile(job);
-    const notRun = { exitCode: null, signal: null, compiled: false, durationMs: 0 };
+    const notRun = {
+      exitCode: null,
+      signal: null,
+      compiled: false,
+      durationMs: 0,
+      compileCpuMs: compiled.cpuMs,
+    };
     if (compiled.timedOut) {
       return {
         ...notRun,
@@ -520,7 +595,7 @@ export function createWasmBackend(options: {
       return { ...notRun, output, compilerOutput, timedOut: false, truncated: false };
     }
     const outcome = await runProgram(runWorkers, compiled.program, job.stdin);
-    return { ...outcome, compilerOutput, compiled: true };
+    return { ...outcome, compilerOutput, compiled: true, compileCpuMs: compiled.cpuMs };
   }
 
   return {
@@ -562,23 +637,9 @@ export function createWasmBackend(options: {
       return run(job);
     },
 
-    async prebuild() {
-      // the first compiles of a worker are the slowest (the compiler's code is compiled lazily);
-      // a header set's second use precompiles it: two <iostream> programs warm the worker and
-      // make the tutorials' header; four more (each waits for that header) let V8 optimise the
-      // compiler's code that reads it (the first compiles with a header are ~2× slower)
-      for (let round = 1; round <= 6; round++) {
-        await pool.compile(
-          {
-            source: `#include <iostream>\nint main() { std::cout << "warm ${round}" << std::endl; }\n`,
-            stdin: '',
-            standard: DEFAULT_CPP_STANDARD,
-            optimization: DEFAULT_OPTIMIZATION,
-            slot: 0,
-          },
-          true,
-        );
-      }
+    prebuild() {
+      // every worker the pool may have, loaded and warmed up (each before it takes a job)
+      return pool.fill();
     },
 
     close() {

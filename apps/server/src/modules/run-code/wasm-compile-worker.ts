@@ -3,7 +3,7 @@
  * @yowasp/clang) loaded and compiles one source at a time to a WASI program. Clang only sees a
  * virtual file system holding the source and its own headers: nothing of the host.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 import { commands, runLLVM } from '@yowasp/clang';
 
@@ -11,7 +11,9 @@ import { COMPILE_OUT_OF_MEMORY, RUN_CODE_LIMITS } from './limits.js';
 import { capCompiledMemory, Wasm } from './wasm-memory-cap.js';
 import { leadingStandardIncludes } from './pch.js';
 import {
+  type CompileAnswer,
   type CompileRequest,
+  type CompileWorkerData,
   type CompileWorkerMessage,
   currentThreadId,
 } from './wasm-protocol.js';
@@ -230,7 +232,11 @@ async function compile(request: CompileRequest): Promise<void> {
   const key = headers.length > 0 ? pchKey(headers, request) : undefined;
   const pch = key ? pchs.get(key) : undefined;
   try {
-    await compileWith(request, pch ? { headers, bytes: pch } : undefined);
+    const answer = await compileWith(request, pch ? { headers, bytes: pch } : undefined);
+    post(
+      answer,
+      answer.type === 'compiled' && answer.ok ? [answer.program.buffer as ArrayBuffer] : [],
+    );
   } finally {
     if (key && !pch) {
       const uses = (pchUses.get(key) ?? 0) + 1;
@@ -262,7 +268,7 @@ function isOutOfMemory(error: unknown, messages: string): boolean {
 async function compileWith(
   request: CompileRequest,
   pch: { headers: readonly string[]; bytes: Uint8Array } | undefined,
-): Promise<void> {
+): Promise<CompileAnswer> {
   const limit = RUN_CODE_LIMITS.outputBytes;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -297,47 +303,59 @@ async function compileWith(
   } catch (error) {
     if (error instanceof Error && 'code' in error && !OUT_OF_MEMORY_MESSAGE.test(messages())) {
       // the compiler exited with an error status: its messages say why
-      post({ type: 'compiled', id: request.id, ok: false, compilerOutput: messages(), truncated });
-      return;
+      return { type: 'compiled', id: request.id, ok: false, compilerOutput: messages(), truncated };
     }
     if (isOutOfMemory(error, messages())) {
-      post({
+      return {
         type: 'compiled',
         id: request.id,
         ok: false,
         compilerOutput: COMPILE_OUT_OF_MEMORY,
         truncated: false,
-      });
-      return;
+      };
     }
-    post({
+    return {
       type: 'failed',
       id: request.id,
       message: error instanceof Error ? error.message : String(error),
-    });
-    return;
+    };
   }
   const program = files.prog;
   if (!(program instanceof Uint8Array)) {
-    post({ type: 'compiled', id: request.id, ok: false, compilerOutput: messages(), truncated });
+    return { type: 'compiled', id: request.id, ok: false, compilerOutput: messages(), truncated };
+  }
+  return {
+    type: 'compiled',
+    id: request.id,
+    ok: true,
+    compilerOutput: messages(),
+    truncated,
+    program: new Uint8Array(program),
+  };
+}
+
+/**
+ * A worker's first compiles are several times slower than the next ones (V8 compiles Clang's
+ * code as it first runs), and a header set's first compiles with its precompiled header are
+ * ~2× slower again: the worker does them before it says it is ready, so that no visitor's compile
+ * pays for them, counts them against its limits or its budget, or times out on a busy machine.
+ * The program (the tutorials' first header, <iostream>) is compiled, its header precompiled, and
+ * compiled once more with it.
+ */
+async function warmUp(request: CompileRequest): Promise<void> {
+  const headers = leadingStandardIncludes(request.source);
+  await compileWith(request, undefined);
+  if (headers.length === 0) {
     return;
   }
-  const copy = new Uint8Array(program);
-  post(
-    {
-      type: 'compiled',
-      id: request.id,
-      ok: true,
-      compilerOutput: messages(),
-      truncated,
-      program: copy,
-    },
-    [copy.buffer],
-  );
+  await buildPch(headers, request);
+  const bytes = pchs.get(pchKey(headers, request));
+  await compileWith(request, bytes ? { headers, bytes } : undefined);
 }
 
 async function main() {
-  // loads and compiles the toolchain once (the slow part, ~4 s); compiles then reuse it
+  // loads and compiles the toolchain once (the slow part, ~4 s) and warms it up (see warmUp);
+  // compiles then reuse it
   await clang(undefined, {}, { fetchProgress: () => undefined });
   let version = '';
   await clang(
@@ -352,6 +370,10 @@ async function main() {
       stderr: () => undefined,
     },
   );
+  const { warmUp: warmUpRequest } = workerData as CompileWorkerData;
+  if (warmUpRequest) {
+    await warmUp(warmUpRequest);
+  }
   post({
     type: 'ready',
     tid: (await currentThreadId()) || -1,

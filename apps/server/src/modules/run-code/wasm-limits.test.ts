@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { TestApp } from '../../test/harness.js';
+import { scaled } from '../../test/slow-machine.js';
 import { NOTICES, RUN_CODE_LIMITS } from './limits.js';
 import { fresh, HELLO, postCode, startRunnerApp } from './test-support.js';
 import { capModuleMemory } from './wasm-memory-cap.js';
@@ -15,7 +16,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   ({ app } = await startRunnerApp({ backend: 'wasm', maxWaiting: 8 }));
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await app?.stop();
@@ -35,7 +36,7 @@ int main() {}
 describe('wasm: compile limits as native', () => {
   it(
     'stops a compile that needs more than 1 GB with an out-of-memory answer, and compiles on',
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const rssBefore = process.memoryUsage().rss;
       let rssPeak = rssBefore;
@@ -66,7 +67,7 @@ describe('wasm: compile limits as native', () => {
 
   it(
     'cuts compiler messages past 64 KB with the notice and truncated, as native',
-    { timeout: 120_000 },
+    { timeout: scaled(120_000) },
     async () => {
       // about 110 bytes of warning per unused variable: well past 64 KB
       const variables = Array.from({ length: 1200 }, (_, index) => `  int unused${index};`);

@@ -8,8 +8,14 @@ export interface CompileRequest {
   optimization: OptimizationLevel;
 }
 
+/** What a compile worker starts with. */
+export interface CompileWorkerData {
+  /** A program the worker compiles (with its precompiled header) before it is ready. */
+  warmUp?: CompileRequest;
+}
+
 export type CompileWorkerMessage =
-  /** The worker's OS thread (for its CPU time) and that the compiler is loaded. */
+  /** The worker's OS thread (for its CPU time), and that the compiler is loaded and warmed up. */
   | { type: 'ready'; tid: number; version: string }
   | { type: 'started'; id: number }
   /** `truncated`: the compiler said more than the output limit; `compilerOutput` is cut there. */
@@ -23,6 +29,9 @@ export type CompileWorkerMessage =
     }
   | { type: 'compiled'; id: number; ok: false; compilerOutput: string; truncated: boolean }
   | { type: 'failed'; id: number; message: string };
+
+/** How a compile ended: compiled (or refused by the compiler), or the compiler itself failed. */
+export type CompileAnswer = Extract<CompileWorkerMessage, { type: 'compiled' | 'failed' }>;
 
 /** What a run worker gets; its output goes to `output` (a shared buffer the parent reads). */
 export interface RunWorkerData {

@@ -13,12 +13,12 @@ import type {
 import { FAKE_PRICE_ID, type FakeStripe, startFakeStripe } from '../../test/fake-stripe.js';
 import {
   currentUserOf,
-  signedInClient,
   startTestApp,
   type TestApp,
   TestClient,
   uniqueName,
 } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { captureLogs } from '../../lib/logger.js';
 
 const THREE_MONTHS_MS = 89 * 24 * 60 * 60 * 1000;

@@ -18,13 +18,13 @@ import { openSocket, waitForConnect } from '../../realtime/socket-test-client.js
 import {
   currentUserOf,
   SIGNED_IN_PASSWORD,
-  signedInClient,
   startIsolatedTestApp,
   startTestApp,
   type TestApp,
   type TestClient,
   uniqueName,
 } from '../../test/harness.js';
+import { buildUser, signedInClient } from '../../test/factories.js';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signedInClient>>;
@@ -38,17 +38,6 @@ afterAll(async () => {
 });
 
 /** Registers a user without signing in; returns its id. */
-async function registerUser(
-  username = uniqueName('member'),
-): Promise<{ id: string; username: string }> {
-  const response = await app.client().post<{ user: { id: string } }>('/api/auth/register', {
-    username,
-    password: SIGNED_IN_PASSWORD,
-  });
-  expect(response.status).toBe(201);
-  return { id: response.body.user.id, username };
-}
-
 async function listUsers(client: TestClient, query: string) {
   const response = await client.get(`/api/users?${query}`);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -65,7 +54,7 @@ describe('GET /api/users', () => {
 
   beforeAll(async () => {
     for (const name of names) {
-      ids.set(name, (await registerUser(name)).id);
+      ids.set(name, (await buildUser(app, { username: name })).id);
     }
     // what the sorts order by: time on site and last login
     const { db } = app.deps.database;
@@ -161,7 +150,7 @@ describe('GET /api/users', () => {
 describe('GET /api/users/{userId}', () => {
   it('shows the account, the device of the last login, no records yet and the history', async () => {
     const username = uniqueName('device');
-    const { id } = await registerUser(username);
+    const { id } = await buildUser(app, { username });
     const login = await app.client().post('/api/auth/login', {
       username,
       password: SIGNED_IN_PASSWORD,
@@ -198,7 +187,7 @@ describe('GET /api/users/{userId}', () => {
   });
 
   it("answers 'Unknown' and 0 for a user who never signed in", async () => {
-    const { id } = await registerUser();
+    const { id } = await buildUser(app, { prefix: 'member' });
     const detail = UserDetail.parse((await admin.client.get(`/api/users/${id}`)).body);
     expect(detail.last_login).toBeNull();
     expect(detail.device_info).toEqual({
@@ -292,7 +281,7 @@ describe('POST /api/update-role', () => {
   });
 
   it('leaves the same role alone without an audit entry', async () => {
-    const { id } = await registerUser();
+    const { id } = await buildUser(app, { prefix: 'member' });
     const response = await admin.client.post('/api/update-role', { userId: id, role: 'user' });
     expect(response.status).toBe(200);
     expect(UpdateRoleResponse.parse(response.body).user.role).toBe('user');
@@ -300,7 +289,7 @@ describe('POST /api/update-role', () => {
   });
 
   it('refuses bad input with a 400 and unknown users with a 404', async () => {
-    const { id } = await registerUser();
+    const { id } = await buildUser(app, { prefix: 'member' });
     const cases: Array<[unknown, string | RegExp]> = [
       [{ userId: id, role: 'superuser' }, /^role: /],
       [{ userId: id }, /^role: /],
@@ -487,7 +476,7 @@ describe('DELETE /api/users/{userId}', () => {
   });
 
   it("keeps the deleted user's name in the audit log", async () => {
-    const { id, username } = await registerUser();
+    const { id, username } = await buildUser(app, { prefix: 'member' });
     expect((await admin.client.delete(`/api/users/${id}`)).status).toBe(200);
     const history = UserDetail.parse(
       (await admin.client.get(`/api/users/${admin.id}`)).body,

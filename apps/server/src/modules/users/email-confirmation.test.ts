@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Profile } from '@portfolio/types';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../test/smtp-sink.js';
 
 let app: TestApp;

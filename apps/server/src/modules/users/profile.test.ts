@@ -5,12 +5,12 @@ import { Profile } from '@portfolio/types';
 import {
   currentUserOf,
   SIGNED_IN_PASSWORD,
-  signedInClient,
   startTestApp,
   type TestApp,
   TestClient,
   uniqueName,
 } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 
 let app: TestApp;
 beforeAll(async () => {

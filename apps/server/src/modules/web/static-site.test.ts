@@ -6,7 +6,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signedInClient, startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { signedInClient } from '../../test/factories.js';
 import { API_COMPRESSION_THRESHOLD } from '../../lib/api-compression.js';
 
 interface RawResponse {

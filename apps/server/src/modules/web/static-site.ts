@@ -19,6 +19,7 @@ import {
 
 import { notFound } from '../../lib/errors.js';
 import { DEFAULT_WEB_DIST } from '../../lib/paths.js';
+import { canonicalLoopbackUrl } from '../../lib/sites.js';
 import { createIndexHtmlCache, type PageHead } from './index-html.js';
 import { robotsTxt, type SitemapEntry, sitemapXml } from './seo-files.js';
 
@@ -40,6 +41,11 @@ export interface WebSiteOptions {
   siteConfig: SiteConfig;
   /** The site's public origin for absolute URLs; unset = the origin the request came in on. */
   publicOrigin: string | undefined;
+  /**
+   * The origin links in mail use (PUBLIC_ORIGIN, else this process's address): a page asked
+   * for at the other loopback name on its port is redirected there.
+   */
+  canonicalOrigin?: () => string;
   /** Told of every page document requested (site analytics counts documents whose script never runs). */
   onPage?: (req: Request) => void;
   /** Whether /games?play=<id> names a published game (else the page answers 404). */
@@ -366,7 +372,17 @@ export function createWebSite(options: WebSiteOptions): Router {
   }
   const manifest = readManifest(webDist);
   const pageHtml = pageHtmlOf(webDist, indexFile, manifest);
-  const page = (req: Request, res: Response) => sendPage(options, pageHtml, req, res);
+  const page = async (req: Request, res: Response) => {
+    const canonical = options.canonicalOrigin
+      ? canonicalLoopbackUrl(req.headers.host, options.canonicalOrigin(), req.originalUrl)
+      : undefined;
+    if (canonical !== undefined) {
+      // temporary: the canonical origin is a setting, and may change
+      res.set('Cache-Control', 'no-store').redirect(302, canonical);
+      return;
+    }
+    await sendPage(options, pageHtml, req, res);
+  };
 
   // the template itself is never sent: its settings are filled in per request
   router.get('/index.html', page);

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
-import { jsonResponse, renderApp, signedInAs, stubApi } from '../../test/render-app';
+import { apiError, jsonResponse, renderApp, signedInAs, stubApi } from '../../test/render-app';
 
 // the dashboard (one link away) opens a socket; here it must stay offline
 vi.mock('../../lib/socket', () => ({
@@ -79,6 +79,24 @@ describe('the admin Content section', () => {
     await waitFor(() => expect(rows()).toHaveLength(2));
   });
 
+  it("keeps a refused delete's message on screen after the list is read again", async () => {
+    stubApi({
+      ...signedInAs('owner', 'admin'),
+      'GET /api/admin/gallery': () =>
+        jsonResponse({ projects: [project('a', 'Alpha'), project('b', 'Beta')] }),
+      'DELETE /api/admin/gallery/b': () => apiError(409, 'Beta is shown on the home page'),
+    });
+    const user = userEvent.setup();
+    renderApp('/admin/content');
+    const list = await screen.findByRole('list', { name: 'Gallery projects' });
+
+    await user.click(screen.getByRole('button', { name: 'Delete Beta' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('alert')).toHaveTextContent('Beta is shown on the home page');
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+  });
+
   it('moves a project by dragging its handle onto another row', async () => {
     const projects = [project('a', 'Alpha'), project('b', 'Beta'), project('c', 'Gamma')];
     const { calls } = stubApi({
@@ -125,6 +143,9 @@ describe('the admin Content section', () => {
     await user.type(within(form).getByLabelText('Title'), 'Jam');
     await user.type(within(form).getByLabelText('Description'), 'A jam game.');
     await user.type(within(form).getByLabelText('Card thumbnail'), '/assets/a.webp');
+    // a new project starts without items: an item by address is added on purpose
+    expect(within(form).queryByRole('listitem', { name: 'Item 1' })).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Add item' }));
     const item = within(form).getByRole('listitem', { name: 'Item 1' });
     await user.type(within(item).getByLabelText('Source'), 'data:text/html,hi');
     await user.click(within(form).getByRole('button', { name: 'Add project' }));

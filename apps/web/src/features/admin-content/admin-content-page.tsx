@@ -88,6 +88,13 @@ function GalleryTab() {
               onUploaded={(item) => addItem(galleryItemOf(item))}
             />
           )}
+          thumbnailUploadSlot={(setThumbnail) => (
+            <MediaUpload
+              label="Upload a card thumbnail"
+              inputLabel="Card thumbnail file"
+              onUploaded={(item) => setThumbnail(item.thumbnail)}
+            />
+          )}
           onCancel={onCancel}
           onSubmit={async (body) => {
             if (project) {

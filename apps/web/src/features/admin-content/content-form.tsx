@@ -10,7 +10,8 @@ export interface ItemFields<V> {
   formId: string;
   values: V;
   errors: FieldErrors;
-  change: (patch: Partial<V>) => void;
+  /** Changes some values: given as they are, or made from the values held then. */
+  change: (patch: Partial<V> | ((held: V) => Partial<V>)) => void;
 }
 
 interface ItemFormProps<V, B> {
@@ -49,7 +50,8 @@ export function ItemForm<V, B>({
   const [isBusy, setBusy] = useState(false);
   const [isPreviewing, setPreviewing] = useState(false);
 
-  const change = (patch: Partial<V>) => setValues((held) => ({ ...held, ...patch }));
+  const change = (patch: Partial<V> | ((held: V) => Partial<V>)) =>
+    setValues((held) => ({ ...held, ...(typeof patch === 'function' ? patch(held) : patch) }));
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,7 +1,10 @@
-import type { ContentAuditEntry, ContentKind } from '@portfolio/types/content';
-import { useEffect, useState } from 'react';
+import type { ContentKind } from '@portfolio/types/content';
+import { useCallback } from 'react';
 
+import { useResource } from '../../ui/use-resource';
 import { listContentAudit } from './admin-content-api';
+
+const HISTORY_ERROR = 'Failed to load the history';
 
 /** An item's changes, newest first: when, who and what (from the content's audit log). */
 export function ContentHistory({
@@ -15,24 +18,22 @@ export function ContentHistory({
   /** Read again when this changes (after each save). */
   version: string;
 }) {
-  const [entries, setEntries] = useState<ContentAuditEntry[] | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    listContentAudit(kind, itemId, controller.signal).then(setEntries, () => {
-      if (!controller.signal.aborted) {
-        setFailed(true);
-      }
-    });
-    return () => controller.abort();
-  }, [kind, itemId, version]);
+  const load = useCallback(
+    (signal: AbortSignal) => listContentAudit(kind, itemId, signal),
+    [kind, itemId],
+  );
+  // the last history stays on screen while the next one loads
+  const { data: entries, error } = useResource(load, HISTORY_ERROR, {
+    reloadKey: version,
+    isKeptWhileLoading: true,
+  });
 
   return (
     <section className="content-history" aria-label="History">
       <h3>History</h3>
-      {failed ? <p className="alert alert--error">Failed to load the history</p> : null}
-      {entries === null && !failed ? <p className="admin-muted">Loading...</p> : null}
+      {/* the page's own words, whatever the server said */}
+      {error ? <p className="alert alert--error">{HISTORY_ERROR}</p> : null}
+      {entries === undefined && !error ? <p className="admin-muted">Loading...</p> : null}
       {entries?.length === 0 ? <p className="admin-muted">No changes recorded.</p> : null}
       {entries && entries.length > 0 ? (
         <ul className="content-history__list">

@@ -3,6 +3,7 @@ import { type ReactNode, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { useResource } from '../../ui/use-resource';
 import {
   type ContentSection as SectionName,
   deleteContentItem,
@@ -11,7 +12,6 @@ import {
 } from './admin-content-api';
 import { ContentHistory } from './content-history';
 import { ContentList, type ContentListItem } from './content-list';
-import { useContentItems } from './use-content-items';
 
 export interface SectionItem extends ContentListItem {
   updatedAt: string;
@@ -24,6 +24,7 @@ interface ContentSectionProps<T extends SectionItem> {
   noun: string;
   /** The list's name ('Gallery projects'). */
   label: string;
+  /** The section's items as the admin API lists them (a stable function). */
   load: (signal?: AbortSignal) => Promise<T[]>;
   /** The add form (item null) or an item's edit form; `onSaved` after the server took it. */
   renderForm: (item: T | null, onSaved: () => Promise<void>, onCancel: () => void) => ReactNode;
@@ -41,7 +42,11 @@ export function ContentSection<T extends SectionItem>({
   load,
   renderForm,
 }: ContentSectionProps<T>) {
-  const { items, setItems, error, setError, reload } = useContentItems(load, `${noun}s`);
+  const resource = useResource(load, `Failed to load the ${noun}s`);
+  const items = resource.data ?? null;
+  // a command's failure stays on screen through the reload after it
+  const [commandError, setCommandError] = useState<string | null>(null);
+  const error = commandError ?? resource.error;
   const [editing, setEditing] = useState<T | 'new' | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [isDeleteBusy, setDeleteBusy] = useState(false);
@@ -49,20 +54,20 @@ export function ContentSection<T extends SectionItem>({
 
   const run = async (action: () => Promise<void>, fallback: string, done?: string) => {
     setNotice(null);
+    setCommandError(null);
     try {
       await action();
-      setError(null);
       if (done) {
         setNotice(done);
       }
     } catch (failure) {
-      setError(serverMessageOr(failure, fallback));
+      setCommandError(serverMessageOr(failure, fallback));
     }
-    await reload();
+    await resource.reload();
   };
 
   const handleReorder = (next: T[]) => {
-    setItems(next);
+    resource.setData(() => next);
     void run(
       () =>
         reorderContent(
@@ -77,7 +82,7 @@ export function ContentSection<T extends SectionItem>({
     const wasNew = editing === 'new';
     setEditing(null);
     setNotice(wasNew ? `The ${noun} was added as a draft.` : 'Changes saved.');
-    await reload();
+    await resource.reload();
   };
 
   const handleDelete = async () => {

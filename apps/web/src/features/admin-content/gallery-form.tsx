@@ -5,12 +5,13 @@ import type { ReactNode } from 'react';
 import { fieldErrorsOf } from '../../lib/zod-issues';
 import { FormField, fieldOf } from '../../ui/form-field';
 import {
-  emptyMediaRow,
+  defaultThumbnailOf,
   MediaListEditor,
   mediaItemOf,
   mediaRowOf,
   type MediaRow,
 } from './media-list-editor';
+import { ThumbnailPicker } from './thumbnail-picker';
 import { type Checked, type ItemFields, ItemForm } from './content-form';
 import { GalleryPreview } from './previews';
 
@@ -29,7 +30,8 @@ export const emptyGalleryValues = (): GalleryFormValues => ({
   description: '',
   thumbnail: '',
   repositoryLink: '',
-  media: [emptyMediaRow()],
+  // no empty first item: uploads become the items, and an empty one would block saving
+  media: [],
 });
 
 export function galleryValuesOf(project: AdminGalleryProject): GalleryFormValues {
@@ -52,7 +54,7 @@ export function checkGalleryValues(
     ...(isNew && values.id.trim() ? { id: values.id.trim() } : {}),
     title: values.title,
     description: values.description,
-    thumbnail: values.thumbnail.trim(),
+    thumbnail: cardThumbnailOf(values),
     repositoryLink: values.repositoryLink.trim(),
     media: values.media.map(mediaItemOf),
   });
@@ -60,6 +62,10 @@ export function checkGalleryValues(
     ? { ok: true, body: result.data }
     : { ok: false, errors: fieldErrorsOf(result.error.issues) };
 }
+
+/** The card's image: the one chosen, else the first image item's thumbnail. */
+const cardThumbnailOf = (values: GalleryFormValues) =>
+  values.thumbnail.trim() || defaultThumbnailOf(values.media);
 
 /** The project as the public gallery would show it (for the preview). */
 function previewOf(values: GalleryFormValues): GalleryProject {
@@ -70,7 +76,7 @@ function previewOf(values: GalleryFormValues): GalleryProject {
     id: values.id.trim() || 'preview',
     title: values.title || 'Untitled',
     description: values.description,
-    thumbnail: values.thumbnail || '/assets/default_video_thumbnail.jpg',
+    thumbnail: cardThumbnailOf(values) || '/assets/default_video_thumbnail.jpg',
     ...(values.repositoryLink.trim() ? { repositoryLink: values.repositoryLink.trim() } : {}),
     media,
   };
@@ -85,6 +91,8 @@ interface GalleryFormProps {
   onCancel: () => void;
   /** Where the media upload goes (see MediaListEditor). */
   uploadSlot?: (addItem: (item: MediaItem) => void) => ReactNode;
+  /** An upload for the card thumbnail alone, given what sets it. */
+  thumbnailUploadSlot?: (setThumbnail: (url: string) => void) => ReactNode;
 }
 
 /** A gallery project's fields and media list, with a preview as the public page shows it. */
@@ -95,6 +103,7 @@ export function GalleryForm({
   onSubmit,
   onCancel,
   uploadSlot,
+  thumbnailUploadSlot,
 }: GalleryFormProps) {
   return (
     <ItemForm
@@ -106,7 +115,14 @@ export function GalleryForm({
       onCancel={onCancel}
       preview={(values) => <GalleryPreview project={previewOf(values)} />}
     >
-      {(fields) => <GalleryFields {...fields} isNew={isNew} uploadSlot={uploadSlot} />}
+      {(fields) => (
+        <GalleryFields
+          {...fields}
+          isNew={isNew}
+          uploadSlot={uploadSlot}
+          thumbnailUploadSlot={thumbnailUploadSlot}
+        />
+      )}
     </ItemForm>
   );
 }
@@ -118,11 +134,15 @@ function GalleryFields({
   change,
   isNew,
   uploadSlot,
-}: ItemFields<GalleryFormValues> & Pick<GalleryFormProps, 'isNew' | 'uploadSlot'>) {
+  thumbnailUploadSlot,
+}: ItemFields<GalleryFormValues> &
+  Pick<GalleryFormProps, 'isNew' | 'uploadSlot' | 'thumbnailUploadSlot'>) {
+  const defaultThumbnail = defaultThumbnailOf(values.media);
   const text = (
     name: 'id' | 'title' | 'description' | 'thumbnail' | 'repositoryLink',
     label: string,
     hint?: string,
+    placeholder?: string,
   ) => (
     <FormField {...fieldOf(formId, errors, name)} label={label} {...(hint ? { hint } : {})}>
       {(props) =>
@@ -140,6 +160,7 @@ function GalleryFields({
             onChange={(event) => change({ [name]: event.target.value })}
             autoComplete="off"
             spellCheck={name === 'title'}
+            placeholder={placeholder}
           />
         )
       }
@@ -153,18 +174,26 @@ function GalleryFields({
         : null}
       {text('title', 'Title')}
       {text('description', 'Description')}
-      {text(
-        'thumbnail',
-        'Card thumbnail',
-        'A path on this site (/assets/…) or an http(s) address.',
-      )}
       {text('repositoryLink', 'Repository link (optional)', 'An http(s) address.')}
       <MediaListEditor
         formId={formId}
         rows={values.media}
-        onChange={(media) => change({ media })}
+        onChange={(update) => change((held) => ({ media: update(held.media) }))}
         errors={errors}
         {...(uploadSlot ? { uploadSlot } : {})}
+      />
+      {text(
+        'thumbnail',
+        'Card thumbnail',
+        'Empty: the first image item’s thumbnail. Else a path on this site (/assets/…) or an http(s) address.',
+        defaultThumbnail || undefined,
+      )}
+      <ThumbnailPicker
+        formId={formId}
+        rows={values.media}
+        chosen={values.thumbnail.trim() || defaultThumbnail}
+        onChoose={(thumbnail) => change({ thumbnail })}
+        uploadSlot={thumbnailUploadSlot}
       />
     </>
   );

@@ -2,7 +2,7 @@ import { MEDIA_TYPES, type MediaItem } from '@portfolio/types';
 import type { ReactNode } from 'react';
 
 import type { FieldErrors } from '../../lib/zod-issues';
-import { FormField, fieldOf } from '../../ui/form-field';
+import { FormField, FormGroup, fieldOf } from '../../ui/form-field';
 import { moveItem } from './reorder';
 
 /** One media item as typed; `extra` keeps fields this form does not edit (sizes, variants). */
@@ -32,6 +32,28 @@ export function mediaRowOf(item: MediaItem): MediaRow {
 
 export const emptyMediaRow = (): MediaRow => mediaRowOf({ type: 'image', source: '' });
 
+/** A row nothing was typed into (an "Add item" left empty). */
+const isBlankRow = (row: MediaRow) =>
+  !row.source.trim() && !row.description.trim() && !row.thumbnail.trim();
+
+/**
+ * The card image a project gets when none is chosen: the first image item's thumbnail (its
+ * source when it has none); empty without an image item.
+ */
+export function defaultThumbnailOf(rows: readonly MediaRow[]): string {
+  const image = rows.find((row) => row.type === 'image' && row.source.trim() !== '');
+  return image ? image.thumbnail.trim() || image.source.trim() : '';
+}
+
+/** The images of the list that may be the card's, each with its item's number. */
+export function thumbnailChoicesOf(rows: readonly MediaRow[]): { item: number; url: string }[] {
+  return rows.flatMap((row, index) =>
+    row.type === 'image' && row.source.trim()
+      ? [{ item: index + 1, url: row.thumbnail.trim() || row.source.trim() }]
+      : [],
+  );
+}
+
 /** A row as the request's item: empty optional fields left out. */
 export function mediaItemOf(row: MediaRow): Record<string, unknown> {
   return {
@@ -46,7 +68,8 @@ export function mediaItemOf(row: MediaRow): Record<string, unknown> {
 interface MediaListEditorProps {
   formId: string;
   rows: readonly MediaRow[];
-  onChange: (rows: MediaRow[]) => void;
+  /** Told how the list changes (from the list as it is then: an upload ends later). */
+  onChange: (update: (rows: MediaRow[]) => MediaRow[]) => void;
   errors: FieldErrors;
   /**
    * Where an upload control goes, beside "Add item" (the media upload):
@@ -64,13 +87,19 @@ export function MediaListEditor({
   uploadSlot,
 }: MediaListEditorProps) {
   const update = (index: number, change: Partial<MediaRow>) =>
-    onChange(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
-  const addItem = (item: MediaItem) => onChange([...rows, mediaRowOf(item)]);
+    onChange((held) => held.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  // an upload takes the place of items left empty, so they never block saving
+  const addItem = (item: MediaItem) =>
+    onChange((held) => [...held.filter((row) => !isBlankRow(row)), mediaRowOf(item)]);
 
   return (
-    <fieldset className="media-editor">
-      <legend>Media</legend>
+    <FormGroup legend="Media">
       {errors.media ? <p className="form__hint form__hint--bad">Media {errors.media}</p> : null}
+      {rows.length === 0 ? (
+        <p className="form__hint form__hint--note">
+          No items yet: upload files below, or add an item by its address.
+        </p>
+      ) : null}
       <ol className="media-editor__list">
         {rows.map((row, index) => {
           const name = (field: string) => `media.${index}.${field}`;
@@ -83,7 +112,7 @@ export function MediaListEditor({
                   <button
                     type="button"
                     className="button button--ghost button--small"
-                    onClick={() => onChange(moveItem(rows, index, index - 1))}
+                    onClick={() => onChange((held) => moveItem(held, index, index - 1))}
                     disabled={index === 0}
                     aria-label={`Move item ${index + 1} up`}
                   >
@@ -92,7 +121,7 @@ export function MediaListEditor({
                   <button
                     type="button"
                     className="button button--ghost button--small"
-                    onClick={() => onChange(moveItem(rows, index, index + 1))}
+                    onClick={() => onChange((held) => moveItem(held, index, index + 1))}
                     disabled={index === rows.length - 1}
                     aria-label={`Move item ${index + 1} down`}
                   >
@@ -101,7 +130,7 @@ export function MediaListEditor({
                   <button
                     type="button"
                     className="button button--ghost button--small"
-                    onClick={() => onChange(rows.filter((_, at) => at !== index))}
+                    onClick={() => onChange((held) => held.filter((_, at) => at !== index))}
                     aria-label={`Remove item ${index + 1}`}
                   >
                     Remove
@@ -172,12 +201,12 @@ export function MediaListEditor({
         <button
           type="button"
           className="button button--secondary"
-          onClick={() => onChange([...rows, emptyMediaRow()])}
+          onClick={() => onChange((held) => [...held, emptyMediaRow()])}
         >
           Add item
         </button>
-        {uploadSlot?.(addItem)}
       </div>
-    </fieldset>
+      {uploadSlot?.(addItem)}
+    </FormGroup>
   );
 }

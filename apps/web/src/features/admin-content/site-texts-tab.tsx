@@ -5,7 +5,7 @@ import { serverMessageOr } from '../../lib/server-message';
 import { getSiteTexts, updateSiteTexts } from './admin-content-api';
 import { ContentHistory } from './content-history';
 import { type FieldErrors, fieldErrorsOf } from '../../lib/zod-issues';
-import { FormField, fieldOf } from '../../ui/form-field';
+import { FormField, FormGroup, fieldOf } from '../../ui/form-field';
 import { useResource } from '../../ui/use-resource';
 
 const CARD_NAMES = ['Games', 'Gallery', 'Tutorials'] as const;
@@ -123,8 +123,7 @@ function SiteTextsForm({ initial }: { initial: SiteTextsRequest }) {
           )}
         </FormField>
         {values.home.cards.map((card, index) => (
-          <fieldset key={CARD_NAMES[index]} className="media-editor">
-            <legend>Card to {CARD_NAMES[index]}</legend>
+          <FormGroup key={CARD_NAMES[index]} legend={`Card to ${CARD_NAMES[index]}`}>
             <FormField {...fieldOf(formId, errors, `home.cards.${index}.title`)} label="Title">
               {(props) => (
                 <input
@@ -144,7 +143,7 @@ function SiteTextsForm({ initial }: { initial: SiteTextsRequest }) {
                 />
               )}
             </FormField>
-          </fieldset>
+          </FormGroup>
         ))}
         {serverError ? (
           <p className="alert alert--error" role="alert">

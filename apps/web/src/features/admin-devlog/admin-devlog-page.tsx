@@ -1,12 +1,12 @@
-import type { AdminPost, PostAuditEntry } from '@portfolio/types/devlog';
-import { useCallback, useEffect, useState } from 'react';
+import type { AdminPost } from '@portfolio/types/devlog';
+import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useRoutes } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { formatDateTime } from '../../lib/format';
-import { hasErrorCode } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { nullIfNotFound, useResource } from '../../ui/use-resource';
 import { AdminNav } from '../../ui/admin-nav';
 import { type NoticeState, noticeOf } from '../../lib/navigation-notice';
 import {
@@ -33,6 +33,7 @@ export const LIST_ERROR = 'Failed to load the posts';
 export const SAVE_ERROR = 'Failed to save the post';
 export const DELETE_ERROR = 'Failed to delete the post';
 export const POST_DELETED = 'Post deleted';
+const HISTORY_ERROR = 'Failed to load the changes';
 export const DELETE_CONFIRMATION =
   'Are you sure you want to delete this post? This action cannot be undone.';
 
@@ -77,17 +78,8 @@ function StatusBadge({ post }: { post: Pick<AdminPost, 'status'> }) {
 /** /admin/devlog: every post with its status, the link to a new one, and recent changes. */
 function AdminPostsPage() {
   const notice = noticeOf(useLocation().state);
-  const [posts, setPosts] = useState<AdminPost[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    listAdminPosts(controller.signal).then(setPosts, (caught: unknown) => {
-      if (!controller.signal.aborted) {
-        setError(serverMessageOr(caught, LIST_ERROR));
-      }
-    });
-    return () => controller.abort();
-  }, []);
+  const { data, error } = useResource(listAdminPosts, LIST_ERROR);
+  const posts = data ?? null;
 
   return (
     <section className="page admin-devlog" aria-labelledby="admin-devlog-title">
@@ -136,12 +128,12 @@ function AdminPostsPage() {
 
 /** The posts' audit log: who changed which post, when, and how. */
 function PostHistory({ refreshKey = '' }: { refreshKey?: string }) {
-  const [entries, setEntries] = useState<PostAuditEntry[] | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    listPostAudit(controller.signal).then(setEntries, () => setEntries([]));
-    return () => controller.abort();
-  }, [refreshKey]);
+  const { data, error } = useResource(listPostAudit, HISTORY_ERROR, {
+    reloadKey: refreshKey,
+    isKeptWhileLoading: true,
+  });
+  // the history is an extra: a failure reads as no changes
+  const entries = error ? [] : (data ?? null);
   return (
     <section className="admin-section" aria-labelledby="post-history-title">
       <h2 id="post-history-title">Recent Changes</h2>
@@ -202,34 +194,29 @@ function EditPostPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [notice, setNotice] = useState(noticeOf(location.state));
-  const [post, setPost] = useState<AdminPost | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [isMissing, setMissing] = useState(false);
+  const load = useCallback(
+    (signal: AbortSignal) => nullIfNotFound(getAdminPost(postId, signal)),
+    [postId],
+  );
+  const resource = useResource(load, LIST_ERROR);
+  const { setData } = resource;
+  const post = resource.data ?? null;
+  const isMissing = resource.data === null;
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const error = deleteError ?? resource.error;
   const [isConfirming, setConfirming] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
   const [version, setVersion] = useState(0);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getAdminPost(postId, controller.signal).then(setPost, (caught: unknown) => {
-      if (controller.signal.aborted) {
-        return;
-      }
-      if (hasErrorCode(caught, 'NOT_FOUND')) {
-        setMissing(true);
-      } else {
-        setError(serverMessageOr(caught, LIST_ERROR));
-      }
-    });
-    return () => controller.abort();
-  }, [postId]);
-
-  const saved = useCallback((next: AdminPost, message: string) => {
-    setPost(next);
-    setNotice(message);
-    // the form starts again from what the server stored
-    setVersion((current) => current + 1);
-  }, []);
+  const saved = useCallback(
+    (next: AdminPost, message: string) => {
+      setData(() => next);
+      setNotice(message);
+      // the form starts again from what the server stored
+      setVersion((current) => current + 1);
+    },
+    [setData],
+  );
 
   if (isMissing) {
     return <ErrorPage detail={NOT_FOUND} />;
@@ -251,7 +238,7 @@ function EditPostPage() {
       await deletePost(postId);
       void navigate('/admin/devlog', { state: { notice: POST_DELETED } satisfies NoticeState });
     } catch (caught) {
-      setError(serverMessageOr(caught, DELETE_ERROR));
+      setDeleteError(serverMessageOr(caught, DELETE_ERROR));
       setConfirming(false);
     } finally {
       setDeleting(false);

@@ -1,8 +1,8 @@
 import { type AdminPost, POST_STATUSES, type PostStatus } from '@portfolio/types/devlog';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
 
-import { FormField } from '../../ui/form-field';
-import { useResource } from '../../ui/use-resource';
+import { FormField, FormGroup, FormRow } from '../../ui/form-field';
+import { pause, useResource } from '../../ui/use-resource';
 import { PostArticle, PostBody } from '../devlog';
 import { previewPost } from './admin-devlog-api';
 import { listAdminGames } from '../admin-games';
@@ -92,25 +92,14 @@ export const PREVIEW_DELAY_MS = 250;
  * moment after typing stops (the last rendering stays meanwhile, or when a request fails).
  */
 function usePreviewHtml(body: string): string {
-  const [html, setHtml] = useState('');
-  useEffect(() => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      previewPost(body).then(
-        (rendered) => {
-          if (!controller.signal.aborted) {
-            setHtml(rendered);
-          }
-        },
-        () => undefined,
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [body]);
-  return html;
+  const load = useCallback(
+    async (signal: AbortSignal) => {
+      await pause(PREVIEW_DELAY_MS, signal);
+      return previewPost(body);
+    },
+    [body],
+  );
+  return useResource(load, 'Failed to render the preview', { isKeptWhileLoading: true }).data ?? '';
 }
 
 interface PostFormProps {
@@ -278,7 +267,7 @@ function PostFields({ values, games, set }: PostFieldsProps) {
           />
         )}
       </FormField>
-      <div className="post-form__row">
+      <FormRow>
         <FormField id="post-game" label="Game">
           {(control) => (
             <select
@@ -306,7 +295,7 @@ function PostFields({ values, games, set }: PostFieldsProps) {
           onValueChange={set('publishedAt')}
           hint="Empty: the moment it is published. A later date schedules the post."
         />
-      </div>
+      </FormRow>
       <FormField
         id="post-cover"
         label="Cover image address"
@@ -349,9 +338,8 @@ function InsertImage({ onInsert, onError }: InsertImageProps) {
     setImage({ url: '', alt: '' });
   };
   return (
-    <fieldset className="post-form__image">
-      <legend>Insert image</legend>
-      <div className="post-form__row">
+    <FormGroup legend="Insert image">
+      <FormRow>
         <FormField
           id="post-image-url"
           label="Image address"
@@ -365,14 +353,16 @@ function InsertImage({ onInsert, onError }: InsertImageProps) {
           value={image.alt}
           onValueChange={(alt) => setImage({ ...image, alt })}
         />
-      </div>
+      </FormRow>
       <MediaUpload
         label="Upload an image"
         onUploaded={(item) => setImage((current) => ({ ...current, url: item.url }))}
       />
-      <button type="button" className="button button--secondary" onClick={insertImage}>
-        Insert image
-      </button>
-    </fieldset>
+      <div className="form__actions">
+        <button type="button" className="button button--secondary" onClick={insertImage}>
+          Insert image
+        </button>
+      </div>
+    </FormGroup>
   );
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 
-import { FormField } from '../../ui/form-field';
+import { FormField, FormRow } from '../../ui/form-field';
 
 /** The achievement form's values as typed. */
 export interface AchievementValues {
@@ -30,7 +30,7 @@ export function AchievementFields({ values, isEditing, change }: AchievementFiel
   const field = useId();
   return (
     <>
-      <div className="game-form__row">
+      <FormRow>
         <FormField
           id={`${field}-key`}
           label="Achievement key"
@@ -59,7 +59,7 @@ export function AchievementFields({ values, isEditing, change }: AchievementFiel
           value={values.points}
           onValueChange={(value) => change('points', value)}
         />
-      </div>
+      </FormRow>
       <FormField id={`${field}-description`} label="Achievement description">
         {(control) => (
           <textarea

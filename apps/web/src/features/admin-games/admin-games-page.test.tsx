@@ -579,6 +579,34 @@ describe('uploading a build', () => {
     await waitFor(() => expect(status.getByRole('alert')).toBeEmptyDOMElement());
   });
 
+  it('says the uploaded version is live once the game is published after the upload', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    Element.prototype.scrollIntoView = vi.fn();
+    let current = game();
+    stubAdmin([], {
+      'GET /api/admin/games': () => jsonResponse({ games: [current] }),
+      'PATCH /api/admin/games/SkyIsland': () => {
+        current = { ...current, published: true };
+        return jsonResponse({ game: current });
+      },
+    });
+    renderApp('/admin/games/SkyIsland');
+    const upload = within(await screen.findByRole('region', { name: 'Upload a Build' }));
+    const zip = new File([new Uint8Array(2000)], 'sky-island.zip', { type: 'application/zip' });
+    await userEvent.upload(upload.getByLabelText('Build .zip file'), zip);
+    await userEvent.click(upload.getByRole('button', { name: 'Upload Build' }));
+    const uploaded = build(1, true);
+    current = { ...current, version: 1, builds: [uploaded] };
+    act(() => FakeXhr.last?.respond(201, { game: current, build: uploaded }));
+    expect(
+      await upload.findByText('Version 1 uploaded; publish the game to show it'),
+    ).toBeVisible();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await upload.findByText('Version 1 uploaded and live')).toBeVisible();
+    expect(upload.queryByText(/publish the game to show it/)).not.toBeInTheDocument();
+  });
+
   it('refuses a file that is not a .zip before sending it', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     FakeXhr.last = undefined;

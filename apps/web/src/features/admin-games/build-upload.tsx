@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { DropZone } from '../../ui/drop-zone';
+import { FormField } from '../../ui/form-field';
 import { uploadBuild } from './admin-games-api';
 import { BuildFacts } from './build-facts';
 import { formatBytes } from './game-labels';
@@ -121,15 +122,21 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
         ) : null}
       </DropZone>
       <div className="build-upload__options">
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={activate}
-            onChange={(event) => setActivate(event.target.checked)}
-            disabled={isUploading}
-          />
-          Make this version live as soon as it is uploaded
-        </label>
+        <FormField
+          id={`${prefix}-activate`}
+          label="Make this version live as soon as it is uploaded"
+          isInline
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="checkbox"
+              checked={activate}
+              onChange={(event) => setActivate(event.target.checked)}
+              disabled={isUploading}
+            />
+          )}
+        </FormField>
         <div className="form__actions">
           <button
             type="button"
@@ -165,7 +172,7 @@ export function BuildUpload({ game, onUploaded }: BuildUploadProps) {
       <div role="alert" className="build-upload__alert">
         {phase.kind === 'failed' ? <p className="alert alert--error">{phase.message}</p> : null}
       </div>
-      {phase.kind === 'done' ? <UploadResult response={phase.response} /> : null}
+      {phase.kind === 'done' ? <UploadResult game={game} build={phase.response.build} /> : null}
     </div>
   );
 }
@@ -175,11 +182,15 @@ function uploadErrorText(error: unknown): string {
 }
 
 /**
- * What the upload did, truthfully: a live version of an unpublished game is not on /games
- * yet.
+ * What the upload did, truthfully and as things are now (the game as the page holds it, not as
+ * the upload's answer had it): a live version of an unpublished game is not on /games yet, and
+ * says so until the game is published or another version goes live.
  */
-export function uploadHeadline({ game, build }: GameBuildResponse): string {
-  if (!build.isLive) {
+export function uploadHeadline(
+  game: Pick<AdminGame, 'published' | 'version'>,
+  build: Pick<GameBuildResponse['build'], 'version'>,
+): string {
+  if (game.version !== build.version) {
     return `Version ${build.version} uploaded (not live yet)`;
   }
   return game.published
@@ -187,12 +198,11 @@ export function uploadHeadline({ game, build }: GameBuildResponse): string {
     : `Version ${build.version} uploaded; publish the game to show it`;
 }
 
-function UploadResult({ response }: { response: GameBuildResponse }) {
-  const { build } = response;
+function UploadResult({ game, build }: { game: AdminGame; build: GameBuildResponse['build'] }) {
   return (
     <section className="upload-result" aria-labelledby="upload-result-title">
       <h3 id="upload-result-title" role="status">
-        {uploadHeadline(response)}
+        {uploadHeadline(game, build)}
       </h3>
       <p className="admin-muted">What the server found in the build:</p>
       <BuildFacts build={build} />

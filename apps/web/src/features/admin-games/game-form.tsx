@@ -15,7 +15,7 @@ import {
 import { useId, useState, type FormEvent } from 'react';
 
 import { type Issue, issueSentence } from '../../lib/zod-issues';
-import { FormField, SelectField } from '../../ui/form-field';
+import { FormField, FormGroup, FormRow, SelectField } from '../../ui/form-field';
 
 import {
   ACCESS_LABELS,
@@ -319,7 +319,7 @@ function GameTextFields({
       />
       {textArea('description', 'Description', 500)}
       {textArea('instructions', 'Instructions', 2000)}
-      <div className="game-form__row">
+      <FormRow>
         <SelectField
           id={`${prefix}-section`}
           label="Section"
@@ -348,7 +348,7 @@ function GameTextFields({
           onValueChange={(value) => change('order', value)}
           placeholder={mode === 'create' ? 'Last' : undefined}
         />
-      </div>
+      </FormRow>
     </>
   );
 }
@@ -374,9 +374,8 @@ function GameDisplayFields({ prefix, values, change }: FieldsProps) {
     />
   );
   return (
-    <fieldset className="game-form__display">
-      <legend>How it is shown</legend>
-      <div className="game-form__row">
+    <FormGroup legend="How it is shown">
+      <FormRow>
         <SelectField
           id={`${prefix}-frameMode`}
           label="Frame"
@@ -392,13 +391,13 @@ function GameDisplayFields({ prefix, values, change }: FieldsProps) {
             {size('frameHeight', 'Height')}
           </>
         )}
-      </div>
+      </FormRow>
       <p id={hintId} className="form__hint form__hint--note">
         A fixed size is the game&apos;s canvas in CSS pixels (e.g. 1200 × 800): the frame gets that
         size and is scaled down to fit the window. An aspect ratio (e.g. 16 × 9) keeps the frame
         that shape for a game that fills its window.
       </p>
-      <div className="game-form__row">
+      <FormRow>
         <SelectField
           id={`${prefix}-touch`}
           label="Touch screens"
@@ -415,7 +414,7 @@ function GameDisplayFields({ prefix, values, change }: FieldsProps) {
           labels={ORIENTATION_LABELS}
           onValueChange={(orientation) => change('orientation', orientation)}
         />
-      </div>
-    </fieldset>
+      </FormRow>
+    </FormGroup>
   );
 }

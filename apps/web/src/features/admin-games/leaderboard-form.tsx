@@ -2,7 +2,7 @@ import { useId } from 'react';
 
 import { type Leaderboard, type LeaderboardFormat } from '@portfolio/types/leaderboards';
 
-import { FormField } from '../../ui/form-field';
+import { FormField, FormRow } from '../../ui/form-field';
 
 export const FORMAT_LABELS: Record<LeaderboardFormat, string> = {
   number: 'Number',
@@ -54,7 +54,7 @@ export function BoardFields({ values, isEditing, change }: BoardFieldsProps) {
   const field = useId();
   return (
     <>
-      <div className="game-form__row">
+      <FormRow>
         <FormField
           id={`${field}-key`}
           label="Key"
@@ -72,8 +72,8 @@ export function BoardFields({ values, isEditing, change }: BoardFieldsProps) {
           onValueChange={(value) => change('name', value)}
           maxLength={60}
         />
-      </div>
-      <div className="game-form__row">
+      </FormRow>
+      <FormRow>
         <FormField id={`${field}-order`} label="Better scores are">
           {(control) => (
             <select
@@ -116,8 +116,8 @@ export function BoardFields({ values, isEditing, change }: BoardFieldsProps) {
             required
           />
         )}
-      </div>
-      <div className="game-form__row">
+      </FormRow>
+      <FormRow>
         <FormField
           id={`${field}-min`}
           label="Minimum valid score"
@@ -134,7 +134,7 @@ export function BoardFields({ values, isEditing, change }: BoardFieldsProps) {
           value={values.max}
           onValueChange={(value) => change('max', value)}
         />
-      </div>
+      </FormRow>
     </>
   );
 }

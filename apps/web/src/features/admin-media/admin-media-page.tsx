@@ -1,10 +1,11 @@
 import { formatBytes } from '@portfolio/types/format';
 import { describeMediaUses, type MediaUse, type StoredMedia } from '@portfolio/types/media';
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 
 import { serverMessageOr } from '../../lib/server-message';
 import { AdminSection } from '../../ui/admin-section';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { useResource } from '../../ui/use-resource';
 import { AdminNav } from '../../ui/admin-nav';
 import { deleteMedia, getMediaUsage, listMedia } from './media-api';
 import { MediaUpload } from './media-upload';
@@ -136,42 +137,23 @@ function MediaCard({
 
 /** /admin/media: upload media and see, copy and delete what was uploaded. */
 export function AdminMediaPage() {
-  const [media, setMedia] = useState<StoredMedia[] | null>(null);
-  const [error, setError] = useState('');
+  const list = useResource(listMedia, LIST_ERROR);
+  const media = list.data ?? null;
+  const { setData: setMedia } = list;
+  const [deleteError, setDeleteError] = useState('');
+  const error = deleteError || list.error || '';
   const [toDelete, setToDelete] = useState<StoredMedia | null>(null);
   const [isDeleting, setDeleting] = useState(false);
-  /** Where the file asked about is shown, once the server has said. */
-  const [usage, setUsage] = useState<{ id: string; uses: MediaUse[] } | undefined>(undefined);
   const toDeleteId = toDelete?.id;
-
-  useEffect(() => {
-    if (toDeleteId === undefined) {
-      return;
-    }
-    const controller = new AbortController();
-    getMediaUsage(toDeleteId, controller.signal).then(
-      (uses) => setUsage({ id: toDeleteId, uses }),
-      // unknown: the question stands alone, and the server still refuses a file in use
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [toDeleteId]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    listMedia(controller.signal).then(
-      (items) => {
-        setMedia(items);
-        setError('');
-      },
-      (loadError: unknown) => {
-        if (!controller.signal.aborted) {
-          setError(serverMessageOr(loadError, LIST_ERROR));
-        }
-      },
-    );
-    return () => controller.abort();
-  }, []);
+  /** Where the file asked about is shown, once the server has said. */
+  const loadUsage = useMemo(
+    () =>
+      toDeleteId === undefined ? null : (signal: AbortSignal) => getMediaUsage(toDeleteId, signal),
+    [toDeleteId],
+  );
+  // unknown while loading or when it failed (its error is not shown): the question stands
+  // alone, and the server still refuses a file in use
+  const { data: uses } = useResource(loadUsage, DELETE_ERROR);
 
   const handleUploaded = (item: StoredMedia) => {
     setMedia((current) => [item, ...(current ?? []).filter((other) => other.id !== item.id)]);
@@ -185,9 +167,10 @@ export function AdminMediaPage() {
     try {
       await deleteMedia(toDelete.id);
       setMedia((current) => (current ?? []).filter((other) => other.id !== toDelete.id));
-      setError('');
-    } catch (deleteError) {
-      setError(serverMessageOr(deleteError, DELETE_ERROR));
+      setDeleteError('');
+      list.setError(null);
+    } catch (failure) {
+      setDeleteError(serverMessageOr(failure, DELETE_ERROR));
     } finally {
       setDeleting(false);
       setToDelete(null);
@@ -222,10 +205,7 @@ export function AdminMediaPage() {
       <ConfirmDialog
         isOpen={toDelete !== null}
         title="Delete Media"
-        message={deleteQuestion(
-          toDelete?.originalName || 'this file',
-          usage !== undefined && usage.id === toDeleteId ? usage.uses : undefined,
-        )}
+        message={deleteQuestion(toDelete?.originalName || 'this file', uses)}
         confirmLabel="Delete"
         isBusy={isDeleting}
         onConfirm={() => void handleDelete()}

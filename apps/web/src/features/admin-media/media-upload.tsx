@@ -28,6 +28,8 @@ export interface MediaUploadProps {
   onUploaded: (item: StoredMedia) => void;
   /** The drop zone's visible label (default: 'Upload media'). */
   label?: string;
+  /** The file input's accessible name (default: 'Media file'), when a page has two uploads. */
+  inputLabel?: string;
 }
 
 /**
@@ -39,7 +41,11 @@ export interface MediaUploadProps {
  *
  * (`galleryItemOf` from '@portfolio/types/media' makes the gallery item: source, size, widths.)
  */
-export function MediaUpload({ onUploaded, label = 'Upload media' }: MediaUploadProps) {
+export function MediaUpload({
+  onUploaded,
+  label = 'Upload media',
+  inputLabel = 'Media file',
+}: MediaUploadProps) {
   const prefix = useId();
   const abortRef = useRef<AbortController | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -86,7 +92,7 @@ export function MediaUpload({ onUploaded, label = 'Upload media' }: MediaUploadP
         title={<strong>{label}</strong>}
         hint="Drop an image (JPEG, PNG, WebP, AVIF, GIF), a video (MP4, WebM) or audio (MP3, OGG, WAV) here, or"
         buttonLabel="Choose a file"
-        inputLabel="Media file"
+        inputLabel={inputLabel}
         accept={MEDIA_ACCEPT_ATTRIBUTE}
         disabled={isUploading}
         testId="media-drop-zone"

@@ -4,7 +4,6 @@ import { RealtimeCard } from '../analytics';
 
 import { AdminNav } from '../../ui/admin-nav';
 import { AnalyticsSection } from './analytics-section';
-import { useDashboardStore } from './dashboard-store';
 import { GameClicksSection } from './game-clicks-section';
 import { LiveActivitySection } from './live-activity-section';
 import { useAdminDashboard } from './use-admin-dashboard';
@@ -13,13 +12,9 @@ import { UsersSection } from './users-section';
 
 /** The admin dashboard: live activity, 30-day analytics, game clicks and user management. */
 export function AdminPage() {
-  useAdminDashboard();
+  const { activeUsers, activeUsersError, visitorStats, visitorStatsError, isLive } =
+    useAdminDashboard();
   const notice = noticeOf(useLocation().state);
-  const activeUsers = useDashboardStore((state) => state.activeUsers);
-  const activeUsersError = useDashboardStore((state) => state.activeUsersError);
-  const visitorStats = useDashboardStore((state) => state.visitorStats);
-  const visitorStatsError = useDashboardStore((state) => state.visitorStatsError);
-  const isLive = useDashboardStore((state) => state.isLive);
 
   return (
     <section className="page admin-dashboard" aria-labelledby="admin-title">

@@ -1,10 +1,9 @@
 import type { AuditEntry, UserDetail } from '@portfolio/types';
 import { viewSubscription } from '@portfolio/types/subscription';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
-import { hasErrorCode } from '../../lib/http';
 import { serverMessageOr } from '../../lib/server-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { NO_END_DATE, SubscriptionStatus } from '../../ui/subscription-status-badge';
@@ -12,6 +11,7 @@ import { ResetLinkCard } from './reset-link-card';
 import type { NoticeState } from '../../lib/navigation-notice';
 import { deleteUser, getUser, setGrantEnd } from './users-api';
 import { ErrorAlert } from '../../ui/error-alert';
+import { nullIfNotFound, useResource, warnOnFailure } from '../../ui/use-resource';
 
 export const DELETE_CONFIRMATION =
   'Are you sure you want to delete this user? This action cannot be undone.';
@@ -19,12 +19,6 @@ export const DELETE_ERROR = 'Error deleting user';
 export const USER_LOAD_ERROR = 'Failed to fetch user details';
 export const NO_SUCH_USER = 'No such user';
 export const GRANT_END_ERROR = 'Failed to change the end date';
-
-type LoadState =
-  | { kind: 'loading' }
-  | { kind: 'loaded'; user: UserDetail }
-  | { kind: 'missing' }
-  | { kind: 'failed'; message: string };
 
 /** /admin/users/{userId}: one user's account, device, games, subscription and history. */
 export function AdminUserPage() {
@@ -34,29 +28,15 @@ export function AdminUserPage() {
 }
 
 function UserDetailPage({ userId }: { userId: string }) {
-  const [state, setState] = useState<LoadState>({ kind: 'loading' });
-  // bumped after a change on this page: the user is read again (with its new history entry)
-  const [revision, setRevision] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getUser(userId, controller.signal).then(
-      (user) => setState({ kind: 'loaded', user }),
-      (error: unknown) => {
-        if (controller.signal.aborted) {
-          return;
-        }
-        // unknown and malformed ids alike (the server answers 404 for both)
-        if (hasErrorCode(error, 'NOT_FOUND')) {
-          setState({ kind: 'missing' });
-          return;
-        }
-        console.warn(USER_LOAD_ERROR, error);
-        setState({ kind: 'failed', message: serverMessageOr(error, USER_LOAD_ERROR) });
-      },
-    );
-    return () => controller.abort();
-  }, [userId, revision]);
+  // unknown and malformed ids alike are missing (the server answers 404 for both)
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      warnOnFailure(nullIfNotFound(getUser(userId, signal)), USER_LOAD_ERROR, signal),
+    [userId],
+  );
+  // read again after a change on this page (with its new history entry); the page stays meanwhile
+  const { data, error, isLoading, reload } = useResource(load, USER_LOAD_ERROR);
+  const user = error ? undefined : data;
 
   return (
     <section className="page admin-user" aria-labelledby="admin-user-title">
@@ -65,11 +45,9 @@ function UserDetailPage({ userId }: { userId: string }) {
           Back
         </Link>
       </p>
-      <h1 id="admin-user-title">
-        {state.kind === 'loaded' ? state.user.username : 'User Details'}
-      </h1>
-      {state.kind === 'loading' ? <p className="admin-muted">Loading...</p> : null}
-      {state.kind === 'missing' ? (
+      <h1 id="admin-user-title">{user ? user.username : 'User Details'}</h1>
+      {isLoading ? <p className="admin-muted">Loading...</p> : null}
+      {user === null ? (
         <div className="alert alert--error" role="alert">
           <p className="alert__message">{NO_SUCH_USER}</p>
           <p>
@@ -77,10 +55,8 @@ function UserDetailPage({ userId }: { userId: string }) {
           </p>
         </div>
       ) : null}
-      {state.kind === 'failed' ? <ErrorAlert message={state.message} /> : null}
-      {state.kind === 'loaded' ? (
-        <UserDetails user={state.user} onChanged={() => setRevision((value) => value + 1)} />
-      ) : null}
+      {error ? <ErrorAlert message={error} /> : null}
+      {user ? <UserDetails user={user} onChanged={() => void reload()} /> : null}
     </section>
   );
 }

@@ -11,6 +11,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
 import { jsonResponse, renderApp, signedInAs, stubApi } from '../../test/render-app';
+import { PAGES_NOTE } from './analytics-page';
 
 vi.mock('../../lib/socket', () => ({
   createSocket: () => ({ connected: false, on: vi.fn(), off: vi.fn(), disconnect: vi.fn() }),
@@ -125,6 +126,17 @@ function figure(label: string) {
 }
 
 describe('/admin/analytics', () => {
+  it('says under Pages what counts as a page and what "other" holds', async () => {
+    stubAnalytics();
+    renderApp('/admin/analytics');
+    const pages = await screen.findByRole('region', { name: 'Pages' });
+    expect(pages).toHaveAccessibleDescription(PAGES_NOTE);
+    expect(within(pages).getByText(/“other” holds the admin’s pages/)).toBeVisible();
+    expect(PAGES_NOTE).toMatch(/Published posts, games open in the viewer \(\/games\?play=…\)/);
+    // the other cards say nothing of pages
+    expect(screen.getByRole('region', { name: 'Sources' })).not.toHaveAccessibleDescription();
+  });
+
   it('shows the figures with the previous period, the chart, breakdowns, realtime and games', async () => {
     stubAnalytics();
     renderApp('/admin/analytics');

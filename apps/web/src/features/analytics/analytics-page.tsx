@@ -17,10 +17,18 @@ import { ErrorAlert } from '../../ui/error-alert';
 
 export const OVERVIEW_ERROR = 'Failed to fetch analytics overview';
 
+/** What the Pages card counts as a page, and what its “other” row holds (collector's page-paths.ts). */
+export const PAGES_NOTE =
+  'Published posts, games open in the viewer (/games?play=…) and gallery projects ' +
+  '(/Gallery?project=…) count as pages of their own. “other” holds the admin’s pages ' +
+  'beyond the dashboard and user pages, posts that are not published (drafts, scheduled, ' +
+  'removed) and addresses the site does not have.';
+
 /** The breakdown cards, as Plausible groups them: pages, sources, locations, devices. */
 const BREAKDOWNS = [
   {
     title: 'Pages',
+    note: PAGES_NOTE,
     views: [
       { title: 'Top Pages', dimension: 'page', column: 'Page' },
       { title: 'Entry Pages', dimension: 'entry', column: 'Page' },
@@ -45,7 +53,7 @@ const BREAKDOWNS = [
       { title: 'Operating Systems', dimension: 'os', column: 'OS' },
     ],
   },
-] as const satisfies readonly { title: string; views: readonly BreakdownView[] }[];
+] as const satisfies readonly { title: string; note?: string; views: readonly BreakdownView[] }[];
 
 /**
  * /admin/analytics: the site's visitors over a period (with the period before beside each

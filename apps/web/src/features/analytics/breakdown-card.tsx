@@ -30,6 +30,8 @@ interface BreakdownCardProps {
   title: string;
   /** The breakdowns the card switches between (one shows at a time, the first at start). */
   views: readonly BreakdownView[];
+  /** What the card's values mean (what counts as a page, what "other" holds). */
+  note?: string;
   state: AnalyticsState;
 }
 
@@ -37,15 +39,20 @@ interface BreakdownCardProps {
  * A card of related breakdowns (pages: top, entry, exit), one shown at a time as a table whose
  * rows filter the whole view when followed, with its CSV export. Only the shown one is fetched.
  */
-export function BreakdownCard({ title, views, state }: BreakdownCardProps) {
+export function BreakdownCard({ title, views, note, state }: BreakdownCardProps) {
   const [selected, setSelected] = useState(0);
   const titleId = useId();
+  const noteId = useId();
   const view = views[selected] ?? views[0];
   if (!view) {
     return null;
   }
   return (
-    <section className="admin-panel breakdown-card" aria-labelledby={titleId}>
+    <section
+      className="admin-panel breakdown-card"
+      aria-labelledby={titleId}
+      aria-describedby={note ? noteId : undefined}
+    >
       <div className="breakdown-card__header">
         <h3 id={titleId}>{title}</h3>
         <CsvLink href={breakdownCsvUrl(view.dimension, state)} what={view.title} />
@@ -66,6 +73,11 @@ export function BreakdownCard({ title, views, state }: BreakdownCardProps) {
         </div>
       ) : null}
       <BreakdownData key={view.dimension} view={view} state={state} />
+      {note ? (
+        <p id={noteId} className="admin-muted breakdown-card__note">
+          {note}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,4 +1,6 @@
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+
+import { useResource, warnOnFailure } from '../../ui/use-resource';
 
 export interface Loaded<T> {
   /** The last answer; kept on screen while the next one loads or after it fails. */
@@ -8,9 +10,9 @@ export interface Loaded<T> {
 }
 
 /**
- * Loads `load` whenever `key` changes (the page's query string), aborting the call before; with
- * `intervalMs` it loads again on that interval while mounted. An answer for an older key never
- * replaces a newer one.
+ * useResource keyed by `key` (the page's query string) rather than by the load function, which
+ * callers make afresh each render: loads whenever `key` changes, aborting the call before, and
+ * with `intervalMs` again on that interval while mounted. The error is always `errorMessage`.
  */
 export function useAnalyticsData<T>(
   key: string,
@@ -18,34 +20,19 @@ export function useAnalyticsData<T>(
   errorMessage: string,
   intervalMs?: number,
 ): Loaded<T> {
-  const [state, setState] = useState<Loaded<T>>({ data: null, error: null, isLoading: true });
   // the latest load function, so a new closure each render does not start a new request
-  const loadLatest = useEffectEvent(load);
-
+  const latest = useRef(load);
   useEffect(() => {
-    const controller = new AbortController();
-    const run = async () => {
-      setState((previous) => ({ ...previous, isLoading: true }));
-      try {
-        const data = await loadLatest(controller.signal);
-        if (!controller.signal.aborted) {
-          setState({ data, error: null, isLoading: false });
-        }
-      } catch (error) {
-        if (controller.signal.aborted) {
-          return;
-        }
-        console.warn(errorMessage, error);
-        setState((previous) => ({ ...previous, error: errorMessage, isLoading: false }));
-      }
-    };
-    void run();
-    const timer = intervalMs ? setInterval(() => void run(), intervalMs) : undefined;
-    return () => {
-      clearInterval(timer);
-      controller.abort();
-    };
-  }, [key, errorMessage, intervalMs]);
-
-  return state;
+    latest.current = load;
+  });
+  const loadLatest = useCallback(
+    (signal: AbortSignal) => warnOnFailure(latest.current(signal), errorMessage, signal),
+    [errorMessage],
+  );
+  const { data, error, isLoading } = useResource(loadLatest, errorMessage, {
+    reloadKey: key,
+    isKeptWhileLoading: true,
+    pollMs: intervalMs,
+  });
+  return { data: data ?? null, error: error === null ? null : errorMessage, isLoading };
 }

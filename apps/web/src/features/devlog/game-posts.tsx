@@ -1,7 +1,7 @@
-import type { PostSummary } from '@portfolio/types/devlog';
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link } from 'react-router';
 
+import { pause, useResource } from '../../ui/use-resource';
 import { listPosts } from './devlog-api';
 import { formatPostDate } from './post-date';
 
@@ -15,21 +15,15 @@ export const GAME_POSTS_DELAY_MS = 1500;
  * moment to load; nothing when it has none (or the request fails: they are an extra).
  */
 export function GamePosts({ gameId }: { gameId: string }) {
-  const [posts, setPosts] = useState<PostSummary[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      listPosts({ game: gameId, pageSize: 3 }, controller.signal).then(
-        (answer) => setPosts(answer.posts),
-        () => setPosts([]),
-      );
-    }, GAME_POSTS_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [gameId]);
-  if (posts.length === 0) {
+  const load = useCallback(
+    async (signal: AbortSignal) => {
+      await pause(GAME_POSTS_DELAY_MS, signal);
+      return (await listPosts({ game: gameId, pageSize: 3 }, signal)).posts;
+    },
+    [gameId],
+  );
+  const { data: posts, error } = useResource(load, 'Failed to load the posts');
+  if (error || !posts || posts.length === 0) {
     return null;
   }
   return (

@@ -1,14 +1,13 @@
 import type { Post } from '@portfolio/types/devlog';
 import { DEFAULT_DESCRIPTION } from '@portfolio/types/pages';
 import { PAGE_DATA_ELEMENT_ID } from '@portfolio/types/site';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
 import { ErrorPage, NOT_FOUND } from '../../ui/error-page';
 import { siteConfig } from '../../lib/config';
-import { hasErrorCode } from '../../lib/http';
 import { setPageHead } from '../../lib/page-head';
-import { serverMessageOr } from '../../lib/server-message';
+import { nullIfNotFound, useResource } from '../../ui/use-resource';
 import { getPost } from './devlog-api';
 import { PostArticle, PostBody } from './post-article';
 import { isPostResponse } from './post-guards';
@@ -16,8 +15,6 @@ import { isPostResponse } from './post-guards';
 import './devlog.css';
 
 export const POST_LOAD_ERROR = 'Failed to load the post';
-
-type PostState = { slug: string; post?: Post; error?: string; isMissing?: boolean };
 
 /** The post the server wrote into this document for its first page (PageHead.data), if it is this one. */
 function readInlinePost(slug: string): Post | undefined {
@@ -36,39 +33,18 @@ function readInlinePost(slug: string): Post | undefined {
 /** /devlog/:slug: one published post; an unknown, draft or scheduled slug is the 404 page. */
 export function PostPage() {
   const { slug = '' } = useParams();
+  // an unknown, draft or scheduled slug answers null: the 404 page
+  const load = useCallback((signal: AbortSignal) => nullIfNotFound(getPost(slug, signal)), [slug]);
   // the first page's post comes with the document: shown at once, without a request
-  const [state, setState] = useState<PostState | undefined>(() => {
-    const post = readInlinePost(slug);
-    return post ? { slug, post } : undefined;
-  });
-  const inlineSlug = useRef(state?.post ? slug : undefined);
+  const [inlinePost] = useState(() => readInlinePost(slug));
+  const { data, error } = useResource(load, POST_LOAD_ERROR, { initialData: inlinePost });
+  const post = data ?? undefined;
 
   useEffect(() => {
     // read once: a later visit (after an edit, say) asks the API
     document.getElementById(PAGE_DATA_ELEMENT_ID)?.remove();
-    if (inlineSlug.current === slug) {
-      inlineSlug.current = undefined;
-      return;
-    }
-    const controller = new AbortController();
-    getPost(slug, controller.signal).then(
-      (post) => setState({ slug, post }),
-      (error: unknown) => {
-        if (controller.signal.aborted) {
-          return;
-        }
-        setState(
-          hasErrorCode(error, 'NOT_FOUND')
-            ? { slug, isMissing: true }
-            : { slug, error: serverMessageOr(error, POST_LOAD_ERROR) },
-        );
-      },
-    );
-    return () => controller.abort();
-  }, [slug]);
+  }, []);
 
-  const current = state?.slug === slug ? state : undefined;
-  const post = current?.post;
   // the document's title, description and card follow the post; set after the layout's own (which
   // runs after this page's effects in the same commit and knows no post titles)
   useEffect(() => {
@@ -88,7 +64,7 @@ export function PostPage() {
     });
   }, [post]);
 
-  if (current?.isMissing) {
+  if (data === null) {
     return <ErrorPage detail={NOT_FOUND} />;
   }
   return (
@@ -96,9 +72,9 @@ export function PostPage() {
       <p className="post-page__back">
         <Link to="/devlog">← All posts</Link>
       </p>
-      {current?.error ? (
+      {error ? (
         <p role="alert" className="alert alert--error">
-          {current.error}
+          {error}
         </p>
       ) : post ? (
         <PostArticle

@@ -2,7 +2,7 @@ import type { GalleryProject } from '@portfolio/types';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
-import { usePageContent } from '../../lib/page-data';
+import { usePageContent } from '../../ui/use-page-content';
 import './gallery.css';
 import { isGalleryProjects, listGallery } from './gallery-api';
 import { GalleryGrid } from './gallery-grid';

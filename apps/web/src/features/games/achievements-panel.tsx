@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
 import {
   type CatalogueAchievement,
@@ -7,6 +7,7 @@ import {
 } from '@portfolio/types/achievements';
 
 import { http } from '../../lib/http';
+import { useResource, warnOnFailure } from '../../ui/use-resource';
 import { useAuthStore } from '../auth';
 
 /** How long the unlock toast stays. */
@@ -27,32 +28,37 @@ const catalogueOf = (gameId: string, signal: AbortSignal) =>
  */
 export function AchievementsPanel({ gameId, version }: { gameId: string; version: number }) {
   const user = useAuthStore((state) => state.user);
-  const [achievements, setAchievements] = useState<CatalogueAchievement[]>([]);
   const [toast, setToast] = useState<CatalogueAchievement | null>(null);
   const known = useRef<Set<string> | null>(null);
   const headingId = useId();
 
-  useEffect(() => {
-    const controller = new AbortController();
-    catalogueOf(gameId, controller.signal).then(
-      (answer) => {
+  const load = useCallback(
+    async (signal: AbortSignal) => {
+      const answer = await warnOnFailure(
+        catalogueOf(gameId, signal),
+        'Could not read the achievements',
+        signal,
+      );
+      if (!signal.aborted) {
         const unlocked = answer.achievements.filter((entry) => entry.unlockedAt && entry.key);
         const before = known.current;
         const fresh = before ? unlocked.find((entry) => !before.has(entry.key ?? '')) : undefined;
         known.current = new Set(unlocked.map((entry) => entry.key ?? ''));
-        setAchievements(answer.achievements);
         if (fresh) {
           setToast(fresh);
         }
-      },
-      (failure: unknown) => {
-        if (!controller.signal.aborted) {
-          console.warn('Could not read the achievements', failure);
-        }
-      },
-    );
-    return () => controller.abort();
-  }, [gameId, version, user]);
+      }
+      return answer.achievements;
+    },
+    [gameId],
+  );
+  // read again for another player and after each unlock; the list stays meanwhile (and when a
+  // read fails: the panel is an extra)
+  const achievements =
+    useResource(load, 'Could not read the achievements', {
+      reloadKey: `${version} ${user?.id ?? ''}`,
+      isKeptWhileLoading: true,
+    }).data ?? [];
 
   useEffect(() => {
     if (!toast) {

@@ -45,9 +45,10 @@ export function endSessionOnExit(gameId: string): void {
 
 const slotQuery = (slot: number | undefined) => (slot ? `?slot=${slot}` : '');
 
-export function saveGame(gameId: string, data: unknown, slot?: number) {
+/** Saves now, or (a guest's save kept in the account) at the time the guest saved it. */
+export function saveGame(gameId: string, data: unknown, slot?: number, updatedAt?: string) {
   return request('PUT', `${gamePath(gameId)}/save${slotQuery(slot)}`, {
-    body: { data },
+    body: updatedAt ? { data, updatedAt } : { data },
     schema: GameSaveResponse,
   });
 }
@@ -67,8 +68,13 @@ export async function listSaveSlots(gameId: string) {
   return (await http.get(`${gamePath(gameId)}/saves`, SaveSlotsResponse)).slots;
 }
 
-export function unlockAchievement(gameId: string, name: string) {
-  return http.post(`${gamePath(gameId)}/achievements`, { name }, UnlockedAchievement);
+/** Unlocks now, or (a guest's unlock kept in the account) at the time the guest unlocked it. */
+export function unlockAchievement(gameId: string, name: string, unlockedAt?: string) {
+  return http.post(
+    `${gamePath(gameId)}/achievements`,
+    unlockedAt ? { name, unlockedAt } : { name },
+    UnlockedAchievement,
+  );
 }
 
 /** A short-lived ticket for a multiplayer game's server, handed to the game's frame. */

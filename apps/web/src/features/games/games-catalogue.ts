@@ -1,7 +1,8 @@
 import { type GameEntry, GamesResponse } from '@portfolio/types/game-host';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 import { http } from '../../lib/http';
+import { useResource, warnOnFailure } from '../../ui/use-resource';
 
 /** `GET /api/games`: the published games in the admin's order, with their play URLs. */
 export async function listGames(signal?: AbortSignal): Promise<GameEntry[]> {
@@ -11,13 +12,8 @@ export async function listGames(signal?: AbortSignal): Promise<GameEntry[]> {
 export type CatalogueState =
   { kind: 'loading' } | { kind: 'loaded'; games: GameEntry[] } | { kind: 'failed' };
 
-interface Read {
-  /** Who the catalogue was read for (play URLs and grants depend on the viewer)... */
-  viewer: string;
-  /** ...and for which open game ('' for the list). */
-  opening: string;
-  games: GameEntry[] | undefined;
-}
+const loadGames = (signal: AbortSignal) =>
+  warnOnFailure(listGames(signal), 'Could not load the games', signal);
 
 /**
  * The catalogue for the current viewer (`viewer`: the signed-in user's id and role, or '' for a
@@ -25,31 +21,17 @@ interface Read {
  * it again, so a subscriber game's frame always starts with a fresh signed grant.
  */
 export function useGamesCatalogue(viewer: string, opening: string | null): CatalogueState {
-  const [read, setRead] = useState<Read | undefined>();
-  const want = opening ?? '';
-  const isCurrent =
-    read !== undefined && read.viewer === viewer && (opening === null || read.opening === want);
-
-  useEffect(() => {
-    if (isCurrent) {
-      return undefined;
-    }
-    const controller = new AbortController();
-    listGames(controller.signal).then(
-      (games) => setRead({ viewer, opening: want, games }),
-      (error: unknown) => {
-        if (controller.signal.aborted) {
-          return;
-        }
-        console.warn('Could not load the games', error);
-        setRead({ viewer, opening: want, games: undefined });
-      },
-    );
-    return () => controller.abort();
-  }, [isCurrent, viewer, want]);
-
-  if (!isCurrent) {
-    return { kind: 'loading' };
+  // the game the catalogue was last read for: closing it keeps that read (the list is current)
+  const [readFor, setReadFor] = useState(opening ?? '');
+  if (opening !== null && opening !== readFor) {
+    setReadFor(opening);
   }
-  return read.games ? { kind: 'loaded', games: read.games } : { kind: 'failed' };
+  const want = opening ?? readFor;
+  const { data: games, error } = useResource(loadGames, 'Could not load the games', {
+    reloadKey: `${viewer}\n${want}`,
+  });
+  if (error) {
+    return { kind: 'failed' };
+  }
+  return games ? { kind: 'loaded', games } : { kind: 'loading' };
 }

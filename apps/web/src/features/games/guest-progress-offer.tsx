@@ -16,7 +16,10 @@ interface Conflict {
   accountAt: string;
 }
 
-/** Writes what the player chose; achievements and scores the server refuses are skipped. */
+/**
+ * Writes what the player chose, each with the time it happened here (the unlock's, the save's,
+ * the score's), not the time it is kept; achievements and scores the server refuses are skipped.
+ */
 async function carryProgressOver(
   gameId: string,
   progress: GuestProgress,
@@ -24,19 +27,33 @@ async function carryProgressOver(
 ) {
   for (const [slot, save] of Object.entries(progress.saves)) {
     if (keepGuest(slot)) {
-      await saveGame(gameId, save.data, Number(slot));
+      await saveGame(gameId, save.data, Number(slot), validTime(save.updatedAt));
     }
   }
-  for (const key of Object.keys(progress.achievements)) {
-    await unlockAchievement(gameId, key).catch((failure: unknown) => {
+  for (const [key, unlockedAt] of Object.entries(progress.achievements)) {
+    await unlockAchievement(gameId, key, validTime(unlockedAt)).catch((failure: unknown) => {
       console.warn(`Achievement ${key} was not carried over`, failure);
     });
   }
   for (const [board, score] of Object.entries(progress.scores)) {
-    await submitScore(gameId, { board, value: score.value }).catch((failure: unknown) => {
+    const achievedAt = validTime(score.achievedAt);
+    await submitScore(gameId, {
+      board,
+      value: score.value,
+      ...(achievedAt ? { achievedAt } : {}),
+    }).catch((failure: unknown) => {
       console.warn(`The score on ${board} was not carried over`, failure);
     });
   }
+}
+
+/** A time this browser stored, as the API takes it; none (the time of keeping) if unreadable. */
+function validTime(value: unknown): string | undefined {
+  if (typeof value !== 'string') {
+    return undefined;
+  }
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
 const formatTime = (iso: string) => new Date(iso).toLocaleString();

@@ -1,18 +1,20 @@
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 
 import {
   LEADERBOARD_PERIOD_NAMES,
   LEADERBOARD_PERIODS,
   type Leaderboard,
   type LeaderboardPeriod,
-  type LeaderboardResponse,
 } from '@portfolio/types/leaderboards';
 
+import { useResource, warnOnFailure } from '../../ui/use-resource';
 import { useAuthStore } from '../auth';
 import { getLeaderboard, listLeaderboards } from './games-api';
 
 /** Rows the viewer shows of a board. */
 const SHOWN_ROWS = 10;
+const BOARD_ERROR = 'The leaderboard could not be loaded.';
+const NO_BOARDS: Leaderboard[] = [];
 
 /** The last score the game posted: its board, and a count that grows with every score. */
 export interface ScoredBoard {
@@ -33,8 +35,15 @@ export function LeaderboardPanel({
   gameId: string;
   scored: ScoredBoard | null;
 }) {
-  const user = useAuthStore((state) => state.user);
-  const [boards, setBoards] = useState<Leaderboard[]>([]);
+  const userId = useAuthStore((state) => state.user?.id);
+  const loadBoards = useCallback(
+    (signal: AbortSignal) =>
+      warnOnFailure(listLeaderboards(gameId, signal), 'Could not read the leaderboards', signal),
+    [gameId],
+  );
+  // a failed read leaves the boards as they were (none at first: the panel is an extra)
+  const boards =
+    useResource(loadBoards, BOARD_ERROR, { isKeptWhileLoading: true }).data ?? NO_BOARDS;
   /** The player's own pick, and how many scores had been posted when they made it. */
   const [chosen, setChosen] = useState<ScoredBoard | null>(null);
   const version = scored?.version ?? 0;
@@ -42,51 +51,36 @@ export function LeaderboardPanel({
     scored && (!chosen || scored.version > chosen.version) ? scored.board : chosen?.board;
   const boardKey = boards.find((board) => board.board === wanted)?.board ?? boards[0]?.board ?? '';
   const [period, setPeriod] = useState<LeaderboardPeriod>('all');
-  const [top, setTop] = useState<LeaderboardResponse | null>(null);
-  const [mine, setMine] = useState<LeaderboardResponse | null>(null);
-  const [error, setError] = useState('');
   const headingId = useId();
   const selectId = useId();
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listLeaderboards(gameId, controller.signal).then(
-      (found) => setBoards(found),
-      (failure: unknown) => {
-        if (!controller.signal.aborted) {
-          console.warn('Could not read the leaderboards', failure);
-        }
-      },
-    );
-    return () => controller.abort();
-  }, [gameId]);
-
-  useEffect(() => {
+  const loadBoard = useMemo(() => {
     if (!boardKey) {
-      return undefined;
+      return null;
     }
-    const controller = new AbortController();
-    const reads = [
-      getLeaderboard(gameId, boardKey, { period, limit: SHOWN_ROWS }, controller.signal),
-      user
-        ? getLeaderboard(gameId, boardKey, { period, around: 'me', limit: 1 }, controller.signal)
-        : Promise.resolve(null),
-    ] as const;
-    Promise.all(reads).then(
-      ([board, own]) => {
-        setTop(board);
-        setMine(own);
-        setError('');
-      },
-      (failure: unknown) => {
-        if (!controller.signal.aborted) {
-          console.warn('Could not read the leaderboard', failure);
-          setError('The leaderboard could not be loaded.');
-        }
-      },
-    );
-    return () => controller.abort();
-  }, [gameId, boardKey, period, user, version]);
+    return async (signal: AbortSignal) => {
+      const reads = [
+        getLeaderboard(gameId, boardKey, { period, limit: SHOWN_ROWS }, signal),
+        userId
+          ? getLeaderboard(gameId, boardKey, { period, around: 'me', limit: 1 }, signal)
+          : Promise.resolve(null),
+      ] as const;
+      const [top, mine] = await warnOnFailure(
+        Promise.all(reads),
+        'Could not read the leaderboard',
+        signal,
+      );
+      return { top, mine };
+    };
+  }, [gameId, boardKey, period, userId]);
+  // read again after each score the game posts; the table stays meanwhile
+  const shown = useResource(loadBoard, BOARD_ERROR, {
+    reloadKey: version,
+    isKeptWhileLoading: true,
+  });
+  const error = shown.error ? BOARD_ERROR : '';
+  const top = shown.data?.top ?? null;
+  const mine = shown.data?.mine ?? null;
 
   if (boards.length === 0) {
     return null;

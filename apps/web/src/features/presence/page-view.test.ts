@@ -89,4 +89,29 @@ describe('page views and the pagehide beacon', () => {
     leavePage('visitor-id-0123456789', 1_010_000);
     expect(beaconsOf(sendBeacon)[0]).toMatchObject({ last: false, bounce: false, path: '/games' });
   });
+
+  it('counts a game opened in the viewer and a gallery project as page views of their own', async () => {
+    const { heartbeatFields } = await freshModule();
+    window.history.replaceState(null, '', '/games');
+    expect(heartbeatFields('/games', 1_000_000).view).toMatchObject({ landing: '/games' });
+    window.history.replaceState(null, '', '/games?play=Pong');
+    const game = heartbeatFields('/games', 1_004_000);
+    expect(game).toMatchObject({
+      currentPage: '/games',
+      game: 'Pong',
+      view: { path: '/games?play=Pong', entry: false },
+      left: { path: '/games', seconds: 4 },
+    });
+    // the every-30-s heartbeats of the same game start nothing
+    expect(heartbeatFields('/games', 1_034_000).view).toBeUndefined();
+    window.history.replaceState(null, '', '/gallery?project=p1&media=2');
+    const project = heartbeatFields('/gallery', 1_040_000);
+    expect(project.currentPage).toBe('/Gallery');
+    expect(project.view?.path).toBe('/Gallery?project=p1');
+    expect(project.left).toEqual({ path: '/games?play=Pong', seconds: 36 });
+    window.history.replaceState(null, '', '/Tutorials');
+    const tutorials = heartbeatFields('/Tutorials', 1_050_000);
+    expect(tutorials.view).not.toHaveProperty('path');
+    expect(tutorials.left?.path).toBe('/Gallery?project=p1');
+  });
 });

@@ -1,6 +1,6 @@
 import type { AnalyticsBeacon } from '@portfolio/types/analytics';
 import type { HeartbeatRequest, PageViewInfo, VisitInfo } from '@portfolio/types';
-import { canonicalPagePath } from '@portfolio/types/pages';
+import { canonicalPagePath, pageViewPath } from '@portfolio/types/pages';
 
 import { getVisitorId } from './visitor-id';
 
@@ -78,27 +78,35 @@ export function startPageView(path: string, now = Date.now()) {
   return { view, left };
 }
 
-/** The page the last page view was sent for: the next heartbeat for another page starts one. */
+/** The address the last page view was sent for: the next heartbeat for another starts one. */
 let viewedPage: string | undefined;
+
+/** A page view of `viewPath` (with it named when it says more than the page). */
+function pageViewOf(viewPath: string, page: string, now: number) {
+  const { view, left } = startPageView(viewPath, now);
+  return { view: viewPath === page ? view : { ...view, path: viewPath }, left };
+}
 
 /**
  * A heartbeat's page as the site spells it, this page load, and site analytics' fields: the page
- * view if new, the open game.
+ * view if new, the open game. A game opened in the viewer (/games?play=<id>) or a gallery
+ * project (/Gallery?project=<id>) is a page view of its own (pageViewPath).
  */
 export function heartbeatFields(
   path: string,
   now = Date.now(),
 ): Pick<HeartbeatRequest, 'currentPage'> & Partial<HeartbeatRequest> {
   const page = canonicalPagePath(path).slice(0, 512);
+  const viewPath = pageViewPath(path, location.search).slice(0, 512);
   markTabAlive(now);
   const game = new URLSearchParams(location.search).get('play');
   const fields = {
     currentPage: page,
     tab: tabId,
-    ...(page === viewedPage ? {} : startPageView(page, now)),
+    ...(viewPath === viewedPage ? {} : pageViewOf(viewPath, page, now)),
     ...(game ? { game: game.slice(0, 64) } : {}),
   };
-  viewedPage = page;
+  viewedPage = viewPath;
   return fields;
 }
 

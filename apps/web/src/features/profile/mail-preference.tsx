@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { serverMessageOr } from '../../lib/server-message';
 import { setMailPreferences } from './profile-api';
 import { ErrorAlert } from '../../ui/error-alert';
+import { FormField } from '../../ui/form-field';
 
 /** The one mail preference: subscription news (mail about payments and passwords always comes). */
 export function MailPreference({ isWanted }: { isWanted: boolean }) {
@@ -25,20 +26,24 @@ export function MailPreference({ isWanted }: { isWanted: boolean }) {
   };
 
   return (
-    <div className="form__field">
-      <label className="form__check">
-        <input
-          type="checkbox"
-          checked={checked}
-          disabled={isSaving}
-          onChange={(event) => void handleChange(event.target.checked)}
-        />
-        Email me news about my subscription
-      </label>
-      <span className="form__hint">
-        Mail about payments, your password and your email address always comes.
-      </span>
+    <>
+      <FormField
+        id="mail-preference"
+        label="Email me news about my subscription"
+        hint="Mail about payments, your password and your email address always comes."
+        isInline
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="checkbox"
+            checked={checked}
+            disabled={isSaving}
+            onChange={(event) => void handleChange(event.target.checked)}
+          />
+        )}
+      </FormField>
       {error ? <ErrorAlert message={error} /> : null}
-    </div>
+    </>
   );
 }

@@ -1,5 +1,5 @@
-import type { TwoFactorSetupResponse, TwoFactorStatus } from '@portfolio/types/two-factor';
-import { useEffect, useState, type FormEvent } from 'react';
+import type { TwoFactorSetupResponse } from '@portfolio/types/two-factor';
+import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { FormField } from '../../ui/form-field';
@@ -14,13 +14,16 @@ import {
   getTwoFactorStatus,
 } from './two-factor-api';
 import { ErrorAlert } from '../../ui/error-alert';
+import { useResource, warnOnFailure } from '../../ui/use-resource';
 
-type CardState =
-  | { kind: 'loading' }
-  | { kind: 'failed' }
-  | { kind: 'status'; status: TwoFactorStatus }
-  | { kind: 'setup'; setup: TwoFactorSetupResponse; status: TwoFactorStatus }
-  | { kind: 'codes'; recoveryCodes: string[] };
+/** What the card shows over the loaded status: the setup's steps, then the recovery codes. */
+type Step =
+  { kind: 'setup'; setup: TwoFactorSetupResponse } | { kind: 'codes'; recoveryCodes: string[] };
+
+const LOAD_ERROR = 'Failed to load two-factor sign-in.';
+
+const loadStatus = (signal: AbortSignal) =>
+  warnOnFailure(getTwoFactorStatus(signal), 'Could not load two-factor sign-in', signal);
 
 /** The base32 key in groups of four, easier to type into an app by hand. */
 const groupKey = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
@@ -38,7 +41,8 @@ function ErrorBox({ message }: { message: string | null }) {
  * turn it off with the password. Loaded on its own, after the rest of the profile.
  */
 export function TwoFactorCard() {
-  const [state, setState] = useState<CardState>({ kind: 'loading' });
+  const { data: status, error: loadError, isLoading, reload } = useResource(loadStatus, LOAD_ERROR);
+  const [step, setStep] = useState<Step | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const isSetupRequired = useAuthStore((store) => store.isTwoFactorSetupRequired);
@@ -46,29 +50,14 @@ export function TwoFactorCard() {
   // ADMIN_REQUIRE_2FA: the page the admin was going to when the setup was asked of them
   const returnTo = safeRedirect(readLoginState(useLocation().state).returnTo, '/profile');
   const [wasSetupRequired, setWasSetupRequired] = useState(false);
+  // the status as shown: none while a step is on screen, or when the last read failed
+  const shown = step === null && !loadError ? status : undefined;
 
-  const load = (signal?: AbortSignal) =>
-    getTwoFactorStatus(signal).then(
-      (status) => setState({ kind: 'status', status }),
-      (caught: unknown) => {
-        if (!signal?.aborted) {
-          console.warn('Could not load two-factor sign-in', caught);
-          setState({ kind: 'failed' });
-        }
-      },
-    );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, []);
-
-  const handleSetup = async (status: TwoFactorStatus) => {
+  const handleSetup = async () => {
     setError(null);
     setNotice(null);
     try {
-      setState({ kind: 'setup', setup: await beginTwoFactorSetup(), status });
+      setStep({ kind: 'setup', setup: await beginTwoFactorSetup() });
     } catch (caught) {
       setError(serverMessageOr(caught, 'Failed to start the setup'));
     }
@@ -88,9 +77,9 @@ export function TwoFactorCard() {
         </p>
       ) : null}
       <ErrorBox message={error} />
-      {state.kind === 'loading' ? <p className="muted">Loading...</p> : null}
-      {state.kind === 'failed' ? <p className="muted">Failed to load two-factor sign-in.</p> : null}
-      {state.kind === 'status' && !state.status.enabled ? (
+      {isLoading ? <p className="muted">Loading...</p> : null}
+      {step === null && loadError ? <p className="muted">{LOAD_ERROR}</p> : null}
+      {shown && !shown.enabled ? (
         <>
           <p>
             Off. With it on, signing in also asks for a code from an authenticator app on your
@@ -99,26 +88,26 @@ export function TwoFactorCard() {
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void handleSetup(state.status)}
+            onClick={() => void handleSetup()}
           >
             Set up two-factor sign-in
           </button>
         </>
       ) : null}
-      {state.kind === 'setup' ? (
+      {step?.kind === 'setup' ? (
         <SetupForm
-          setup={state.setup}
+          setup={step.setup}
           onEnabled={(recoveryCodes) => {
             setWasSetupRequired(isSetupRequired);
             useAuthStore.setState({ isTwoFactorSetupRequired: false });
-            setState({ kind: 'codes', recoveryCodes });
+            setStep({ kind: 'codes', recoveryCodes });
           }}
-          onCancel={() => setState({ kind: 'status', status: state.status })}
+          onCancel={() => setStep(null)}
         />
       ) : null}
-      {state.kind === 'codes' ? (
+      {step?.kind === 'codes' ? (
         <RecoveryCodes
-          codes={state.recoveryCodes}
+          codes={step.recoveryCodes}
           onDone={() => {
             if (wasSetupRequired && returnTo !== '/profile') {
               // the setup was in the way: on to where the admin was going
@@ -126,19 +115,20 @@ export function TwoFactorCard() {
               return;
             }
             setNotice('Two-factor sign-in is on');
-            void load();
+            // the codes stay until the new status is here
+            void reload().then(() => setStep(null));
           }}
         />
       ) : null}
-      {state.kind === 'status' && state.status.enabled ? (
+      {shown?.enabled ? (
         <>
           <p>
-            On. Recovery codes left: <strong>{state.status.recoveryCodesLeft}</strong>
+            On. Recovery codes left: <strong>{shown.recoveryCodesLeft}</strong>
           </p>
           <DisableForm
             onDisabled={() => {
               setNotice('Two-factor sign-in is off');
-              void load();
+              void reload();
               // an admin who must have it is taken back to the setup
               void useAuthStore.getState().init();
             }}

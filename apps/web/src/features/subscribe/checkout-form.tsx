@@ -2,9 +2,10 @@ import type { CurrentUser } from '@portfolio/types';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { Stripe, StripeCardElementOptions } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
 
 import { ErrorAlert } from '../../ui/error-alert';
+import { useResource } from '../../ui/use-resource';
 import { CHECKOUT_MESSAGES, runCheckout } from './run-checkout';
 import { subscriptionApi } from './subscription-api';
 
@@ -30,28 +31,15 @@ interface CheckoutFormProps {
 
 /** The Secure Checkout card's form: Stripe Elements card entry and the subscribe button. */
 export function CheckoutForm({ publishableKey, onSubscribed }: CheckoutFormProps) {
-  const [stripe, setStripe] = useState<Stripe | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let isCurrent = true;
-    loadStripeOnce(publishableKey).then(
-      (loaded) => {
-        if (isCurrent) {
-          setStripe(loaded);
-          setLoadError(loaded ? null : LOAD_FAILED);
-        }
-      },
-      () => {
-        if (isCurrent) {
-          setLoadError(LOAD_FAILED);
-        }
-      },
-    );
-    return () => {
-      isCurrent = false;
-    };
+  const load = useCallback(async () => {
+    const loaded = await loadStripeOnce(publishableKey);
+    if (!loaded) {
+      throw new Error('Stripe.js did not load');
+    }
+    return loaded;
   }, [publishableKey]);
+  const { data: stripe, error } = useResource(load, LOAD_FAILED);
+  const loadError = error === null ? null : LOAD_FAILED;
 
   if (loadError) {
     return (

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 
 import { isHttpError } from '../../lib/http';
+import { useResource } from '../../ui/use-resource';
 import { subscriptionApi } from './subscription-api';
 
 const PORTAL_FAILED = 'Could not open the subscription settings. Please try again.';
@@ -11,28 +12,17 @@ const PORTAL_FAILED = 'Could not open the subscription settings. Please try agai
  * without a Stripe customer unless `canManage` says otherwise.
  */
 export function ManageSubscription({ canManage }: { canManage?: boolean }) {
-  const [fetchedCanManage, setFetchedCanManage] = useState(false);
+  // asked of the server only when the caller does not know
+  const load = useMemo(
+    () =>
+      canManage === undefined ? (signal: AbortSignal) => subscriptionApi.getState(signal) : null,
+    [canManage],
+  );
+  // a failed read shows nothing: the button is an extra
+  const fetchedCanManage = useResource(load, PORTAL_FAILED).data?.canManage ?? false;
   const isAvailable = canManage ?? fetchedCanManage;
   const [isOpening, setIsOpening] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (canManage !== undefined) {
-      return;
-    }
-    let isCurrent = true;
-    subscriptionApi.getState().then(
-      (state) => {
-        if (isCurrent) {
-          setFetchedCanManage(state.canManage);
-        }
-      },
-      () => undefined,
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [canManage]);
 
   if (!isAvailable) {
     return null;

@@ -5,9 +5,10 @@ import {
   type PaymentsConfig,
   type SubscriptionState,
 } from '@portfolio/types/subscription';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
 
+import { useResource } from '../../ui/use-resource';
 import { useAuthStore } from '../auth';
 import { ManageSubscription } from './manage-subscription';
 import { StripeDocument } from './stripe-document';
@@ -30,31 +31,21 @@ interface CheckoutData {
 }
 
 function useCheckoutData(user: CurrentUser | null) {
-  const [data, setData] = useState<CheckoutData | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const userId = user?.id;
-  useEffect(() => {
-    let isCurrent = true;
-    Promise.all([
-      subscriptionApi.getPaymentsConfig(),
-      userId ? subscriptionApi.getState() : Promise.resolve(null),
-    ]).then(
-      ([config, state]) => {
-        if (isCurrent) {
-          setData({ config, state });
-        }
-      },
-      () => {
-        if (isCurrent) {
-          setError(LOAD_FAILED);
-        }
-      },
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [userId]);
-  return { data, error };
+  const load = useCallback(
+    async (signal: AbortSignal): Promise<CheckoutData> => {
+      const [config, state] = await Promise.all([
+        subscriptionApi.getPaymentsConfig(signal),
+        userId ? subscriptionApi.getState(signal) : Promise.resolve(null),
+      ]);
+      return { config, state };
+    },
+    [userId],
+  );
+  // another user's answer replaces the last one when it comes (the form stays meanwhile)
+  const { data, error } = useResource(load, LOAD_FAILED, { isKeptWhileLoading: true });
+  // the page's own words, whatever the server said
+  return { data: data ?? null, error: error === null ? null : LOAD_FAILED };
 }
 
 function Benefits() {

@@ -11,8 +11,9 @@ import { http } from '../../lib/http';
 
 /** The calls of the subscription feature (server: modules/subscription). */
 export const subscriptionApi = {
-  getPaymentsConfig: () => http.get('/api/subscription/config', PaymentsConfig),
-  getState: () => http.get('/api/subscription', SubscriptionState),
+  getPaymentsConfig: (signal?: AbortSignal) =>
+    http.get('/api/subscription/config', PaymentsConfig, signal),
+  getState: (signal?: AbortSignal) => http.get('/api/subscription', SubscriptionState, signal),
   createSubscription: (input: CreateSubscriptionRequest) =>
     http.post('/api/create-subscription', input, CreateSubscriptionResponse),
   /** Reads the subscription from Stripe again, so the new role shows before the webhook comes. */

@@ -9,6 +9,7 @@ import {
 } from '@portfolio/types/run-code';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 
+import { useResource } from '../../ui/use-resource';
 import { CodeEditorBox } from './code-editor-box';
 import { isRunShortcut } from './code-preview';
 import { type CodeBoxSource, useCodeBox, useCodeBoxStore } from './code-box-store';
@@ -35,23 +36,8 @@ const NO_DIAGNOSTICS: readonly CompilerDiagnostic[] = [];
 
 /** The runner's limits and choices, asked without holding up the page (null until known). */
 function useRunCodeInfo(): RunCodeInfo | null {
-  const [info, setInfo] = useState<RunCodeInfo | null>(null);
-  useEffect(() => {
-    let isCurrent = true;
-    getRunCodeInfo().then(
-      (answer) => {
-        if (isCurrent) {
-          setInfo(answer);
-        }
-      },
-      // the page works without it: Run answers with the reason if running is not possible
-      () => undefined,
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, []);
-  return info;
+  // the page works without it: Run answers with the reason if running is not possible
+  return useResource(getRunCodeInfo, 'Failed to load the runner').data ?? null;
 }
 
 /** The server's choices, keeping the box's own choice listed even if the server lacks it. */

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 
 import { diagnosticsToMarkers } from './diagnostic-markers';
 import { EDITOR_LINE_HEIGHT } from './editor-height';
+import { EDITOR_SERVICES } from './editor-log-service';
 import {
   CODE_FONT_FAMILY,
   CODE_FONT_SIZE,
@@ -49,24 +50,35 @@ export function CppEditor(props: CppEditorProps) {
     if (!container) {
       return;
     }
-    const model = monaco.editor.createModel(latest.current.value, 'cpp');
-    const editor = monaco.editor.create(container, {
-      model,
-      theme: 'vs',
-      ariaLabel: latest.current.label,
-      lineHeight: EDITOR_LINE_HEIGHT,
-      fontSize: CODE_FONT_SIZE,
-      fontFamily: CODE_FONT_FAMILY,
-      minimap: { enabled: false },
-      glyphMargin: false,
-      lineNumbersMinChars: 3,
-      scrollBeyondLastLine: false,
-      automaticLayout: true,
-      tabSize: 4,
-      padding: { top: 0, bottom: 0 },
-      scrollbar: { alwaysConsumeMouseWheel: false },
-      fixedOverflowWidgets: true,
-    });
+    // the editor makes its model (and owns it): created first, it starts Monaco's services with
+    // ours (EDITOR_SERVICES), which a model made before it would have started without
+    const editor = monaco.editor.create(
+      container,
+      {
+        value: latest.current.value,
+        language: 'cpp',
+        theme: 'vs',
+        ariaLabel: latest.current.label,
+        lineHeight: EDITOR_LINE_HEIGHT,
+        fontSize: CODE_FONT_SIZE,
+        fontFamily: CODE_FONT_FAMILY,
+        minimap: { enabled: false },
+        glyphMargin: false,
+        lineNumbersMinChars: 3,
+        scrollBeyondLastLine: false,
+        automaticLayout: true,
+        tabSize: 4,
+        padding: { top: 0, bottom: 0 },
+        scrollbar: { alwaysConsumeMouseWheel: false },
+        fixedOverflowWidgets: true,
+      },
+      EDITOR_SERVICES,
+    );
+    const model = editor.getModel();
+    if (!model) {
+      editor.dispose();
+      return;
+    }
     editorRef.current = editor;
     // Monaco's hidden IME text area has neither id nor name, which browsers report as an issue
     for (const field of container.querySelectorAll('textarea:not([id]):not([name])')) {
@@ -102,7 +114,6 @@ export function CppEditor(props: CppEditorProps) {
     return () => {
       changes.dispose();
       editor.dispose();
-      model.dispose();
       editorRef.current = null;
     };
   }, []);

@@ -1,7 +1,8 @@
 import type { Snippet } from '@portfolio/types/run-code';
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
+import { useResource } from '../../ui/use-resource';
 import { useCodeBoxStore } from './code-box-store';
 import { optimizationLabel, standardLabel } from './run-code-api';
 import {
@@ -47,38 +48,26 @@ export function SharedSnippet({ tutorialId, initialCode }: SharedSnippetProps) {
   const [searchParams] = useSearchParams();
   const id = searchParams.get(SNIPPET_PARAM);
   const openSnippet = useCodeBoxStore((state) => state.openSnippet);
-  // the answer for one id; another id (or none) starts from its initial state
-  const [answer, setAnswer] = useState<{ id: string; state: SharedSnippetState } | null>(null);
-  const state = answer && answer.id === id ? answer.state : initialState(id);
-  const setState = (next: SharedSnippetState) => {
-    if (id !== null) {
-      setAnswer({ id, state: next });
-    }
-  };
-
-  useEffect(() => {
+  // asks for a well-formed id's snippet and opens it in the box; the answer is what happened
+  const load = useMemo(() => {
     if (id === null || !isSnippetId(id)) {
-      return;
+      return null;
     }
-    const controller = new AbortController();
-    getSnippet(id, controller.signal).then(
-      (snippet) => {
-        if (!controller.signal.aborted) {
-          const result = openSnippet(tutorialId, initialCode, snippet);
-          setAnswer({ id, state: { status: result, snippet } });
-        }
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted) {
-          setAnswer({
-            id,
-            state: { status: 'failed', message: describeSnippetLoadError(id, error) },
-          });
-        }
-      },
-    );
-    return () => controller.abort();
+    return async (signal: AbortSignal): Promise<SharedSnippetState> => {
+      try {
+        const snippet = await getSnippet(id, signal);
+        return signal.aborted
+          ? { status: 'loading' }
+          : { status: openSnippet(tutorialId, initialCode, snippet), snippet };
+      } catch (error) {
+        return { status: 'failed', message: describeSnippetLoadError(id, error) };
+      }
+    };
   }, [id, tutorialId, initialCode, openSnippet]);
+  // its errors are answers (above): the fallback is never shown
+  const { data, setData } = useResource(load, 'Failed to load the shared snippet');
+  // another id (or none) starts from its initial state
+  const state = data ?? initialState(id);
 
   switch (state.status) {
     case 'none':
@@ -112,7 +101,7 @@ export function SharedSnippet({ tutorialId, initialCode }: SharedSnippetProps) {
             className="button button--secondary"
             onClick={() => {
               openSnippet(tutorialId, initialCode, state.snippet, true);
-              setState({ status: 'opened', snippet: state.snippet });
+              setData(() => ({ status: 'opened', snippet: state.snippet }));
             }}
           >
             Replace my code with the shared snippet

@@ -1,7 +1,7 @@
 import type { Tutorial, TutorialSection } from '@portfolio/types';
 import { lazy, Suspense, useRef } from 'react';
 
-import { usePageContent } from '../../lib/page-data';
+import { usePageContent } from '../../ui/use-page-content';
 import './tutorials.css';
 import { CodeTutorial } from './code-tutorial';
 import { SharedSnippet } from './shared-snippet';

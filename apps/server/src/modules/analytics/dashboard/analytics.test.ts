@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { type DailyStat, VisitorStatsResponse } from '@portfolio/types';
 
-import {
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  type TestClient,
-  uniqueName,
-} from '../../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient, uniqueName } from '../../../test/harness.js';
+import { signedInClient } from '../../../test/factories.js';
 import { dayOf } from '../days.js';
 
 let app: TestApp;

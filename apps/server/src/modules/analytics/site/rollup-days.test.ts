@@ -3,13 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AnalyticsBreakdown, AnalyticsOverview } from '@portfolio/types/analytics';
 
-import {
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  type TestClient,
-  uniqueName,
-} from '../../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient, uniqueName } from '../../../test/harness.js';
+import { signedInClient } from '../../../test/factories.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
 import type { Day } from '../days.js';
 import type { EventRow } from './events.js';

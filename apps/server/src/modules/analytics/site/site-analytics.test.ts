@@ -9,13 +9,8 @@ import {
 } from '@portfolio/types/analytics';
 import { ActiveUsersResponse } from '@portfolio/types';
 
-import {
-  signedInClient,
-  startTestApp,
-  type TestApp,
-  type TestClient,
-  uniqueName,
-} from '../../../test/harness.js';
+import { startTestApp, type TestApp, type TestClient, uniqueName } from '../../../test/harness.js';
+import { buildGame, buildGameBuild, publishGame, signedInClient } from '../../../test/factories.js';
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
 import { makeZip } from '../../game-host/test-zips.js';
@@ -270,32 +265,22 @@ describe('site analytics', () => {
   });
 
   it('counts a game the owner published from the admin (the database catalogue), not others', async () => {
-    const gameId = `Own${Date.now().toString(36)}`;
-    const created = await admin.post('/api/admin/games', {
-      id: gameId,
+    const gameId = await buildGame(admin, {
+      id: `Own${Date.now().toString(36)}`,
       title: 'Own Game',
-      description: '',
-      instructions: '',
-      section: 'html5',
-      access: 'public',
     });
-    expect(created.status).toBe(201);
     const beaconOf = () =>
       app
         .client()
         .post('/api/analytics/beacon', { type: 'play', gameId, seconds: 12 }, headersOf(german));
     // not published yet: no game to play
     expect((await beaconOf()).status).toBe(400);
-    const zip = await makeZip({ 'index.html': '<!DOCTYPE html><title>own</title>' });
-    const upload = await fetch(`${app.url}/api/admin/games/${gameId}/build`, {
-      method: 'PUT',
-      body: zip,
-      headers: { 'content-type': 'application/zip', cookie: admin.cookieHeader },
-    });
-    expect(upload.status).toBe(201);
-    expect(
-      (await admin.request('PATCH', `/api/admin/games/${gameId}`, { published: true })).status,
-    ).toBe(200);
+    await buildGameBuild(
+      admin,
+      gameId,
+      makeZip({ 'index.html': '<!DOCTYPE html><title>own</title>' }),
+    );
+    await publishGame(admin, gameId);
     expect((await beaconOf()).status).toBe(204);
     await flush();
     const { games } = AnalyticsGames.parse(

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AnalyticsOverview } from '@portfolio/types/analytics';
 
-import { signedInClient, startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { signedInClient } from '../../../test/factories.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database.js';
 
 const CHROME =

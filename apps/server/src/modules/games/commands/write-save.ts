@@ -4,15 +4,20 @@ import { GAME_SAVE_MAX_BYTES, type GameSaveResponse } from '@portfolio/types';
 
 import { gameSaveSlots, gameStats } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
+import { progressTime } from '../../../lib/progress-time.js';
 import { type GamesContext } from '../context.js';
 
-/** Keeps the game's data in a slot (any JSON up to GAME_SAVE_MAX_BYTES, else 413). */
+/**
+ * Keeps the game's data in a slot (any JSON up to GAME_SAVE_MAX_BYTES, else 413), saved now or,
+ * for a guest's save kept in the account, when the guest saved it.
+ */
 export async function writeSave(
   { db, now }: GamesContext,
   userId: string,
   gameId: string,
   data: unknown,
   slot = 0,
+  updatedAt?: string,
 ): Promise<GameSaveResponse> {
   const json = JSON.stringify(data);
   const bytes = Buffer.byteLength(json, 'utf8');
@@ -22,7 +27,7 @@ export async function writeSave(
       `The save is ${Math.ceil(bytes / 1024)} KB; a game may save at most ${GAME_SAVE_MAX_BYTES / 1024} KB`,
     );
   }
-  const at = now();
+  const at = progressTime(updatedAt, now());
   if (slot !== 0) {
     await db
       .insert(gameSaveSlots)

@@ -4,13 +4,17 @@ import { type MyGameRecord } from '@portfolio/types';
 
 import { gameAchievements, gameStats } from '../../../db/schema.js';
 import { type GamesContext, titleOrId } from '../context.js';
+import { gamesWithOtherProgress } from './other-progress.js';
 
-/** Every game the player has a record of, in catalogue order of first play. */
+/**
+ * Every game the player has a record of (playtime, a save in any slot, an achievement, a score),
+ * the last played first.
+ */
 export async function listForUser(
   { db, gameTitle }: GamesContext,
   userId: string,
 ): Promise<MyGameRecord[]> {
-  const [stats, achievements] = await Promise.all([
+  const [stats, achievements, other] = await Promise.all([
     db
       .select({
         gameId: gameStats.gameId,
@@ -29,6 +33,7 @@ export async function listForUser(
       .from(gameAchievements)
       .where(eq(gameAchievements.userId, userId))
       .orderBy(asc(gameAchievements.unlockedAt), asc(gameAchievements.name)),
+    gamesWithOtherProgress(db, userId),
   ]);
   const records = new Map<string, MyGameRecord>();
   const recordOf = (gameId: string): MyGameRecord => {
@@ -51,6 +56,12 @@ export async function listForUser(
     record.playtimeSeconds = Math.floor(stat.playtimeMs / 1000);
     record.lastPlayed = stat.lastPlayed?.toISOString() ?? null;
     record.hasSave = Boolean(stat.hasSave);
+  }
+  for (const gameId of other.withSlotSaves) {
+    recordOf(gameId).hasSave = true;
+  }
+  for (const gameId of other.withScores) {
+    recordOf(gameId);
   }
   for (const achievement of achievements) {
     recordOf(achievement.gameId).achievements.push({

@@ -9,6 +9,7 @@ import {
 
 import { gameLeaderboardBans, gameScores } from '../../../db/schema.js';
 import { HttpError, notFound } from '../../../lib/errors.js';
+import { progressTime } from '../../../lib/progress-time.js';
 import {
   bucketOf,
   dropCached,
@@ -26,7 +27,9 @@ import { readRank } from '../ranking.js';
  * Records a score: kept where it beats the player's best of the day, week, month and all
  * time (one statement for the four; the bins follow in its transaction, by trigger). Refused
  * outside the board's range or for a banned player. A score equal to the best keeps the earlier
- * time (it ranks ahead). With Redis, the buckets' sets take the better scores once committed.
+ * time (it ranks ahead). With Redis, the buckets' sets take the better scores once committed. A
+ * guest's score kept in the account names when it was reached: its period and its place among
+ * ties follow that time (never before the board existed, never after now).
  */
 export async function submitScore(
   ctx: LeaderboardContext,
@@ -34,6 +37,7 @@ export async function submitScore(
   gameId: string,
   boardKey: string,
   value: number,
+  achievedAt?: string,
 ): Promise<SubmitScoreResponse> {
   const { db, now } = ctx;
   const boardRow = await findBoardRow(ctx, gameId, boardKey);
@@ -63,7 +67,7 @@ export async function submitScore(
   if (banned) {
     throw new HttpError('BANNED_FROM_LEADERBOARD', `You may not post scores on ${board.name}.`);
   }
-  const at = new Date(now());
+  const at = progressTime(achievedAt, new Date(now()), boardRow.createdAt);
   const rankKey = rankKeyOf(board, value);
   const changed = await db
     .insert(gameScores)
