@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GamesResponse } from '@portfolio/types/game-host';
 
+import { freePort } from '../../test/faults/services.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 
 /*
@@ -45,22 +45,6 @@ function rawRequest(
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** A port free right now (the app is told it before it starts, to name it in PUBLIC_ORIGIN). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
   });
 }
 
