@@ -114,6 +114,9 @@ const EnvSchema = z
     RUN_CODE_COMPILE_SECONDS_PER_MINUTE: unsetIfEmpty(
       z.coerce.number().int().min(5).max(600).default(30),
     ),
+    RUN_CODE_COMPILE_WALL_SECONDS: unsetIfEmpty(
+      z.coerce.number().int().min(10).max(300).default(30),
+    ),
     // the games origin: where uploaded builds are served, apart from the site. Set it in
     // production to another site (registrable domain) than PUBLIC_ORIGIN's, e.g.
     // https://example-games.net beside https://example.com, and route it to GAMES_PORT; unset,
@@ -351,6 +354,7 @@ export interface Config {
   runCodeSlotSecondsPerMinute: number;
   /** CPU seconds one address's or user's compiles may use per minute. */
   runCodeCompileSecondsPerMinute: number;
+  runCodeCompileWallSeconds: number;
   /** Days of site analytics events kept (ANALYTICS_RETENTION_DAYS). */
   analyticsRetentionDays: number;
   /** Bytes of analytics segments kept in memory (ANALYTICS_SEGMENT_CACHE_MB). */
@@ -521,6 +525,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runCodeBackend: env.RUN_CODE_BACKEND,
     runCodeSlotSecondsPerMinute: env.RUN_CODE_SLOT_SECONDS_PER_MINUTE,
     runCodeCompileSecondsPerMinute: env.RUN_CODE_COMPILE_SECONDS_PER_MINUTE,
+    runCodeCompileWallSeconds: env.RUN_CODE_COMPILE_WALL_SECONDS,
     analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     analyticsSegmentCacheBytes: env.ANALYTICS_SEGMENT_CACHE_MB * 1024 * 1024,
     gamesHost: {

@@ -694,6 +694,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
         backend: config.runCodeBackend,
         slotSecondsPerMinute: config.runCodeSlotSecondsPerMinute,
         compileSecondsPerMinute: config.runCodeCompileSecondsPerMinute,
+        compileWallSeconds: config.runCodeCompileWallSeconds,
         log: (message) => runCodeLog.warn(message),
       }),
     runCodeRateLimit: options.runCodeRateLimit ?? {

@@ -2,6 +2,8 @@ import { io, type Socket } from 'socket.io-client';
 
 import type { ClientToServerEvents, ServerToClientEvents } from '@portfolio/types';
 
+import { scaled } from '../test/slow-machine.js';
+
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 export interface RecordingSocket {
@@ -24,7 +26,7 @@ export function openSocket(baseUrl: string, headers: Record<string, string> = {}
   return { socket, received, close: () => socket.disconnect() };
 }
 
-export function waitForConnect(socket: TestSocket, timeoutMs = 3000): Promise<void> {
+export function waitForConnect(socket: TestSocket, timeoutMs = scaled(3000)): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('socket did not connect')), timeoutMs);
     socket.once('connect', () => {
@@ -43,7 +45,7 @@ export function waitForEvent<E extends keyof ServerToClientEvents>(
   socket: TestSocket,
   event: E,
   accept: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean,
-  timeoutMs = 2000,
+  timeoutMs = scaled(2000),
 ): Promise<Parameters<ServerToClientEvents[E]>[0]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,5 +1,6 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { scaled } from './slow-machine.js';
 
 /** A real SMTP server on a local port that keeps what it receives (mail tests). */
 export interface SmtpSink {
@@ -35,7 +36,7 @@ export async function startSmtpSink(port = 0, into: ParsedMail[] = []): Promise<
   return {
     port: boundPort,
     messages: into,
-    async waitFor(match, timeoutMs = 10_000) {
+    async waitFor(match, timeoutMs = scaled(10_000)) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = into.find(match);

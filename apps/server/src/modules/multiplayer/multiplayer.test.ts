@@ -17,6 +17,7 @@ import {
 import { openSocket, waitForConnect, waitForEvent } from '../../realtime/socket-test-client.js';
 import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 import { signedInClient } from '../../test/factories.js';
+import { scaled } from '../../test/slow-machine.js';
 
 type Game = keyof typeof MULTIPLAYER_NAMESPACES;
 
@@ -58,7 +59,7 @@ function join<Welcome>(app: TestApp, game: Game, cookie: string): Promise<Player
 }
 
 /** Resolves with the first update that satisfies `accept`. */
-function nextUpdate<U>(socket: Socket, accept: (update: U) => boolean, timeoutMs = 3000) {
+function nextUpdate<U>(socket: Socket, accept: (update: U) => boolean, timeoutMs = scaled(3000)) {
   return new Promise<U>((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.off('u', listener);

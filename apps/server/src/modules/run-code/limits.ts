@@ -56,7 +56,8 @@ export const NOTICES = {
   cpuLimit: `Program stopped: it used more than ${RUN_CODE_LIMITS.runCpuSeconds} s of CPU time`,
   wallLimit: `Program stopped: it ran longer than ${RUN_CODE_LIMITS.runWallSeconds} s`,
   compileCpuLimit: `Compilation stopped: it used more than ${RUN_CODE_LIMITS.compileSeconds} s of CPU time`,
-  compileWallLimit: `Compilation stopped: it took longer than ${RUN_CODE_LIMITS.compileWallSeconds} s`,
+  /** The compile's wall-time limit (RUN_CODE_COMPILE_WALL_SECONDS, 30 s unless set). */
+  compileWallLimit: (seconds: number) => `Compilation stopped: it took longer than ${seconds} s`,
   signal: (name: string) => `Program terminated by ${name}`,
 } as const;
 

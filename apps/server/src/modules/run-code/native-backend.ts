@@ -112,6 +112,7 @@ export function createNativeBackend(options: {
   uidBase: number;
   launcher?: ProcessLauncher;
   prebuiltIncludeSets?: readonly (readonly string[])[];
+  compileWallSeconds?: number | undefined;
   log: (message: string) => void;
 }): RunBackend {
   const launcher = options.launcher ?? createSpawnerLauncher();
@@ -149,7 +150,11 @@ export function createNativeBackend(options: {
     const built = await buildHelper(dir, tools, (file, args, hostOptions) =>
       launcher.host(file, args, hostOptions),
     );
-    const ready: Sandbox = { ...built, seccompPath: filter.path };
+    const ready: Sandbox = {
+      ...built,
+      seccompPath: filter.path,
+      compileWallSeconds: options.compileWallSeconds,
+    };
     const [version, machine] = await Promise.all(
       ['-dumpfullversion', '-dumpmachine'].map((flag) =>
         launcher.host(tools.gpp, [flag], { timeoutMs: 10_000 }),

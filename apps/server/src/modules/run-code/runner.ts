@@ -66,6 +66,8 @@ export interface CodeRunnerOptions {
   slotSecondsPerMinute?: number;
   /** CPU seconds one address's or user's compiles may use per minute (RUN_CODE_COMPILE_SECONDS_PER_MINUTE). */
   compileSecondsPerMinute?: number;
+  /** Wall time one compile may take (RUN_CODE_COMPILE_WALL_SECONDS; 30 s). */
+  compileWallSeconds?: number;
   /** Results kept for identical requests. */
   cacheEntries?: number;
   /** First of the uids native runs use (one per slot: uidBase … uidBase+concurrency-1). */
@@ -134,8 +136,9 @@ function createBackend(
         ...(options.prebuiltIncludeSets
           ? { prebuiltIncludeSets: options.prebuiltIncludeSets }
           : {}),
+        compileWallSeconds: options.compileWallSeconds,
       })
-    : createWasmBackend({ concurrency, log });
+    : createWasmBackend({ concurrency, log, compileWallSeconds: options.compileWallSeconds });
 }
 
 /** A result's cache key: the same program, input and options on the same backend. */

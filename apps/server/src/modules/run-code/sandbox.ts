@@ -62,6 +62,8 @@ export interface Sandbox {
   helperPath: string;
   /** The seccomp filter (BPF) bwrap applies to everything in the sandbox. */
   seccompPath?: string | undefined;
+  /** The compile's wall-time limit; default RUN_CODE_LIMITS.compileWallSeconds. */
+  compileWallSeconds?: number | undefined;
 }
 
 export interface SandboxJob {
@@ -462,6 +464,7 @@ function verdictOf(
   output: ReturnType<typeof collector>,
   isCompilerFull: boolean,
   compilerOutput: string,
+  compileWallSeconds: number,
 ): Verdict {
   const notRun = { exitCode: null, signal: null, compiled: false, durationMs: 0 };
 
@@ -478,7 +481,9 @@ function verdictOf(
     return verdict(
       { ...notRun, signal: 'SIGKILL', timedOut: true },
       compilerOutput,
-      result.limit === 'compilecpu' ? NOTICES.compileCpuLimit : NOTICES.compileWallLimit,
+      result.limit === 'compilecpu'
+        ? NOTICES.compileCpuLimit
+        : NOTICES.compileWallLimit(compileWallSeconds),
     );
   }
   if (result.compile !== 0) {
@@ -537,12 +542,13 @@ function verdictOf(
 export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<SandboxOutcome> {
   const limits = RUN_CODE_LIMITS;
   const { tools } = sandbox;
-  const totalSeconds = limits.compileWallSeconds + limits.runWallSeconds + 2;
+  const compileWallSeconds = sandbox.compileWallSeconds ?? limits.compileWallSeconds;
+  const totalSeconds = compileWallSeconds + limits.runWallSeconds + 2;
   const seccompFd = sandbox.seccompPath ? SECCOMP_FD : undefined;
   const args = [
     'supervise',
     String(limits.compileSeconds * 1000),
-    String(limits.compileWallSeconds * 1000),
+    String(compileWallSeconds * 1000),
     String(limits.runCpuSeconds * 1000),
     String(limits.runWallSeconds * 1000),
     tools.setpriv,
@@ -642,7 +648,14 @@ export function runInSandbox(sandbox: Sandbox, job: SandboxJob): Promise<Sandbox
           compileCpuMs: result?.compileCpuMs ?? 0,
         });
       };
-      const verdict = verdictOf(result, stderr, output, compiler.isFull, compilerOutput);
+      const verdict = verdictOf(
+        result,
+        stderr,
+        output,
+        compiler.isFull,
+        compilerOutput,
+        compileWallSeconds,
+      );
       if ('failure' in verdict) {
         reject(new SandboxFailure(verdict.failure));
         return;

@@ -158,7 +158,10 @@ class CompileWorker {
   /** Why it ended before it was ready. */
   failure: Error | undefined;
 
-  constructor(onExit: (worker: CompileWorker) => void) {
+  constructor(
+    onExit: (worker: CompileWorker) => void,
+    private readonly compileWallSeconds: number,
+  ) {
     this.worker = startWorker('wasm-compile-worker', { workerData: WARM_UP });
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {
@@ -229,7 +232,7 @@ class CompileWorker {
         // counted from when the worker starts this compile (it may finish a header first)
         tid: () => (this.pending?.id !== id || !this.pending.isStarted ? 0 : this.tid),
         cpuMs: limits.compileSeconds * 1000,
-        wallMs: limits.compileWallSeconds * 1000,
+        wallMs: this.compileWallSeconds * 1000,
         onLimit: (kind) => {
           if (limited) {
             return;
@@ -286,10 +289,13 @@ class CompilePool {
   }> = [];
   private isClosed = false;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly compileWallSeconds: number,
+  ) {}
 
   private spawn(): CompileWorker {
-    const worker = new CompileWorker((gone) => this.forget(gone));
+    const worker = new CompileWorker((gone) => this.forget(gone), this.compileWallSeconds);
     this.workers.add(worker);
     worker.ready.then(
       () => this.give(worker),
@@ -549,9 +555,11 @@ const EXCEPTIONS_NOTE =
  */
 export function createWasmBackend(options: {
   concurrency: number;
+  compileWallSeconds?: number | undefined;
   log: (message: string) => void;
 }): RunBackend {
-  const pool = new CompilePool(Math.max(1, options.concurrency));
+  const compileWallSeconds = options.compileWallSeconds ?? RUN_CODE_LIMITS.compileWallSeconds;
+  const pool = new CompilePool(Math.max(1, options.concurrency), compileWallSeconds);
   const runWorkers = new SpareRunWorker();
   let isReady = false;
 
@@ -569,7 +577,9 @@ export function createWasmBackend(options: {
         ...notRun,
         output: withNotice(
           compiled.compilerOutput,
-          compiled.timedOut === 'cpu' ? NOTICES.compileCpuLimit : NOTICES.compileWallLimit,
+          compiled.timedOut === 'cpu'
+            ? NOTICES.compileCpuLimit
+            : NOTICES.compileWallLimit(compileWallSeconds),
         ),
         compilerOutput: compiled.compilerOutput,
         signal: 'SIGKILL',
