@@ -14,9 +14,12 @@
 //
 // Prints each page's scores against the targets (performance 95 on public pages, 90 on admin
 // pages; accessibility, best practices and SEO 100), what the main thread did, the JavaScript
-// bytes and every audit below 100; fails only below clearly bad floors (FAIL_BELOW).
+// bytes and every audit below 100; fails only below clearly bad floors (FAIL_BELOW). A page below
+// a floor after fewer than 3 runs runs up to 3; the performance floor is not judged (a warning
+// says so) when the load average per core passed BUSY while the page ran: that score is the
+// machine's.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,6 +73,10 @@ const targetsOf = (page: PageSpec): Record<Category, number> => ({
 });
 // performance on a shared machine swings by 40 points from one run to the next (CPU taken by
 // other jobs inflates blocking time): only a broken page falls below 50 on the median
+/** Load average per core past which the performance floor is not judged (printed instead). */
+const BUSY = 2;
+/** The highest load average per core seen while each page ran. */
+const busyPages = new Map<string, number>();
 const FAIL_BELOW: Record<Category, number> = {
   performance: 50,
   accessibility: 90,
@@ -230,9 +237,15 @@ function judge(rows: { page: PageSpec; measured: Measured[] }[]): boolean {
       continue;
     }
     const scores = scoresOf(medianOf(own.results));
+    // load per core while the page ran: past BUSY, performance measures the machine, not the page
+    const load = busyPages.get(page.path) ?? 0;
     for (const id of categoriesOf(page)) {
       const score = scores[id] ?? 0;
-      if (score < FAIL_BELOW[id]) {
+      if (id === 'performance' && score < FAIL_BELOW[id] && load > BUSY) {
+        console.warn(
+          `${page.path}: performance ${score} is below the floor ${FAIL_BELOW[id]}, not judged: load ${load.toFixed(1)} per core`,
+        );
+      } else if (score < FAIL_BELOW[id]) {
         failed = true;
         console.error(`${page.path}: ${id} ${score} is below the floor ${FAIL_BELOW[id]}`);
       } else if (score < targetsOf(page)[id]) {
@@ -241,6 +254,30 @@ function judge(rows: { page: PageSpec; measured: Measured[] }[]): boolean {
     }
   }
   return failed;
+}
+
+/** One Lighthouse run of `page` on `site`, the browser signed in as the page wants. */
+async function measure(debuggingPort: number, site: Measured['site'], page: PageSpec) {
+  await signInBrowser(debuggingPort, page.as === 'guest' ? [] : site.seeded[page.as]);
+  const result = await lighthouse(`${site.origin}${page.path}`, {
+    port: debuggingPort,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: categoriesOf(page),
+  });
+  if (!result) {
+    throw new Error(`Lighthouse gave no result for ${page.path}`);
+  }
+  return result.lhr;
+}
+
+function isBelowFloor(page: PageSpec, measured: Measured[]): boolean {
+  const own = measured[0];
+  if (!own || own.results.length === 0) {
+    return false;
+  }
+  const scores = scoresOf(medianOf(own.results));
+  return categoriesOf(page).some((id) => (scores[id] ?? 0) < FAIL_BELOW[id]);
 }
 
 const started = Date.now();
@@ -264,23 +301,16 @@ try {
   const rows = [];
   for (const page of PAGES) {
     const measured: Measured[] = sites.map((site) => ({ site, results: [] }));
-    // run by run in turn: a burst of load from elsewhere lands on both checkouts
-    for (let run = 0; run < runs; run++) {
+    const loads: number[] = [];
+    // run by run in turn: a burst of load from elsewhere lands on both checkouts; a page below
+    // a floor after fewer than 3 runs (CI runs 1) runs up to 3, so one spike does not fail it
+    for (let run = 0; run < runs || (run < 3 && isBelowFloor(page, measured)); run++) {
       for (const entry of measured) {
-        const { origin, seeded } = entry.site;
-        await signInBrowser(chrome.port, page.as === 'guest' ? [] : seeded[page.as]);
-        const result = await lighthouse(`${origin}${page.path}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: categoriesOf(page),
-        });
-        if (!result) {
-          throw new Error(`Lighthouse gave no result for ${page.path}`);
-        }
-        entry.results.push(result.lhr);
+        entry.results.push(await measure(chrome.port, entry.site, page));
       }
+      loads.push(loadavg()[0] ?? 0);
     }
+    busyPages.set(page.path, Math.max(...loads) / cpus().length);
     keepReports(page, measured);
     rows.push({ page, measured });
   }
