@@ -352,6 +352,17 @@ describe("the owner's content in the pages", () => {
     expect(pageDataOf((await rawGet(`${app.url}/`)).body.toString())).toBeUndefined();
   });
 
+  it("asks for the first gallery card's picture with /Gallery's HTML (its largest paint), nowhere else", async () => {
+    const gallery = await app.client().get<{ projects: { thumbnail: string }[] }>('/api/gallery');
+    const first = gallery.body.projects[0]?.thumbnail ?? '';
+    expect(first).not.toBe('');
+    const preload = `<link rel="preload" as="image" fetchpriority="high" href="${first}">`;
+    expect((await rawGet(`${app.url}/Gallery`)).body.toString()).toContain(preload);
+    for (const other of ['/', '/tutorials', '/Gallery?project=item1']) {
+      expect((await rawGet(`${app.url}${other}`)).body.toString()).not.toContain('rel="preload"');
+    }
+  });
+
   it('renders the page again after a change, with text that cannot end its script element', async () => {
     const before = await rawGet(`${app.url}/Gallery`);
     const admin = await signedInClient(app, 'admin');

@@ -242,10 +242,19 @@ async function describePage(
     head: {
       ...withCard(isMissing ? '/' : canonicalPath, undefined),
       ...(data === undefined ? {} : { data }),
+      ...leadImageOf(data),
     },
     module: sitePage?.module,
     isMissing,
   };
+}
+
+/** The first gallery card's picture of a page's data (PageData), the page's largest paint. */
+function leadImageOf(data: unknown): { leadImage?: string } {
+  const gallery = (data as { gallery?: unknown } | undefined)?.gallery;
+  const first: unknown = Array.isArray(gallery) ? gallery[0] : undefined;
+  const thumbnail = (first as { thumbnail?: unknown } | undefined)?.thumbnail;
+  return typeof thumbnail === 'string' && thumbnail !== '' ? { leadImage: thumbnail } : {};
 }
 
 type PageHtml = ReturnType<typeof createIndexHtmlCache>;

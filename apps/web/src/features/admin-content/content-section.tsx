@@ -140,7 +140,7 @@ export function ContentSection<T extends SectionItem>({
           {renderForm(null, handleSaved, () => setEditing(null))}
         </div>
       ) : null}
-      {items === null && !error ? <p className="admin-muted">Loading...</p> : null}
+      {items === null && !error ? <p className="admin-muted loading-room">Loading...</p> : null}
       {items !== null && items.length === 0 ? (
         <p className="admin-muted">Nothing here yet: guests see an empty page.</p>
       ) : null}

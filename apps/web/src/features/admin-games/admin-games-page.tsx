@@ -137,7 +137,7 @@ export function AdminGamesPage() {
           </div>
         ) : null}
         {error ? <ErrorAlert message={error} /> : null}
-        {games === null && !error ? <p className="admin-muted">Loading...</p> : null}
+        {games === null && !error ? <p className="admin-muted loading-room">Loading...</p> : null}
         {games !== null && games.length === 0 ? <p className="admin-muted">No games yet.</p> : null}
         {games !== null && games.length > 0 ? <GameList games={games} /> : null}
       </section>

@@ -27,7 +27,7 @@ export function LiveActivitySection({ activeUsers, error }: LiveActivitySectionP
 }
 
 function LoadingNote({ error }: { error: string | null }) {
-  return error ? null : <p className="admin-muted">Loading...</p>;
+  return error ? null : <p className="admin-muted loading-room">Loading...</p>;
 }
 
 function LiveActivity({ activeUsers }: { activeUsers: ActiveUsersResponse }) {

@@ -109,7 +109,7 @@ export function AnalyticsPage() {
             </div>
           </div>
         ) : overview.error ? null : (
-          <p className="admin-muted">Loading...</p>
+          <p className="admin-muted loading-room">Loading...</p>
         )}
       </section>
 

@@ -11,11 +11,15 @@ interface GalleryGridProps {
   projects: readonly GalleryProject[];
 }
 
-/** The grid of project cards; each card is a link to its viewer (`?project=…&media=1`). */
+/**
+ * The grid of project cards; each card is a link to its viewer (`?project=…&media=1`). The first
+ * card's picture is the page's largest paint on a phone (one column): it loads at once and first;
+ * the others load as they come near.
+ */
 export function GalleryGrid({ projects }: GalleryGridProps) {
   return (
     <ul className="gallery-grid">
-      {projects.map((project) => {
+      {projects.map((project, index) => {
         const titleId = `gallery-card-${project.id}-title`;
         const overlayId = `gallery-card-${project.id}-overlay`;
         const descriptionId = `gallery-card-${project.id}-description`;
@@ -35,7 +39,8 @@ export function GalleryGrid({ projects }: GalleryGridProps) {
                   alt={project.title}
                   width={CARD_WIDTH}
                   height={CARD_HEIGHT}
-                  loading="lazy"
+                  loading={index === 0 ? undefined : 'lazy'}
+                  fetchPriority={index === 0 ? 'high' : undefined}
                   decoding="async"
                 />
                 <span className="gallery-card__overlay" id={overlayId}>

@@ -42,7 +42,7 @@ function ProfileContent() {
   } = useResource(getProfile, PROFILE_LOAD_ERROR);
 
   if (isLoading) {
-    return <p className="muted">Loading...</p>;
+    return <p className="muted loading-room">Loading...</p>;
   }
   if (!profile) {
     // the page's own words, whatever the server said; closed, the alert leaves nothing
