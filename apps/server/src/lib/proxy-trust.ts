@@ -40,7 +40,13 @@ export function compileTrust(value: number | boolean | string): TrustFunction {
 export function createRequestOrigin(trustProxy: string | undefined) {
   const trust = compileTrust(parseTrustProxy(trustProxy));
   return {
-    clientAddress: (req: IncomingMessage): string => proxyAddr(req, trust),
+    clientAddress: (req: IncomingMessage): string => {
+      const direct = req.socket.remoteAddress;
+      // no X-Forwarded-For: proxy-addr would answer the socket's address (nothing to parse)
+      return direct !== undefined && !req.headers['x-forwarded-for']
+        ? direct
+        : proxyAddr(req, trust);
+    },
     protocol: (req: IncomingMessage): string => {
       const direct = (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
       if (!trust(req.socket.remoteAddress ?? '', 0)) {

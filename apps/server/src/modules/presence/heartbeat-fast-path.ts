@@ -1,32 +1,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { z } from 'zod';
-
-import { AnonymousHeartbeatRequest, HeartbeatRequest } from '@portfolio/types';
+import type { HeartbeatRequest } from '@portfolio/types';
 
 import type { Config } from '../../config.js';
 import {
   HttpError,
-  badRequest,
-  describeZodError,
   errorBody,
   isClientGone,
   toHttpError,
+  tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { guestHeartbeats, userHeartbeats } from '../../lib/metrics.js';
+import { countHeartbeat } from '../../lib/metrics.js';
 import { createRequestOrigin } from '../../lib/proxy-trust.js';
-import {
-  createMemoryRateLimiter,
-  enforceRateLimit,
-  type RateLimitRule,
-} from '../../lib/rate-limit.js';
+import { createMemoryRateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
-import { createSessionCookies, resolveSessionCookie, type SessionService } from '../auth/index.js';
+import {
+  type CookieSession,
+  type SessionService,
+  createSessionCookies,
+  resolveSessionCookie,
+  resolveSessionCookieNow,
+} from '../auth/index.js';
 import type { Collector } from '../analytics/index.js';
 import type { PresenceService } from './service.js';
+import { parseHeartbeatBody } from './heartbeat-body.js';
 import { moduleLogger } from '../../lib/logger.js';
 
 const log = moduleLogger('heartbeat');
@@ -36,17 +36,35 @@ const GUEST_PATH = '/api/anonymous-heartbeat';
 /** A heartbeat is a page path and a visitor id: far below this. */
 const MAX_BODY_BYTES = 4096;
 const OK_BODY = JSON.stringify({ ok: true });
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_HEADERS: Readonly<Record<string, string | string[]>> = Object.freeze({});
+const ALREADY_DONE: Promise<void> = Promise.resolve();
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** The ok answer's headers, made once (a flat list: Node takes it as it is, no object per answer). */
+const OK_HEADERS = [
+  'Content-Type',
+  JSON_TYPE,
+  'Content-Length',
+  String(Buffer.byteLength(OK_BODY)),
+  'Cache-Control',
+  'no-store',
+  'X-Content-Type-Options',
+  'nosniff',
+];
 
 /** Writes a JSON answer with the headers every API answer carries. */
 function send(
   res: ServerResponse,
   status: number,
   body: string,
-  extra: Record<string, string | string[]> = {},
+  extra: Readonly<Record<string, string | string[]>> = NO_HEADERS,
 ) {
+  if (status === 200 && body === OK_BODY && extra === NO_HEADERS) {
+    res.writeHead(200, OK_HEADERS);
+    res.end(OK_BODY);
+    return;
+  }
   res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
@@ -55,44 +73,44 @@ function send(
   res.end(body);
 }
 
-/** The body as text, refused past MAX_BODY_BYTES. */
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-    // cut off before the end: settled as an error that is answered with nothing
-    req.on('close', () => {
-      if (!req.complete) {
-        reject(Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
-      }
-    });
+/**
+ * Hands the body as text to `done`, or the error that ended it (refused past MAX_BODY_BYTES, or
+ * the client going away), once. Callbacks, not a promise: this runs on every heartbeat.
+ */
+function readBody(req: IncomingMessage, done: (text: string, error?: unknown) => void): void {
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let isSettled = false;
+  const settle = (text: string, error?: unknown) => {
+    if (!isSettled) {
+      isSettled = true;
+      done(text, error);
+    }
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      settle('', new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+      req.resume();
+      return;
+    }
+    if (first === undefined) {
+      first = chunk;
+    } else {
+      (chunks ??= [first]).push(chunk);
+    }
   });
-}
-
-/** JSON checked against a contract; a 400 with the first issue otherwise. */
-function parse<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch {
-    throw badRequest('Request body is not valid JSON');
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    throw badRequest(describeZodError(result.error));
-  }
-  return result.data;
+  req.on('end', () => {
+    settle(chunks ? Buffer.concat(chunks).toString('utf8') : (first?.toString('utf8') ?? ''));
+  });
+  req.on('error', (error) => settle('', error));
+  // cut off before the end: settled as an error that is answered with nothing
+  req.on('close', () => {
+    if (!req.complete) {
+      settle('', Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
+    }
+  });
 }
 
 /**
@@ -121,13 +139,15 @@ export function createHeartbeatFastPath(deps: {
   const guestLimiter = createMemoryRateLimiter();
   // and per signed-in user: one account must not send page views without end either
   const userLimiter = createMemoryRateLimiter();
-  const limitUser = (userId: string) =>
-    enforceRateLimit(
-      userLimiter,
-      `user:${userId}`,
-      deps.userHeartbeatLimit,
-      'Too many heartbeats from this account. Please try again later.',
-    );
+  const limitUser = (userId: string) => {
+    const retryAfter = userLimiter.hit(`user:${userId}`, deps.userHeartbeatLimit);
+    if (retryAfter > 0) {
+      throw tooManyRequests(
+        'Too many heartbeats from this account. Please try again later.',
+        retryAfter,
+      );
+    }
+  };
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
   // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
   const requestOrigin = createRequestOrigin(config.trustProxy);
@@ -143,76 +163,123 @@ export function createHeartbeatFastPath(deps: {
     }
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, isUserPath: boolean) {
-    const refused = checkSameOrigin(
+  /** The request's origin facts as checkSameOrigin reads them, or its refusal. */
+  function refusal(req: IncomingMessage): HttpError | undefined {
+    const { headers } = req;
+    return checkSameOrigin(
       {
         method: 'POST',
-        protocol: requestOrigin.protocol(req),
-        host: req.headers.host,
-        origin: req.headers.origin,
-        secFetchSite: req.headers['sec-fetch-site'],
-        contentType: req.headers['content-type'],
-        contentLength: req.headers['content-length'],
-        transferEncoding: req.headers['transfer-encoding'],
+        // read only when there is an Origin to compare it with
+        protocol: headers.origin === undefined ? '' : requestOrigin.protocol(req),
+        host: headers.host,
+        origin: headers.origin,
+        secFetchSite: headers['sec-fetch-site'],
+        contentType: headers['content-type'],
+        contentLength: headers['content-length'],
+        transferEncoding: headers['transfer-encoding'],
       },
       allowedOrigins,
     );
-    if (refused) {
-      req.resume();
-      throw refused;
+  }
+
+  /**
+   * A stale cookie: forget it so the browser stops sending it; a planted partitioned copy beside
+   * the real one: forget that one only (as the session middleware does). The request's protocol
+   * is read only then: a signed-in heartbeat does not pay for it.
+   */
+  function cookieHeaders(req: IncomingMessage, resolved: CookieSession) {
+    if (resolved.session !== null) {
+      return NO_HEADERS;
     }
-    const text = await readBody(req);
-    const resolved = await resolveSessionCookie(sessions, cookies.names, req.headers.cookie);
+    if (resolved.isStale) {
+      return { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') };
+    }
+    if (resolved.isConflict) {
+      return {
+        'Set-Cookie': cookies.plantedClearingHeader(requestOrigin.protocol(req) === 'https'),
+      };
+    }
+    return NO_HEADERS;
+  }
+
+  /**
+   * The heartbeat once its body and session are known: the presence write's promise (the only
+   * asynchronous step, memory or Redis), after which the answer is sent. Refusals are thrown.
+   */
+  function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    isUserPath: boolean,
+    text: string,
+    resolved: CookieSession,
+  ): Promise<void> {
     const { session } = resolved;
-    // a stale cookie: forget it so the browser stops sending it; a planted partitioned copy
-    // beside the real one: forget that one only (as the session middleware does)
-    // (the request's protocol is read only then: a signed-in heartbeat does not pay for it)
-    const headers: Record<string, string | string[]> =
-      resolved.session !== null
-        ? NO_HEADERS
-        : resolved.isStale
-          ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
-          : resolved.isConflict
-            ? {
-                'Set-Cookie': cookies.plantedClearingHeader(
-                  requestOrigin.protocol(req) === 'https',
-                ),
-              }
-            : NO_HEADERS;
+    const headers = cookieHeaders(req, resolved);
+    const ok = () => send(res, 200, OK_BODY, headers);
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
         throw new HttpError(required.code, { message: required.message, headers });
       }
-      const input = parse(HeartbeatRequest, text);
-      await limitUser(session.user.id);
+      const input = parseHeartbeatBody(text, true);
+      limitUser(session.user.id);
       noteView(req, input);
-      await presence.heartbeatUser(session.user, input);
-    } else {
-      const input = parse(AnonymousHeartbeatRequest, text);
-      // a tab that has not noticed its login yet still belongs to the user, not to a new guest
-      if (session) {
-        await limitUser(session.user.id);
-        await presence.heartbeatUser(session.user, input);
-      } else {
-        const ip = requestOrigin.clientAddress(req);
-        await enforceRateLimit(
-          guestLimiter,
-          rateLimitAddress(ip),
-          deps.guestHeartbeatLimit,
-          'Too many heartbeats from this address. Please try again later.',
-        );
-        const userAgent = req.headers['user-agent'];
-        // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
-        // while analytics counts its page view as a bot's
-        if (!isKnownBot(userAgent)) {
-          await presence.heartbeatGuest({ ...input, ip, userAgent });
-        }
-      }
-      // after the limit: a refused heartbeat's page view counts nowhere
-      noteView(req, input);
+      return presence.heartbeatUser(session.user, input).then(ok);
     }
-    send(res, 200, OK_BODY, headers);
+    const input = parseHeartbeatBody(text, false);
+    // after the limit: a refused heartbeat's page view counts nowhere
+    const done = () => {
+      noteView(req, input);
+      ok();
+    };
+    // a tab that has not noticed its login yet still belongs to the user, not to a new guest
+    if (session) {
+      limitUser(session.user.id);
+      return presence.heartbeatUser(session.user, input).then(done);
+    }
+    const ip = requestOrigin.clientAddress(req);
+    const retryAfter = guestLimiter.hit(rateLimitAddress(ip), deps.guestHeartbeatLimit);
+    if (retryAfter > 0) {
+      throw tooManyRequests(
+        'Too many heartbeats from this address. Please try again later.',
+        retryAfter,
+      );
+    }
+    const userAgent = req.headers['user-agent'];
+    // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
+    // while analytics counts its page view as a bot's
+    if (isKnownBot(userAgent)) {
+      done();
+      return ALREADY_DONE;
+    }
+    return presence.heartbeatGuest({ ...input, ip, userAgent }).then(done);
+  }
+
+  /** The answer to a refusal or a failure (nothing for a client that went away). */
+  function fail(req: IncomingMessage, res: ServerResponse, path: string, error: unknown) {
+    if (isClientGone(error, req)) {
+      req.socket.destroy();
+      return;
+    }
+    const httpError = toHttpError(error);
+    if (httpError) {
+      send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
+      return;
+    }
+    log.error({ err: error }, `${path} failed`);
+    send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
+  }
+
+  /** The body has arrived: the session from memory (a query only when memory cannot say). */
+  function serveBody(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, text: string) {
+    const cookie = req.headers.cookie;
+    const known = resolveSessionCookieNow(sessions, cookies.names, cookie);
+    if (known !== undefined) {
+      return serve(req, res, isUserPath, text, known);
+    }
+    return resolveSessionCookie(sessions, cookies.names, cookie).then((resolved) =>
+      serve(req, res, isUserPath, text, resolved),
+    );
   }
 
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
@@ -224,20 +291,26 @@ export function createHeartbeatFastPath(deps: {
       next();
       return;
     }
-    // the only metrics work on this path: one increment of a pre-bound counter
-    (isUserPath ? userHeartbeats : guestHeartbeats).inc();
-    serve(req, res, isUserPath).catch((error: unknown) => {
-      if (isClientGone(error, req)) {
-        req.socket.destroy();
+    // the only metrics work on this path: one increment of a plain number
+    countHeartbeat(isUserPath);
+    const refused = refusal(req);
+    if (refused) {
+      req.resume();
+      fail(req, res, path, refused);
+      return;
+    }
+    readBody(req, (text, error) => {
+      if (error !== undefined) {
+        fail(req, res, path, error);
         return;
       }
-      const httpError = toHttpError(error);
-      if (httpError) {
-        send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
-        return;
+      try {
+        serveBody(req, res, isUserPath, text).catch((failure: unknown) => {
+          fail(req, res, path, failure);
+        });
+      } catch (failure) {
+        fail(req, res, path, failure);
       }
-      log.error({ err: error }, `${path} failed`);
-      send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
     });
   };
 }

@@ -122,18 +122,11 @@ export function createPresenceService(deps: {
 
   // ---- heartbeats --------------------------------------------------------------------------
   return {
-    async heartbeatUser(user, { currentPage, visitorId, game, tab }) {
+    // no async functions: a heartbeat is one promise (the store's) and one step after it
+    heartbeatUser(user, { currentPage, visitorId, game, tab }) {
       counters.heartbeats++;
       const at = now();
       const key = userPresenceKey(user.id);
-      if (visitorId) {
-        const guest = guestKey(visitorId);
-        if (!replacedGuests.has(guest)) {
-          markReplaced(replacedGuests, guest);
-          // the same browser as a guest a moment ago: one person, not two
-          await store.remove(guest);
-        }
-      }
       const entry: PresenceEntry = {
         key,
         kind: 'user',
@@ -150,16 +143,29 @@ export function createPresenceService(deps: {
       if (tab) {
         entry.tab = tab;
       }
-      const previous = await store.touch(entry);
-      // the entry is per user, so several tabs share one clock: their heartbeats never double-count
-      if (previous !== null) {
-        pending.add(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
+      const afterTouch = (previous: number | null) => {
+        // the entry is per user, so several tabs share one clock: their heartbeats never double-count
+        if (previous !== null) {
+          pending.add(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
+        }
+        analytics.noteVisitor(key, true, at);
+        schedulePush();
+      };
+      if (visitorId) {
+        const guest = guestKey(visitorId);
+        if (!replacedGuests.has(guest)) {
+          markReplaced(replacedGuests, guest);
+          // the same browser as a guest a moment ago: one person, not two
+          return store
+            .remove(guest)
+            .then(() => store.touch(entry))
+            .then(afterTouch);
+        }
       }
-      analytics.noteVisitor(key, true, at);
-      schedulePush();
+      return store.touch(entry).then(afterTouch);
     },
 
-    async heartbeatGuest(input) {
+    heartbeatGuest(input) {
       counters.heartbeats++;
       const at = now();
       const key = input.visitorId
@@ -180,9 +186,10 @@ export function createPresenceService(deps: {
       if (input.tab) {
         entry.tab = input.tab;
       }
-      await store.touch(entry);
-      analytics.noteVisitor(key, false, at);
-      schedulePush();
+      return store.touch(entry).then(() => {
+        analytics.noteVisitor(key, false, at);
+        schedulePush();
+      });
     },
 
     async leave(userId, visitorId, tab) {
