@@ -57,7 +57,9 @@ export type PageViewInfo = z.infer<typeof PageViewInfo>;
  * leave does not remove a visitor whose next page has already beaten (a full navigation).
  */
 export const PAGE_LOAD_ID_PATTERN = /^[0-9a-z]{1,16}$/;
-export const PageLoadId = z.string().regex(PAGE_LOAD_ID_PATTERN, 'must be 1 to 16 letters or digits');
+export const PageLoadId = z
+  .string()
+  .regex(PAGE_LOAD_ID_PATTERN, 'must be 1 to 16 letters or digits');
 
 /** Optional analytics fields of both heartbeats (additive: older clients send none). */
 const HeartbeatAnalytics = {

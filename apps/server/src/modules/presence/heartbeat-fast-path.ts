@@ -73,44 +73,90 @@ function send(
   res.end(body);
 }
 
+/** What the body reader hands over: the text, or the error that ended the body. */
+type BodyDone = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  isUserPath: boolean,
+  text: string,
+  error?: unknown,
+) => void;
+
+/** A heartbeat's body on its way (kept on the request: the listeners are made once, not per request). */
+interface PendingBody {
+  res: ServerResponse;
+  isUserPath: boolean;
+  first: Buffer | undefined;
+  chunks: Buffer[] | undefined;
+  size: number;
+  done: BodyDone | undefined;
+}
+const BODY = Symbol('heartbeat body');
+type ReadingRequest = IncomingMessage & { [BODY]?: PendingBody };
+
+function settleBody(req: ReadingRequest, text: string, error?: unknown) {
+  const pending = req[BODY];
+  const done = pending?.done;
+  if (pending && done) {
+    pending.done = undefined;
+    pending.first = undefined;
+    pending.chunks = undefined;
+    done(req, pending.res, pending.isUserPath, text, error);
+  }
+}
+function onBodyData(this: ReadingRequest, chunk: Buffer) {
+  const pending = this[BODY];
+  if (!pending?.done) {
+    return;
+  }
+  pending.size += chunk.length;
+  if (pending.size > MAX_BODY_BYTES) {
+    settleBody(this, '', new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+    this.resume();
+    return;
+  }
+  if (pending.first === undefined) {
+    pending.first = chunk;
+  } else {
+    (pending.chunks ??= [pending.first]).push(chunk);
+  }
+}
+function onBodyEnd(this: ReadingRequest) {
+  const pending = this[BODY];
+  if (pending) {
+    const { first, chunks } = pending;
+    settleBody(
+      this,
+      chunks ? Buffer.concat(chunks).toString('utf8') : (first?.toString('utf8') ?? ''),
+    );
+  }
+}
+function onBodyError(this: ReadingRequest, error: Error) {
+  settleBody(this, '', error);
+}
+// cut off before the end: settled as an error that is answered with nothing
+function onBodyClose(this: ReadingRequest) {
+  if (!this.complete) {
+    settleBody(this, '', Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
+  }
+}
+
 /**
  * Hands the body as text to `done`, or the error that ended it (refused past MAX_BODY_BYTES, or
- * the client going away), once. Callbacks, not a promise: this runs on every heartbeat.
+ * the client going away), once. Listeners made once for every request: this runs on every
+ * heartbeat.
  */
-function readBody(req: IncomingMessage, done: (text: string, error?: unknown) => void): void {
-  let first: Buffer | undefined;
-  let chunks: Buffer[] | undefined;
-  let size = 0;
-  let isSettled = false;
-  const settle = (text: string, error?: unknown) => {
-    if (!isSettled) {
-      isSettled = true;
-      done(text, error);
-    }
-  };
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      settle('', new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
-      req.resume();
-      return;
-    }
-    if (first === undefined) {
-      first = chunk;
-    } else {
-      (chunks ??= [first]).push(chunk);
-    }
-  });
-  req.on('end', () => {
-    settle(chunks ? Buffer.concat(chunks).toString('utf8') : (first?.toString('utf8') ?? ''));
-  });
-  req.on('error', (error) => settle('', error));
-  // cut off before the end: settled as an error that is answered with nothing
-  req.on('close', () => {
-    if (!req.complete) {
-      settle('', Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
-    }
-  });
+function readBody(
+  req: ReadingRequest,
+  res: ServerResponse,
+  isUserPath: boolean,
+  done: BodyDone,
+): void {
+  req[BODY] = { res, isUserPath, first: undefined, chunks: undefined, size: 0, done };
+  req.on('data', onBodyData);
+  req.on('end', onBodyEnd);
+  req.on('error', onBodyError);
+  req.on('close', onBodyClose);
 }
 
 /**
@@ -215,7 +261,6 @@ export function createHeartbeatFastPath(deps: {
   ): Promise<void> {
     const { session } = resolved;
     const headers = cookieHeaders(req, resolved);
-    const ok = () => send(res, 200, OK_BODY, headers);
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
@@ -224,18 +269,18 @@ export function createHeartbeatFastPath(deps: {
       const input = parseHeartbeatBody(text, true);
       limitUser(session.user.id);
       noteView(req, input);
-      return presence.heartbeatUser(session.user, input).then(ok);
+      return presence.heartbeatUser(session.user, input).then(() => {
+        send(res, 200, OK_BODY, headers);
+      });
     }
     const input = parseHeartbeatBody(text, false);
-    // after the limit: a refused heartbeat's page view counts nowhere
-    const done = () => {
-      noteView(req, input);
-      ok();
-    };
     // a tab that has not noticed its login yet still belongs to the user, not to a new guest
     if (session) {
       limitUser(session.user.id);
-      return presence.heartbeatUser(session.user, input).then(done);
+      return presence.heartbeatUser(session.user, input).then(() => {
+        noteView(req, input);
+        send(res, 200, OK_BODY, headers);
+      });
     }
     const ip = requestOrigin.clientAddress(req);
     const retryAfter = guestLimiter.hit(rateLimitAddress(ip), deps.guestHeartbeatLimit);
@@ -247,16 +292,24 @@ export function createHeartbeatFastPath(deps: {
     }
     const userAgent = req.headers['user-agent'];
     // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
-    // while analytics counts its page view as a bot's
+    // while analytics counts its page view as a bot's (after the limit: a refused heartbeat's
+    // page view counts nowhere)
     if (isKnownBot(userAgent)) {
-      done();
+      noteView(req, input);
+      send(res, 200, OK_BODY, headers);
       return ALREADY_DONE;
     }
-    return presence.heartbeatGuest({ ...input, ip, userAgent }).then(done);
+    const { currentPage, visitorId, game, tab } = input;
+    return presence
+      .heartbeatGuest({ currentPage, visitorId, game, tab, ip, userAgent })
+      .then(() => {
+        noteView(req, input);
+        send(res, 200, OK_BODY, headers);
+      });
   }
 
   /** The answer to a refusal or a failure (nothing for a client that went away). */
-  function fail(req: IncomingMessage, res: ServerResponse, path: string, error: unknown) {
+  function fail(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, error: unknown) {
     if (isClientGone(error, req)) {
       req.socket.destroy();
       return;
@@ -266,7 +319,7 @@ export function createHeartbeatFastPath(deps: {
       send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
       return;
     }
-    log.error({ err: error }, `${path} failed`);
+    log.error({ err: error }, `${isUserPath ? USER_PATH : GUEST_PATH} failed`);
     send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
   }
 
@@ -282,6 +335,21 @@ export function createHeartbeatFastPath(deps: {
     );
   }
 
+  /** The body has arrived, or failed (made once: what it needs rides on the request). */
+  const onBody: BodyDone = (req, res, isUserPath, text, error) => {
+    if (error !== undefined) {
+      fail(req, res, isUserPath, error);
+      return;
+    }
+    try {
+      serveBody(req, res, isUserPath, text).catch((failure: unknown) => {
+        fail(req, res, isUserPath, failure);
+      });
+    } catch (failure) {
+      fail(req, res, isUserPath, failure);
+    }
+  };
+
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const url = req.url ?? '';
     const queryAt = url.indexOf('?');
@@ -296,21 +364,9 @@ export function createHeartbeatFastPath(deps: {
     const refused = refusal(req);
     if (refused) {
       req.resume();
-      fail(req, res, path, refused);
+      fail(req, res, isUserPath, refused);
       return;
     }
-    readBody(req, (text, error) => {
-      if (error !== undefined) {
-        fail(req, res, path, error);
-        return;
-      }
-      try {
-        serveBody(req, res, isUserPath, text).catch((failure: unknown) => {
-          fail(req, res, path, failure);
-        });
-      } catch (failure) {
-        fail(req, res, path, failure);
-      }
-    });
+    readBody(req, res, isUserPath, onBody);
   };
 }

@@ -120,6 +120,17 @@ export function createPresenceService(deps: {
    */
   const replacedGuests = new Set<string>();
 
+  /** After a user's entry was written: time on site since the previous beat, the visitor, the push. */
+  function afterUserTouch(entry: PresenceEntry, previous: number | null) {
+    const { userId, lastSeen } = entry;
+    // the entry is per user, so several tabs share one clock: their heartbeats never double-count
+    if (previous !== null && userId !== undefined) {
+      pending.add(userId, Math.min(Math.max(0, lastSeen - previous), MAX_HEARTBEAT_GAP_MS));
+    }
+    analytics.noteVisitor(entry.key, true, lastSeen);
+    schedulePush();
+  }
+
   // ---- heartbeats --------------------------------------------------------------------------
   return {
     // no async functions: a heartbeat is one promise (the store's) and one step after it
@@ -143,14 +154,6 @@ export function createPresenceService(deps: {
       if (tab) {
         entry.tab = tab;
       }
-      const afterTouch = (previous: number | null) => {
-        // the entry is per user, so several tabs share one clock: their heartbeats never double-count
-        if (previous !== null) {
-          pending.add(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
-        }
-        analytics.noteVisitor(key, true, at);
-        schedulePush();
-      };
       if (visitorId) {
         const guest = guestKey(visitorId);
         if (!replacedGuests.has(guest)) {
@@ -159,10 +162,10 @@ export function createPresenceService(deps: {
           return store
             .remove(guest)
             .then(() => store.touch(entry))
-            .then(afterTouch);
+            .then((previous) => afterUserTouch(entry, previous));
         }
       }
-      return store.touch(entry).then(afterTouch);
+      return store.touch(entry).then((previous) => afterUserTouch(entry, previous));
     },
 
     heartbeatGuest(input) {
