@@ -168,7 +168,7 @@ function readBody(
  * cookie (memory, no query), the zod contracts and the error body. Anything else, including
  * heartbeats with another method, goes to Express.
  *
- * @returns a request listener that calls `next` for everything it does not serve
+ * @returns a request listener that hands everything it does not serve to `next` (the app)
  */
 export function createHeartbeatFastPath(deps: {
   config: Pick<Config, 'publicOrigin' | 'trustProxy'>;
@@ -350,13 +350,17 @@ export function createHeartbeatFastPath(deps: {
     }
   };
 
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  return (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (req: IncomingMessage, res: ServerResponse) => void,
+  ): void => {
     const url = req.url ?? '';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     const isUserPath = path === USER_PATH;
     if (req.method !== 'POST' || (!isUserPath && path !== GUEST_PATH)) {
-      next();
+      next(req, res);
       return;
     }
     // the only metrics work on this path: one increment of a plain number

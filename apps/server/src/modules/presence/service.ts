@@ -95,8 +95,7 @@ export function createPresenceService(deps: {
 
   const keyedHash = (value: string) =>
     createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
-  // guests send the same visitor id (at most 64 characters) every 30 s: remember its keyed hash
-  const visitorHash = memoizeBounded(keyedHash, 100_000);
+  // guests send the same visitor id (at most 64 characters) every 30 s: guestKey remembers it
 
   notifier.onAdminJoined(() => schedulePush());
 
@@ -113,7 +112,11 @@ export function createPresenceService(deps: {
   // a signed-out user leaves the live list now, not 75 s later (their time so far is kept)
   deps.events.on('user:logged-out', ({ userId }) => removeEntry(userPresenceKey(userId)));
 
-  const guestKey = (visitorId: string) => `anon:${visitorHash(`visitor:${visitorId}`)}`;
+  // the whole key remembered per visitor id: no strings built per heartbeat
+  const guestKey = memoizeBounded(
+    (visitorId: string) => `anon:${keyedHash(`visitor:${visitorId}`)}`,
+    100_000,
+  );
   /**
    * Guest keys already replaced by a signed-in user, so the removal costs one store call per
    * sign-in, not one per heartbeat. A guest heartbeat from that browser (after sign-out) clears it.
