@@ -13,12 +13,13 @@ import {
 } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
 import { countHeartbeat } from '../../lib/metrics.js';
-import { createRequestOrigin } from '../../lib/proxy-trust.js';
+import { type RequestOrigin, createRequestOrigin } from '../../lib/proxy-trust.js';
 import { createMemoryRateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
 import {
   type CookieSession,
+  type SessionCookies,
   type SessionService,
   createSessionCookies,
   resolveSessionCookie,
@@ -159,6 +160,69 @@ function readBody(
   req.on('close', onBodyClose);
 }
 
+/** The request's origin facts as checkSameOrigin reads them, or its refusal. */
+function refusal(
+  req: IncomingMessage,
+  requestOrigin: RequestOrigin,
+  allowedOrigins: readonly string[],
+): HttpError | undefined {
+  const { headers } = req;
+  return checkSameOrigin(
+    {
+      method: 'POST',
+      // read only when there is an Origin to compare it with
+      protocol: headers.origin === undefined ? '' : requestOrigin.protocol(req),
+      host: headers.host,
+      origin: headers.origin,
+      secFetchSite: headers['sec-fetch-site'],
+      contentType: headers['content-type'],
+      contentLength: headers['content-length'],
+      transferEncoding: headers['transfer-encoding'],
+    },
+    allowedOrigins,
+  );
+}
+
+/**
+ * A stale cookie: forget it so the browser stops sending it; a planted partitioned copy beside
+ * the real one: forget that one only (as the session middleware does). The request's protocol
+ * is read only then: a signed-in heartbeat does not pay for it.
+ */
+function cookieHeaders(
+  req: IncomingMessage,
+  resolved: CookieSession,
+  cookies: SessionCookies,
+  requestOrigin: RequestOrigin,
+) {
+  if (resolved.session !== null) {
+    return NO_HEADERS;
+  }
+  if (resolved.isStale) {
+    return { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') };
+  }
+  if (resolved.isConflict) {
+    return {
+      'Set-Cookie': cookies.plantedClearingHeader(requestOrigin.protocol(req) === 'https'),
+    };
+  }
+  return NO_HEADERS;
+}
+
+/** The answer to a refusal or a failure (nothing for a client that went away). */
+function fail(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, error: unknown) {
+  if (isClientGone(error, req)) {
+    req.socket.destroy();
+    return;
+  }
+  const httpError = toHttpError(error);
+  if (httpError) {
+    send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
+    return;
+  }
+  log.error({ err: error }, `${isUserPath ? USER_PATH : GUEST_PATH} failed`);
+  send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
+}
+
 /**
  * Serves the two heartbeat calls on bare node:http, in front of Express.
  *
@@ -209,45 +273,6 @@ export function createHeartbeatFastPath(deps: {
     }
   }
 
-  /** The request's origin facts as checkSameOrigin reads them, or its refusal. */
-  function refusal(req: IncomingMessage): HttpError | undefined {
-    const { headers } = req;
-    return checkSameOrigin(
-      {
-        method: 'POST',
-        // read only when there is an Origin to compare it with
-        protocol: headers.origin === undefined ? '' : requestOrigin.protocol(req),
-        host: headers.host,
-        origin: headers.origin,
-        secFetchSite: headers['sec-fetch-site'],
-        contentType: headers['content-type'],
-        contentLength: headers['content-length'],
-        transferEncoding: headers['transfer-encoding'],
-      },
-      allowedOrigins,
-    );
-  }
-
-  /**
-   * A stale cookie: forget it so the browser stops sending it; a planted partitioned copy beside
-   * the real one: forget that one only (as the session middleware does). The request's protocol
-   * is read only then: a signed-in heartbeat does not pay for it.
-   */
-  function cookieHeaders(req: IncomingMessage, resolved: CookieSession) {
-    if (resolved.session !== null) {
-      return NO_HEADERS;
-    }
-    if (resolved.isStale) {
-      return { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') };
-    }
-    if (resolved.isConflict) {
-      return {
-        'Set-Cookie': cookies.plantedClearingHeader(requestOrigin.protocol(req) === 'https'),
-      };
-    }
-    return NO_HEADERS;
-  }
-
   /**
    * The heartbeat once its body and session are known: the presence write's promise (the only
    * asynchronous step, memory or Redis), after which the answer is sent. Refusals are thrown.
@@ -260,7 +285,7 @@ export function createHeartbeatFastPath(deps: {
     resolved: CookieSession,
   ): Promise<void> {
     const { session } = resolved;
-    const headers = cookieHeaders(req, resolved);
+    const headers = cookieHeaders(req, resolved, cookies, requestOrigin);
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
@@ -308,21 +333,6 @@ export function createHeartbeatFastPath(deps: {
       });
   }
 
-  /** The answer to a refusal or a failure (nothing for a client that went away). */
-  function fail(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, error: unknown) {
-    if (isClientGone(error, req)) {
-      req.socket.destroy();
-      return;
-    }
-    const httpError = toHttpError(error);
-    if (httpError) {
-      send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
-      return;
-    }
-    log.error({ err: error }, `${isUserPath ? USER_PATH : GUEST_PATH} failed`);
-    send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
-  }
-
   /** The body has arrived: the session from memory (a query only when memory cannot say). */
   function serveBody(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, text: string) {
     const cookie = req.headers.cookie;
@@ -365,7 +375,7 @@ export function createHeartbeatFastPath(deps: {
     }
     // the only metrics work on this path: one increment of a plain number
     countHeartbeat(isUserPath);
-    const refused = refusal(req);
+    const refused = refusal(req, requestOrigin, allowedOrigins);
     if (refused) {
       req.resume();
       fail(req, res, isUserPath, refused);

@@ -75,6 +75,40 @@ function markReplaced(replacedGuests: Set<string>, key: string) {
   replacedGuests.add(key);
 }
 
+/** A signed-in user's presence entry (fields set only when present: no spread per heartbeat). */
+function userEntry(user: CurrentUser, input: Heartbeat, at: number): PresenceEntry {
+  const entry: PresenceEntry = {
+    key: userPresenceKey(user.id),
+    kind: 'user',
+    userId: user.id,
+    username: user.username,
+    role: user.role,
+    currentPage: input.currentPage,
+    lastSeen: at,
+  };
+  if (input.game) {
+    entry.game = input.game;
+  }
+  if (input.tab) {
+    entry.tab = input.tab;
+  }
+  return entry;
+}
+
+/**
+ * Guest keys: HMACs, so raw ids and addresses are never stored. Guests send the same visitor id
+ * (at most 64 characters) every 30 s: its whole key is remembered, no string built per heartbeat.
+ */
+function createGuestKeys(secret: string) {
+  const keyedHash = (value: string) =>
+    createHmac('sha256', secret).update(value).digest('base64url').slice(0, 32);
+  const guestKey = memoizeBounded(
+    (visitorId: string) => `anon:${keyedHash(`visitor:${visitorId}`)}`,
+    100_000,
+  );
+  return { keyedHash, guestKey };
+}
+
 export function createPresenceService(deps: {
   store: PresenceStore;
   db: Db;
@@ -93,9 +127,7 @@ export function createPresenceService(deps: {
   const schedulePush = pusher.schedule;
   let flushing: Promise<void> = Promise.resolve();
 
-  const keyedHash = (value: string) =>
-    createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
-  // guests send the same visitor id (at most 64 characters) every 30 s: guestKey remembers it
+  const { keyedHash, guestKey } = createGuestKeys(deps.secret);
 
   notifier.onAdminJoined(() => schedulePush());
 
@@ -112,11 +144,6 @@ export function createPresenceService(deps: {
   // a signed-out user leaves the live list now, not 75 s later (their time so far is kept)
   deps.events.on('user:logged-out', ({ userId }) => removeEntry(userPresenceKey(userId)));
 
-  // the whole key remembered per visitor id: no strings built per heartbeat
-  const guestKey = memoizeBounded(
-    (visitorId: string) => `anon:${keyedHash(`visitor:${visitorId}`)}`,
-    100_000,
-  );
   /**
    * Guest keys already replaced by a signed-in user, so the removal costs one store call per
    * sign-in, not one per heartbeat. A guest heartbeat from that browser (after sign-out) clears it.
@@ -137,26 +164,10 @@ export function createPresenceService(deps: {
   // ---- heartbeats --------------------------------------------------------------------------
   return {
     // no async functions: a heartbeat is one promise (the store's) and one step after it
-    heartbeatUser(user, { currentPage, visitorId, game, tab }) {
+    heartbeatUser(user, input) {
       counters.heartbeats++;
-      const at = now();
-      const key = userPresenceKey(user.id);
-      const entry: PresenceEntry = {
-        key,
-        kind: 'user',
-        userId: user.id,
-        username: user.username,
-        role: user.role,
-        currentPage,
-        lastSeen: at,
-      };
-      // set only when present (no spread: this runs on every heartbeat)
-      if (game) {
-        entry.game = game;
-      }
-      if (tab) {
-        entry.tab = tab;
-      }
+      const entry = userEntry(user, input, now());
+      const { visitorId } = input;
       if (visitorId) {
         const guest = guestKey(visitorId);
         if (!replacedGuests.has(guest)) {
