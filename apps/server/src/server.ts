@@ -134,10 +134,9 @@ export async function startServer(
   const app = createApp(deps);
   const serveHeartbeat = createHeartbeatFastPath(deps);
   // heartbeats (most of the traffic) skip Express; every other request goes through it
-  handle = (req, res) =>
-    serveHeartbeat(req, res, () => {
-      app(req, res);
-    });
+  handle = (req, res) => {
+    serveHeartbeat(req, res, app);
+  };
   const realtime = await createRealtime(server, {
     config,
     sessions: deps.sessions,

@@ -9,10 +9,11 @@ import { VISITOR_ID_PATTERN } from './client.js';
  * lone surrogate (Cs), private use and unassigned; \p{Z} is every space and line separator. The
  * admin's list shows the path as text, so nothing in it may reorder or hide what is shown.
  */
+export const CURRENT_PAGE_PATTERN = /^\/[^\p{C}\p{Z}\s]*$/u;
 export const CurrentPage = z
   .string()
   .max(512, 'is too long')
-  .regex(/^\/[^\p{C}\p{Z}\s]*$/u, 'must be a path starting with /');
+  .regex(CURRENT_PAGE_PATTERN, 'must be a path starting with /');
 
 /** Guests send a random visitor id they keep in localStorage. */
 export const AnonymousVisitorId = z
@@ -55,7 +56,10 @@ export type PageViewInfo = z.infer<typeof PageViewInfo>;
  * One page load of a tab (random, new with every document): a tab going away names it, so its
  * leave does not remove a visitor whose next page has already beaten (a full navigation).
  */
-export const PageLoadId = z.string().regex(/^[0-9a-z]{1,16}$/, 'must be 1 to 16 letters or digits');
+export const PAGE_LOAD_ID_PATTERN = /^[0-9a-z]{1,16}$/;
+export const PageLoadId = z
+  .string()
+  .regex(PAGE_LOAD_ID_PATTERN, 'must be 1 to 16 letters or digits');
 
 /** Optional analytics fields of both heartbeats (additive: older clients send none). */
 const HeartbeatAnalytics = {

@@ -139,29 +139,44 @@ interface PendingWatch {
  * same packet; by the next check phase (setImmediate) that body has been read. Nearly every
  * request (a heartbeat, a GET) is complete by then and needs no timer and no listener, which on
  * the heartbeat path were a tenth of its cost. The deadlines still count from the 'request' event.
+ * An upload ('idle') is watched at once: it is rare, and its progress counts from that moment.
  */
 function createDeferredWatch(limitMs: number) {
-  let pending: PendingWatch[] = [];
+  // parallel lists, not an object per request: this runs on every request (heartbeats above all)
+  let requests: IncomingMessage[] = [];
+  let responses: ServerResponse[] = [];
+  let startTimes: number[] = [];
   const armPending = () => {
-    const batch = pending;
-    pending = [];
-    for (const watch of batch) {
-      if (!watch.req.complete && !watch.req.socket.destroyed) {
-        watchBody(watch, limitMs);
+    const batch = requests;
+    const answers = responses;
+    const times = startTimes;
+    requests = [];
+    responses = [];
+    startTimes = [];
+    for (let i = 0; i < batch.length; i++) {
+      const req = batch[i];
+      const res = answers[i];
+      const startedAt = times[i];
+      if (req && res && startedAt !== undefined && !req.complete && !req.socket.destroyed) {
+        watchBody({ req, res, startedAt, bytesAtStart: 0, mode: 'total' }, limitMs);
       }
     }
   };
   return (req: IncomingMessage, res: ServerResponse, mode: WatchMode) => {
-    if (pending.length === 0) {
+    if (mode === 'idle') {
+      // an upload (rare): measured from the bytes read now, so armed at once
+      watchBody(
+        { req, res, startedAt: Date.now(), bytesAtStart: req.socket.bytesRead, mode },
+        limitMs,
+      );
+      return;
+    }
+    if (requests.length === 0) {
       setImmediate(armPending);
     }
-    pending.push({
-      req,
-      res,
-      startedAt: Date.now(),
-      bytesAtStart: mode === 'idle' ? req.socket.bytesRead : 0,
-      mode,
-    });
+    requests.push(req);
+    responses.push(res);
+    startTimes.push(Date.now());
   };
 }
 

@@ -31,23 +31,26 @@ export function createGracefulClose(server: Server) {
       busy.delete(socket);
     });
   });
+  // one function for every response ('close' comes once): no closure or once-wrapper per request
+  function onResponseClose(this: ServerResponse) {
+    const socket = this.req.socket;
+    const left = (busy.get(socket) ?? 1) - 1;
+    if (left <= 0) {
+      busy.delete(socket);
+      if (closing) {
+        socket.end();
+      }
+    } else {
+      busy.set(socket, left);
+    }
+  }
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     if (closing) {
       res.setHeader('Connection', 'close');
     }
-    res.once('close', () => {
-      const left = (busy.get(socket) ?? 1) - 1;
-      if (left <= 0) {
-        busy.delete(socket);
-        if (closing) {
-          socket.end();
-        }
-      } else {
-        busy.set(socket, left);
-      }
-    });
+    res.on('close', onResponseClose);
   });
 
   const closeIdle = () => {

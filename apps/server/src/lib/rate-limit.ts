@@ -42,31 +42,47 @@ export async function enforceRateLimit(
   }
 }
 
-export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+/** The in-process limiter, which can also answer without a promise (the heartbeat's path). */
+export interface MemoryRateLimiter extends RateLimiter {
+  /** Counts a request as `consume` does: 0 when allowed, else the seconds until the window ends. */
+  hit(key: string, rule: RateLimitRule): number;
+}
+
+export function createMemoryRateLimiter(now: () => number = Date.now): MemoryRateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let lastSweep = now();
+  const secondsLeft = (resetAt: number, time: number) =>
+    Math.max(1, Math.ceil((resetAt - time) / 1000));
+  function count(key: string, rule: RateLimitRule, time: number) {
+    if (time - lastSweep > 60_000) {
+      for (const [storedKey, window] of windows) {
+        if (window.resetAt <= time) {
+          windows.delete(storedKey);
+        }
+      }
+      lastSweep = time;
+    }
+    let window = windows.get(key);
+    if (!window || window.resetAt <= time) {
+      window = { count: 0, resetAt: time + rule.windowMs };
+      windows.set(key, window);
+    }
+    window.count += 1;
+    return window;
+  }
   return {
     consume(key, rule) {
       const time = now();
-      if (time - lastSweep > 60_000) {
-        for (const [storedKey, window] of windows) {
-          if (window.resetAt <= time) {
-            windows.delete(storedKey);
-          }
-        }
-        lastSweep = time;
-      }
-      let window = windows.get(key);
-      if (!window || window.resetAt <= time) {
-        window = { count: 0, resetAt: time + rule.windowMs };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      const allowed = window.count <= rule.limit;
+      const window = count(key, rule, time);
       return Promise.resolve({
-        allowed,
-        retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - time) / 1000)),
+        allowed: window.count <= rule.limit,
+        retryAfterSeconds: secondsLeft(window.resetAt, time),
       });
+    },
+    hit(key, rule) {
+      const time = now();
+      const window = count(key, rule, time);
+      return window.count <= rule.limit ? 0 : secondsLeft(window.resetAt, time);
     },
     refund(key) {
       const window = windows.get(key);

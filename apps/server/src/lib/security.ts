@@ -154,8 +154,12 @@ export function checkSameOrigin(
     return undefined;
   }
   const hasBody = Number(facts.contentLength ?? 0) > 0 || facts.transferEncoding !== undefined;
-  const contentType = (facts.contentType ?? '').split(';')[0]?.trim().toLowerCase();
-  const needsJson = hasBody || ['POST', 'PUT', 'PATCH'].includes(facts.method);
+  const rawType = facts.contentType ?? '';
+  // the header as fetch sends it needs no splitting (every heartbeat)
+  const contentType =
+    rawType === 'application/json' ? rawType : rawType.split(';')[0]?.trim().toLowerCase();
+  const needsJson =
+    hasBody || facts.method === 'POST' || facts.method === 'PUT' || facts.method === 'PATCH';
   if (needsJson && contentType !== 'application/json') {
     return new HttpError(
       'UNSUPPORTED_MEDIA_TYPE',

@@ -6,6 +6,8 @@ export { toCurrentUser } from './service.js';
 export {
   createSessionCookies,
   resolveSessionCookie,
+  resolveSessionCookieNow,
   type SessionCookies,
 } from './session-middleware.js';
+export type { CookieSession } from './session-middleware.js';
 export type { ResolvedSession, SessionService } from './session-service.js';

@@ -114,9 +114,34 @@ export function resolveSessionCookie(
   return resolveAmong(sessions, tokens);
 }
 
-const NO_SESSION_COOKIE: Promise<CookieSession> = Promise.resolve(
-  Object.freeze({ session: null, isStale: false }),
-);
+/**
+ * resolveSessionCookie's answer when memory has it (no cookie, or one value whose session is
+ * cached or known to be gone); undefined when resolveSessionCookie must run. No promise: the
+ * heartbeat's path.
+ */
+export function resolveSessionCookieNow(
+  sessions: SessionService,
+  names: SiteCookieNames,
+  cookieHeader: string | undefined,
+): CookieSession | undefined {
+  const tokens = readCookieValues(cookieHeader, names.session);
+  const [only] = tokens;
+  if (only === undefined) {
+    return NO_SESSION;
+  }
+  if (tokens.length > 1) {
+    return undefined;
+  }
+  const session = sessions.resolveNow(only);
+  return session === undefined
+    ? undefined
+    : session === null
+      ? STALE_SESSION_COOKIE
+      : { session, token: only };
+}
+
+const NO_SESSION: CookieSession = Object.freeze({ session: null, isStale: false });
+const NO_SESSION_COOKIE: Promise<CookieSession> = Promise.resolve(NO_SESSION);
 const STALE_SESSION_COOKIE: CookieSession = Object.freeze({ session: null, isStale: true });
 const CONFLICTING_SESSION_COOKIES: CookieSession = Object.freeze({
   session: null,

@@ -12,7 +12,7 @@ import {
   type ResolvedSession,
   type SessionDeps,
 } from './sessions/context.js';
-import { resolveIdHash, resolveToken } from './sessions/queries/resolve.js';
+import { resolveIdHash, resolveToken, resolveTokenNow } from './sessions/queries/resolve.js';
 
 export {
   DEFAULT_SESSION_TIMEOUTS,
@@ -27,6 +27,11 @@ export interface SessionService {
   create(userId: string): Promise<{ token: string; expiresAt: Date }>;
   /** The session behind a cookie token, or null. Served from memory while fresh: no query per request. */
   resolve(token: string): Promise<ResolvedSession | null>;
+  /**
+   * `resolve`'s answer when memory has it (the session, or null), else undefined: then call
+   * `resolve`. No promise, for the heartbeat's path.
+   */
+  resolveNow(token: string): ResolvedSession | null | undefined;
   /**
    * The session with this id hash (ResolvedSession.idHash), or null: how a play ticket, which
    * names its session without carrying its token, is checked again while the player plays.
@@ -68,6 +73,7 @@ export function createSessionService(deps: SessionDeps): SessionService {
   return {
     create: (userId) => createSession(ctx, userId),
     resolve: (token) => resolveToken(ctx, token),
+    resolveNow: (token) => resolveTokenNow(ctx, token),
     resolveIdHash: (idHash) => resolveIdHash(ctx, idHash),
     destroy: (token) => destroySession(ctx, token),
     destroyOthers: (userId, keepIdHash) => destroyOtherSessions(ctx, userId, keepIdHash),

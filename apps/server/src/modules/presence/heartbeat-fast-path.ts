@@ -1,32 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { z } from 'zod';
-
-import { AnonymousHeartbeatRequest, HeartbeatRequest } from '@portfolio/types';
+import type { HeartbeatRequest } from '@portfolio/types';
 
 import type { Config } from '../../config.js';
 import {
   HttpError,
-  badRequest,
-  describeZodError,
   errorBody,
   isClientGone,
   toHttpError,
+  tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
 import { rateLimitAddress } from '../../lib/client-address.js';
-import { guestHeartbeats, userHeartbeats } from '../../lib/metrics.js';
-import { createRequestOrigin } from '../../lib/proxy-trust.js';
-import {
-  createMemoryRateLimiter,
-  enforceRateLimit,
-  type RateLimitRule,
-} from '../../lib/rate-limit.js';
+import { countHeartbeat } from '../../lib/metrics.js';
+import { type RequestOrigin, createRequestOrigin } from '../../lib/proxy-trust.js';
+import { createMemoryRateLimiter, type RateLimitRule } from '../../lib/rate-limit.js';
 import { isKnownBot } from '../../lib/known-bots.js';
 import { checkSameOrigin } from '../../lib/security.js';
-import { createSessionCookies, resolveSessionCookie, type SessionService } from '../auth/index.js';
+import {
+  type CookieSession,
+  type SessionCookies,
+  type SessionService,
+  createSessionCookies,
+  resolveSessionCookie,
+  resolveSessionCookieNow,
+} from '../auth/index.js';
 import type { Collector } from '../analytics/index.js';
 import type { PresenceService } from './service.js';
+import { parseHeartbeatBody } from './heartbeat-body.js';
 import { moduleLogger } from '../../lib/logger.js';
 
 const log = moduleLogger('heartbeat');
@@ -36,17 +37,35 @@ const GUEST_PATH = '/api/anonymous-heartbeat';
 /** A heartbeat is a page path and a visitor id: far below this. */
 const MAX_BODY_BYTES = 4096;
 const OK_BODY = JSON.stringify({ ok: true });
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_HEADERS: Readonly<Record<string, string | string[]>> = Object.freeze({});
+const ALREADY_DONE: Promise<void> = Promise.resolve();
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** The ok answer's headers, made once (a flat list: Node takes it as it is, no object per answer). */
+const OK_HEADERS = [
+  'Content-Type',
+  JSON_TYPE,
+  'Content-Length',
+  String(Buffer.byteLength(OK_BODY)),
+  'Cache-Control',
+  'no-store',
+  'X-Content-Type-Options',
+  'nosniff',
+];
 
 /** Writes a JSON answer with the headers every API answer carries. */
 function send(
   res: ServerResponse,
   status: number,
   body: string,
-  extra: Record<string, string | string[]> = {},
+  extra: Readonly<Record<string, string | string[]>> = NO_HEADERS,
 ) {
+  if (status === 200 && body === OK_BODY && extra === NO_HEADERS) {
+    res.writeHead(200, OK_HEADERS);
+    res.end(OK_BODY);
+    return;
+  }
   res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
@@ -55,44 +74,153 @@ function send(
   res.end(body);
 }
 
-/** The body as text, refused past MAX_BODY_BYTES. */
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-    // cut off before the end: settled as an error that is answered with nothing
-    req.on('close', () => {
-      if (!req.complete) {
-        reject(Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
-      }
-    });
-  });
+/** What the body reader hands over: the text, or the error that ended the body. */
+type BodyDone = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  isUserPath: boolean,
+  text: string,
+  error?: unknown,
+) => void;
+
+/** A heartbeat's body on its way (kept on the request: the listeners are made once, not per request). */
+interface PendingBody {
+  res: ServerResponse;
+  isUserPath: boolean;
+  first: Buffer | undefined;
+  chunks: Buffer[] | undefined;
+  size: number;
+  done: BodyDone | undefined;
+}
+const BODY = Symbol('heartbeat body');
+type ReadingRequest = IncomingMessage & { [BODY]?: PendingBody };
+
+function settleBody(req: ReadingRequest, text: string, error?: unknown) {
+  const pending = req[BODY];
+  const done = pending?.done;
+  if (pending && done) {
+    pending.done = undefined;
+    pending.first = undefined;
+    pending.chunks = undefined;
+    done(req, pending.res, pending.isUserPath, text, error);
+  }
+}
+function onBodyData(this: ReadingRequest, chunk: Buffer) {
+  const pending = this[BODY];
+  if (!pending?.done) {
+    return;
+  }
+  pending.size += chunk.length;
+  if (pending.size > MAX_BODY_BYTES) {
+    settleBody(this, '', new HttpError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+    this.resume();
+    return;
+  }
+  if (pending.first === undefined) {
+    pending.first = chunk;
+  } else {
+    (pending.chunks ??= [pending.first]).push(chunk);
+  }
+}
+function onBodyEnd(this: ReadingRequest) {
+  const pending = this[BODY];
+  if (pending) {
+    const { first, chunks } = pending;
+    settleBody(
+      this,
+      chunks ? Buffer.concat(chunks).toString('utf8') : (first?.toString('utf8') ?? ''),
+    );
+  }
+}
+function onBodyError(this: ReadingRequest, error: Error) {
+  settleBody(this, '', error);
+}
+// cut off before the end: settled as an error that is answered with nothing
+function onBodyClose(this: ReadingRequest) {
+  if (!this.complete) {
+    settleBody(this, '', Object.assign(new Error('client went away'), { code: 'ECONNABORTED' }));
+  }
 }
 
-/** JSON checked against a contract; a 400 with the first issue otherwise. */
-function parse<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch {
-    throw badRequest('Request body is not valid JSON');
+/**
+ * Hands the body as text to `done`, or the error that ended it (refused past MAX_BODY_BYTES, or
+ * the client going away), once. Listeners made once for every request: this runs on every
+ * heartbeat.
+ */
+function readBody(
+  req: ReadingRequest,
+  res: ServerResponse,
+  isUserPath: boolean,
+  done: BodyDone,
+): void {
+  req[BODY] = { res, isUserPath, first: undefined, chunks: undefined, size: 0, done };
+  req.on('data', onBodyData);
+  req.on('end', onBodyEnd);
+  req.on('error', onBodyError);
+  req.on('close', onBodyClose);
+}
+
+/** The request's origin facts as checkSameOrigin reads them, or its refusal. */
+function refusal(
+  req: IncomingMessage,
+  requestOrigin: RequestOrigin,
+  allowedOrigins: readonly string[],
+): HttpError | undefined {
+  const { headers } = req;
+  return checkSameOrigin(
+    {
+      method: 'POST',
+      // read only when there is an Origin to compare it with
+      protocol: headers.origin === undefined ? '' : requestOrigin.protocol(req),
+      host: headers.host,
+      origin: headers.origin,
+      secFetchSite: headers['sec-fetch-site'],
+      contentType: headers['content-type'],
+      contentLength: headers['content-length'],
+      transferEncoding: headers['transfer-encoding'],
+    },
+    allowedOrigins,
+  );
+}
+
+/**
+ * A stale cookie: forget it so the browser stops sending it; a planted partitioned copy beside
+ * the real one: forget that one only (as the session middleware does). The request's protocol
+ * is read only then: a signed-in heartbeat does not pay for it.
+ */
+function cookieHeaders(
+  req: IncomingMessage,
+  resolved: CookieSession,
+  cookies: SessionCookies,
+  requestOrigin: RequestOrigin,
+) {
+  if (resolved.session !== null) {
+    return NO_HEADERS;
   }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    throw badRequest(describeZodError(result.error));
+  if (resolved.isStale) {
+    return { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') };
   }
-  return result.data;
+  if (resolved.isConflict) {
+    return {
+      'Set-Cookie': cookies.plantedClearingHeader(requestOrigin.protocol(req) === 'https'),
+    };
+  }
+  return NO_HEADERS;
+}
+
+/** The answer to a refusal or a failure (nothing for a client that went away). */
+function fail(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, error: unknown) {
+  if (isClientGone(error, req)) {
+    req.socket.destroy();
+    return;
+  }
+  const httpError = toHttpError(error);
+  if (httpError) {
+    send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
+    return;
+  }
+  log.error({ err: error }, `${isUserPath ? USER_PATH : GUEST_PATH} failed`);
+  send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
 }
 
 /**
@@ -104,7 +232,7 @@ function parse<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
  * cookie (memory, no query), the zod contracts and the error body. Anything else, including
  * heartbeats with another method, goes to Express.
  *
- * @returns a request listener that calls `next` for everything it does not serve
+ * @returns a request listener that hands everything it does not serve to `next` (the app)
  */
 export function createHeartbeatFastPath(deps: {
   config: Pick<Config, 'publicOrigin' | 'trustProxy'>;
@@ -121,13 +249,15 @@ export function createHeartbeatFastPath(deps: {
   const guestLimiter = createMemoryRateLimiter();
   // and per signed-in user: one account must not send page views without end either
   const userLimiter = createMemoryRateLimiter();
-  const limitUser = (userId: string) =>
-    enforceRateLimit(
-      userLimiter,
-      `user:${userId}`,
-      deps.userHeartbeatLimit,
-      'Too many heartbeats from this account. Please try again later.',
-    );
+  const limitUser = (userId: string) => {
+    const retryAfter = userLimiter.hit(`user:${userId}`, deps.userHeartbeatLimit);
+    if (retryAfter > 0) {
+      throw tooManyRequests(
+        'Too many heartbeats from this account. Please try again later.',
+        retryAfter,
+      );
+    }
+  };
   const allowedOrigins = config.publicOrigin ? [config.publicOrigin] : [];
   // req.ip and req.protocol as Express reads them with the same TRUST_PROXY
   const requestOrigin = createRequestOrigin(config.trustProxy);
@@ -143,101 +273,114 @@ export function createHeartbeatFastPath(deps: {
     }
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, isUserPath: boolean) {
-    const refused = checkSameOrigin(
-      {
-        method: 'POST',
-        protocol: requestOrigin.protocol(req),
-        host: req.headers.host,
-        origin: req.headers.origin,
-        secFetchSite: req.headers['sec-fetch-site'],
-        contentType: req.headers['content-type'],
-        contentLength: req.headers['content-length'],
-        transferEncoding: req.headers['transfer-encoding'],
-      },
-      allowedOrigins,
-    );
-    if (refused) {
-      req.resume();
-      throw refused;
-    }
-    const text = await readBody(req);
-    const resolved = await resolveSessionCookie(sessions, cookies.names, req.headers.cookie);
+  /**
+   * The heartbeat once its body and session are known: the presence write's promise (the only
+   * asynchronous step, memory or Redis), after which the answer is sent. Refusals are thrown.
+   */
+  function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    isUserPath: boolean,
+    text: string,
+    resolved: CookieSession,
+  ): Promise<void> {
     const { session } = resolved;
-    // a stale cookie: forget it so the browser stops sending it; a planted partitioned copy
-    // beside the real one: forget that one only (as the session middleware does)
-    // (the request's protocol is read only then: a signed-in heartbeat does not pay for it)
-    const headers: Record<string, string | string[]> =
-      resolved.session !== null
-        ? NO_HEADERS
-        : resolved.isStale
-          ? { 'Set-Cookie': cookies.clearingHeader(requestOrigin.protocol(req) === 'https') }
-          : resolved.isConflict
-            ? {
-                'Set-Cookie': cookies.plantedClearingHeader(
-                  requestOrigin.protocol(req) === 'https',
-                ),
-              }
-            : NO_HEADERS;
+    const headers = cookieHeaders(req, resolved, cookies, requestOrigin);
     if (isUserPath) {
       if (!session) {
         const required = unauthorized();
         throw new HttpError(required.code, { message: required.message, headers });
       }
-      const input = parse(HeartbeatRequest, text);
-      await limitUser(session.user.id);
+      const input = parseHeartbeatBody(text, true);
+      limitUser(session.user.id);
       noteView(req, input);
-      await presence.heartbeatUser(session.user, input);
-    } else {
-      const input = parse(AnonymousHeartbeatRequest, text);
-      // a tab that has not noticed its login yet still belongs to the user, not to a new guest
-      if (session) {
-        await limitUser(session.user.id);
-        await presence.heartbeatUser(session.user, input);
-      } else {
-        const ip = requestOrigin.clientAddress(req);
-        await enforceRateLimit(
-          guestLimiter,
-          rateLimitAddress(ip),
-          deps.guestHeartbeatLimit,
-          'Too many heartbeats from this address. Please try again later.',
-        );
-        const userAgent = req.headers['user-agent'];
-        // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
-        // while analytics counts its page view as a bot's
-        if (!isKnownBot(userAgent)) {
-          await presence.heartbeatGuest({ ...input, ip, userAgent });
-        }
-      }
-      // after the limit: a refused heartbeat's page view counts nowhere
-      noteView(req, input);
+      return presence.heartbeatUser(session.user, input).then(() => {
+        send(res, 200, OK_BODY, headers);
+      });
     }
-    send(res, 200, OK_BODY, headers);
+    const input = parseHeartbeatBody(text, false);
+    // a tab that has not noticed its login yet still belongs to the user, not to a new guest
+    if (session) {
+      limitUser(session.user.id);
+      return presence.heartbeatUser(session.user, input).then(() => {
+        noteView(req, input);
+        send(res, 200, OK_BODY, headers);
+      });
+    }
+    const ip = requestOrigin.clientAddress(req);
+    const retryAfter = guestLimiter.hit(rateLimitAddress(ip), deps.guestHeartbeatLimit);
+    if (retryAfter > 0) {
+      throw tooManyRequests(
+        'Too many heartbeats from this address. Please try again later.',
+        retryAfter,
+      );
+    }
+    const userAgent = req.headers['user-agent'];
+    // a crawler that runs scripts (Googlebot) is no visitor: Live Activity leaves it out,
+    // while analytics counts its page view as a bot's (after the limit: a refused heartbeat's
+    // page view counts nowhere)
+    if (isKnownBot(userAgent)) {
+      noteView(req, input);
+      send(res, 200, OK_BODY, headers);
+      return ALREADY_DONE;
+    }
+    const { currentPage, visitorId, game, tab } = input;
+    return presence
+      .heartbeatGuest({ currentPage, visitorId, game, tab, ip, userAgent })
+      .then(() => {
+        noteView(req, input);
+        send(res, 200, OK_BODY, headers);
+      });
   }
 
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  /** The body has arrived: the session from memory (a query only when memory cannot say). */
+  function serveBody(req: IncomingMessage, res: ServerResponse, isUserPath: boolean, text: string) {
+    const cookie = req.headers.cookie;
+    const known = resolveSessionCookieNow(sessions, cookies.names, cookie);
+    if (known !== undefined) {
+      return serve(req, res, isUserPath, text, known);
+    }
+    return resolveSessionCookie(sessions, cookies.names, cookie).then((resolved) =>
+      serve(req, res, isUserPath, text, resolved),
+    );
+  }
+
+  /** The body has arrived, or failed (made once: what it needs rides on the request). */
+  const onBody: BodyDone = (req, res, isUserPath, text, error) => {
+    if (error !== undefined) {
+      fail(req, res, isUserPath, error);
+      return;
+    }
+    try {
+      serveBody(req, res, isUserPath, text).catch((failure: unknown) => {
+        fail(req, res, isUserPath, failure);
+      });
+    } catch (failure) {
+      fail(req, res, isUserPath, failure);
+    }
+  };
+
+  return (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (req: IncomingMessage, res: ServerResponse) => void,
+  ): void => {
     const url = req.url ?? '';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     const isUserPath = path === USER_PATH;
     if (req.method !== 'POST' || (!isUserPath && path !== GUEST_PATH)) {
-      next();
+      next(req, res);
       return;
     }
-    // the only metrics work on this path: one increment of a pre-bound counter
-    (isUserPath ? userHeartbeats : guestHeartbeats).inc();
-    serve(req, res, isUserPath).catch((error: unknown) => {
-      if (isClientGone(error, req)) {
-        req.socket.destroy();
-        return;
-      }
-      const httpError = toHttpError(error);
-      if (httpError) {
-        send(res, httpError.status, JSON.stringify(errorBody(httpError)), httpError.headers);
-        return;
-      }
-      log.error({ err: error }, `${path} failed`);
-      send(res, 500, JSON.stringify(errorBody(new HttpError('INTERNAL'))));
-    });
+    // the only metrics work on this path: one increment of a plain number
+    countHeartbeat(isUserPath);
+    const refused = refusal(req, requestOrigin, allowedOrigins);
+    if (refused) {
+      req.resume();
+      fail(req, res, isUserPath, refused);
+      return;
+    }
+    readBody(req, res, isUserPath, onBody);
   };
 }

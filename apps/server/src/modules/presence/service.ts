@@ -75,6 +75,40 @@ function markReplaced(replacedGuests: Set<string>, key: string) {
   replacedGuests.add(key);
 }
 
+/** A signed-in user's presence entry (fields set only when present: no spread per heartbeat). */
+function userEntry(user: CurrentUser, input: Heartbeat, at: number): PresenceEntry {
+  const entry: PresenceEntry = {
+    key: userPresenceKey(user.id),
+    kind: 'user',
+    userId: user.id,
+    username: user.username,
+    role: user.role,
+    currentPage: input.currentPage,
+    lastSeen: at,
+  };
+  if (input.game) {
+    entry.game = input.game;
+  }
+  if (input.tab) {
+    entry.tab = input.tab;
+  }
+  return entry;
+}
+
+/**
+ * Guest keys: HMACs, so raw ids and addresses are never stored. Guests send the same visitor id
+ * (at most 64 characters) every 30 s: its whole key is remembered, no string built per heartbeat.
+ */
+function createGuestKeys(secret: string) {
+  const keyedHash = (value: string) =>
+    createHmac('sha256', secret).update(value).digest('base64url').slice(0, 32);
+  const guestKey = memoizeBounded(
+    (visitorId: string) => `anon:${keyedHash(`visitor:${visitorId}`)}`,
+    100_000,
+  );
+  return { keyedHash, guestKey };
+}
+
 export function createPresenceService(deps: {
   store: PresenceStore;
   db: Db;
@@ -93,10 +127,7 @@ export function createPresenceService(deps: {
   const schedulePush = pusher.schedule;
   let flushing: Promise<void> = Promise.resolve();
 
-  const keyedHash = (value: string) =>
-    createHmac('sha256', deps.secret).update(value).digest('base64url').slice(0, 32);
-  // guests send the same visitor id (at most 64 characters) every 30 s: remember its keyed hash
-  const visitorHash = memoizeBounded(keyedHash, 100_000);
+  const { keyedHash, guestKey } = createGuestKeys(deps.secret);
 
   notifier.onAdminJoined(() => schedulePush());
 
@@ -113,53 +144,45 @@ export function createPresenceService(deps: {
   // a signed-out user leaves the live list now, not 75 s later (their time so far is kept)
   deps.events.on('user:logged-out', ({ userId }) => removeEntry(userPresenceKey(userId)));
 
-  const guestKey = (visitorId: string) => `anon:${visitorHash(`visitor:${visitorId}`)}`;
   /**
    * Guest keys already replaced by a signed-in user, so the removal costs one store call per
    * sign-in, not one per heartbeat. A guest heartbeat from that browser (after sign-out) clears it.
    */
   const replacedGuests = new Set<string>();
 
+  /** After a user's entry was written: time on site since the previous beat, the visitor, the push. */
+  function afterUserTouch(entry: PresenceEntry, previous: number | null) {
+    const { userId, lastSeen } = entry;
+    // the entry is per user, so several tabs share one clock: their heartbeats never double-count
+    if (previous !== null && userId !== undefined) {
+      pending.add(userId, Math.min(Math.max(0, lastSeen - previous), MAX_HEARTBEAT_GAP_MS));
+    }
+    analytics.noteVisitor(entry.key, true, lastSeen);
+    schedulePush();
+  }
+
   // ---- heartbeats --------------------------------------------------------------------------
   return {
-    async heartbeatUser(user, { currentPage, visitorId, game, tab }) {
+    // no async functions: a heartbeat is one promise (the store's) and one step after it
+    heartbeatUser(user, input) {
       counters.heartbeats++;
-      const at = now();
-      const key = userPresenceKey(user.id);
+      const entry = userEntry(user, input, now());
+      const { visitorId } = input;
       if (visitorId) {
         const guest = guestKey(visitorId);
         if (!replacedGuests.has(guest)) {
           markReplaced(replacedGuests, guest);
           // the same browser as a guest a moment ago: one person, not two
-          await store.remove(guest);
+          return store
+            .remove(guest)
+            .then(() => store.touch(entry))
+            .then((previous) => afterUserTouch(entry, previous));
         }
       }
-      const entry: PresenceEntry = {
-        key,
-        kind: 'user',
-        userId: user.id,
-        username: user.username,
-        role: user.role,
-        currentPage,
-        lastSeen: at,
-      };
-      // set only when present (no spread: this runs on every heartbeat)
-      if (game) {
-        entry.game = game;
-      }
-      if (tab) {
-        entry.tab = tab;
-      }
-      const previous = await store.touch(entry);
-      // the entry is per user, so several tabs share one clock: their heartbeats never double-count
-      if (previous !== null) {
-        pending.add(user.id, Math.min(Math.max(0, at - previous), MAX_HEARTBEAT_GAP_MS));
-      }
-      analytics.noteVisitor(key, true, at);
-      schedulePush();
+      return store.touch(entry).then((previous) => afterUserTouch(entry, previous));
     },
 
-    async heartbeatGuest(input) {
+    heartbeatGuest(input) {
       counters.heartbeats++;
       const at = now();
       const key = input.visitorId
@@ -180,9 +203,10 @@ export function createPresenceService(deps: {
       if (input.tab) {
         entry.tab = input.tab;
       }
-      await store.touch(entry);
-      analytics.noteVisitor(key, false, at);
-      schedulePush();
+      return store.touch(entry).then(() => {
+        analytics.noteVisitor(key, false, at);
+        schedulePush();
+      });
     },
 
     async leave(userId, visitorId, tab) {

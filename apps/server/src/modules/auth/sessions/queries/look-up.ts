@@ -56,43 +56,61 @@ async function load(ctx: SessionContext, idHash: string): Promise<CacheEntry | n
   };
 }
 
-/** The session with this id hash, from memory while fresh (see SessionService.resolve). */
-export async function lookUp(ctx: SessionContext, idHash: string): Promise<ResolvedSession | null> {
+/**
+ * The session with this id hash when memory can answer: the session, null (known to be unknown),
+ * or undefined when it must be read from the database (lookUp). No promise: the heartbeat's path.
+ */
+export function lookUpCached(
+  ctx: SessionContext,
+  idHash: string,
+): ResolvedSession | null | undefined {
   const { cache } = ctx;
   const time = ctx.now();
-  let entry = cache.get(idHash);
+  const entry = cache.get(idHash);
+  if (!entry) {
+    return isKnownUnknown(ctx, idHash) ? null : undefined;
+  }
   const cacheTtl =
     ctx.bus.isConnected?.() === false ? CACHE_TTL_WHILE_DISCONNECTED_MS : CACHE_TTL_MS;
   // a cached copy that looks idle-expired is read again: another process may have extended it
   if (
-    entry &&
-    (time - entry.cachedAt > cacheTtl || entry.expiresAt <= time || entry.absoluteExpiresAt <= time)
+    time - entry.cachedAt > cacheTtl ||
+    entry.expiresAt <= time ||
+    entry.absoluteExpiresAt <= time
   ) {
     cache.delete(idHash);
-    entry = undefined;
+    return isKnownUnknown(ctx, idHash) ? null : undefined;
   }
-  if (!entry) {
-    if (isKnownUnknown(ctx, idHash)) {
-      return null;
-    }
-    const loaded = await load(ctx, idHash);
-    if (!loaded) {
-      ctx.legacy?.delete(idHash);
-      rememberUnknown(ctx, idHash);
-      return null;
-    }
-    entry = loaded;
-    setBounded(cache, entry.idHash, entry, CACHE_MAX_ENTRIES);
+  return present(ctx, entry, time);
+}
+
+/** The session with this id hash, from memory while fresh (see SessionService.resolve). */
+export async function lookUp(ctx: SessionContext, idHash: string): Promise<ResolvedSession | null> {
+  const cached = lookUpCached(ctx, idHash);
+  if (cached !== undefined) {
+    return cached;
   }
+  const loaded = await load(ctx, idHash);
+  if (!loaded) {
+    ctx.legacy?.delete(idHash);
+    rememberUnknown(ctx, idHash);
+    return null;
+  }
+  setBounded(ctx.cache, loaded.idHash, loaded, CACHE_MAX_ENTRIES);
+  return present(ctx, loaded, ctx.now());
+}
+
+/** Extends the idle expiry when due, and answers one object (the heartbeat's path). */
+function present(ctx: SessionContext, entry: CacheEntry, time: number): ResolvedSession {
   if (time - entry.touchedAt >= TOUCH_INTERVAL_MS) {
     entry.touchedAt = time;
     const extended = Math.min(time + ctx.timeouts.idleMs, entry.absoluteExpiresAt);
     if (extended > entry.expiresAt) {
       entry.expiresAt = extended;
-      ctx.pendingTouches.add(idHash);
+      ctx.pendingTouches.add(entry.idHash);
     }
   }
-  // one object per look-up (the heartbeat's path): the rule of isTwoFactorSetupPendingFor
+  // the rule of isTwoFactorSetupPendingFor, inline
   const isPending = isTwoFactorSetupPendingFor(entry, ctx.isAdminTwoFactorRequired);
   return {
     idHash: entry.idHash,

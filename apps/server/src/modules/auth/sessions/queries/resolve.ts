@@ -1,5 +1,5 @@
 import { isSigned, type ResolvedSession, type SessionContext } from '../context.js';
-import { lookUp } from './look-up.js';
+import { lookUp, lookUpCached } from './look-up.js';
 
 /** The session behind a cookie token, or null (see SessionService.resolve). */
 export async function resolveToken(
@@ -26,6 +26,25 @@ export async function resolveToken(
     }
   }
   return lookUp(ctx, idHash);
+}
+
+/**
+ * resolveToken when memory can answer (a signed token whose session is cached or known to be
+ * gone, or a token refused on sight); undefined when resolveToken must run. No promise: the
+ * heartbeat's path.
+ */
+export function resolveTokenNow(
+  ctx: SessionContext,
+  token: string,
+): ResolvedSession | null | undefined {
+  if (!token || token.length > 128) {
+    return null;
+  }
+  if (!isSigned(ctx, token)) {
+    // an unsigned token with a dot is refused at once; one without may be a startup session
+    return token.includes('.') || ctx.legacy?.size === 0 ? null : undefined;
+  }
+  return lookUpCached(ctx, ctx.hash(token));
 }
 
 /** The session with this id hash (a play ticket's), or null (see SessionService.resolveIdHash). */
