@@ -384,7 +384,7 @@ function mountFilesOutsideApi(
   );
 
   // uploaded media, by content hash: ranges for seeking, cached for a year
-  app.use('/media', createMediaStaticRouter(config.media.dir));
+  app.use('/media', createMediaStaticRouter(deps.media.storage));
 }
 
 /** Source maps (if allowed), the devlog's feed and the built web app's files and pages. */

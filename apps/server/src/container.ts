@@ -106,6 +106,8 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
+import { createLocalStorage } from './lib/storage/local-storage.js';
+import type { ObjectStorage } from './lib/storage/object-storage.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 import { createMarkdownRenderer } from './modules/devlog/markdown-renderer.js';
@@ -532,9 +534,14 @@ async function buildContent(
   infra: Infrastructure,
   gameHost: GameHost,
   now: () => number,
+  mediaStorage: ObjectStorage,
 ) {
   const { database, bus } = infra;
-  const media = createMediaService({ db: database.db, config: config.media });
+  const media = createMediaService({
+    db: database.db,
+    config: config.media,
+    storage: mediaStorage,
+  });
   await media
     .sweepIncoming()
     .catch((error: unknown) => mediaLog.error({ err: error }, 'sweeping old uploads failed'));
@@ -587,14 +594,38 @@ const authRateLimitsOf = (config: Config) => ({
   },
 });
 
+/**
+ * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR),
+ * uploaded media (MEDIA_DIR).
+ */
+function buildStorage(config: Config): { games: ObjectStorage; media: ObjectStorage } {
+  return {
+    games: createLocalStorage(config.gamesHost.dir),
+    media: createLocalStorage(config.media.dir, { followLinks: false }),
+  };
+}
+
 /** Everything the app needs, built once from the configuration, module by module. */
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
   const infra = await buildInfrastructure(config, options);
   const { database, redis, redisSubscriber, events, bus, rateLimiter } = infra;
   const now = options.now ?? Date.now;
   // the built-in catalogue and demo builds are seeded here, before the app takes requests
-  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
-  const { media, content, devlog, known } = await buildContent(config, infra, gameHost, now);
+  const storage = buildStorage(config);
+  const gameHost = await createGameHost({
+    config,
+    database,
+    bus,
+    demoDir: DEFAULT_GAMES_DIR,
+    storage: storage.games,
+  });
+  const { media, content, devlog, known } = await buildContent(
+    config,
+    infra,
+    gameHost,
+    now,
+    storage.media,
+  );
   const authModule = buildAuth(config, infra, options);
   const { sessions } = authModule;
   const siteOrigin = siteOriginOf(config);

@@ -22,6 +22,11 @@ export function versionDir(gamesDir: string, gameId: string, version: number): s
   return path.join(gamesDir, gameId, String(version));
 }
 
+/** The storage keys of a version's files start with this. */
+export function versionPrefix(gameId: string, version: number): string {
+  return `${gameId}/${version}/`;
+}
+
 export function incomingDir(gamesDir: string): string {
   return path.join(gamesDir, '.incoming');
 }
