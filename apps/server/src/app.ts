@@ -244,7 +244,7 @@ function mountGameRoutes(api: express.Router, { deps, config }: ApiWiring): void
       achievements: deps.achievements,
       resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
-      gamesDir: config.gamesHost.dir,
+      storage: deps.gameHost.storage,
     }),
   );
   api.use(

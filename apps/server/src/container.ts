@@ -713,7 +713,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     playTickets: multiplayerModule.playTickets,
     games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
     leaderboards: createLeaderboardService({ db: database.db, now, redis, config }),
-    achievements: createAchievementService({ db: database.db, gamesDir: config.gamesHost.dir }),
+    achievements: createAchievementService({ db: database.db, storage: gameHost.storage }),
     subscriptions: subscriptionModule.subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,

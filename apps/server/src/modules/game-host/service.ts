@@ -75,16 +75,17 @@ export async function createGameHost(deps: {
   const { config, database, bus } = deps;
   const { db } = database;
   const catalogue = createGameCatalogue({ db, bus });
+  const storage = deps.storage ?? createLocalStorage(config.gamesHost.dir);
   const publisher = createPublisher({ db, config: config.gamesHost, catalogue });
   const host: GameHost = {
     catalogue,
     resolveGame: createGameResolver(catalogue),
     publisher,
-    admin: createGameAdminService({ db, config: config.gamesHost, catalogue }),
+    admin: createGameAdminService({ db, catalogue, storage }),
     tokens: createAdminTokens(db),
     grants: createGameGrants(config.sessionSecret),
     audit: (gameId) => listGameAudit(db, gameId),
-    storage: deps.storage ?? createLocalStorage(config.gamesHost.dir),
+    storage,
   };
   await removeAbandonedUploads(config.gamesHost.dir).catch((error: unknown) =>
     log.warn({ err: error }, 'could not clear old uploads'),
