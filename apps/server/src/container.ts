@@ -247,6 +247,17 @@ export interface BuildOptions {
   passwordResetLimits?: PasswordResetLimits;
 }
 
+/**
+ * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR),
+ * uploaded media (MEDIA_DIR).
+ */
+function buildStorage(config: Config): { games: ObjectStorage; media: ObjectStorage } {
+  return {
+    games: createLocalStorage(config.gamesHost.dir),
+    media: createLocalStorage(config.media.dir, { followLinks: false }),
+  };
+}
+
 /** The database, Redis (when configured) and the buses every module is built on. */
 async function buildInfrastructure(config: Config, options: BuildOptions) {
   const database =
@@ -279,7 +290,15 @@ async function buildInfrastructure(config: Config, options: BuildOptions) {
   const rateLimiter = redis
     ? createRedisRateLimiter(redis, { prefix: config.redisPrefix })
     : createMemoryRateLimiter();
-  return { database, redis, redisSubscriber, events, bus, rateLimiter };
+  return {
+    database,
+    redis,
+    redisSubscriber,
+    events,
+    bus,
+    rateLimiter,
+    storage: buildStorage(config),
+  };
 }
 
 type Infrastructure = Awaited<ReturnType<typeof buildInfrastructure>>;
@@ -534,13 +553,12 @@ async function buildContent(
   infra: Infrastructure,
   gameHost: GameHost,
   now: () => number,
-  mediaStorage: ObjectStorage,
 ) {
   const { database, bus } = infra;
   const media = createMediaService({
     db: database.db,
     config: config.media,
-    storage: mediaStorage,
+    storage: infra.storage.media,
   });
   await media
     .sweepIncoming()
@@ -594,38 +612,17 @@ const authRateLimitsOf = (config: Config) => ({
   },
 });
 
-/**
- * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR),
- * uploaded media (MEDIA_DIR).
- */
-function buildStorage(config: Config): { games: ObjectStorage; media: ObjectStorage } {
-  return {
-    games: createLocalStorage(config.gamesHost.dir),
-    media: createLocalStorage(config.media.dir, { followLinks: false }),
-  };
-}
+/** The game host; the built-in catalogue and demo builds are seeded before the app takes requests. */
+const buildGameHost = (config: Config, { database, bus, storage }: Infrastructure) =>
+  createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR, storage: storage.games });
 
 /** Everything the app needs, built once from the configuration, module by module. */
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
   const infra = await buildInfrastructure(config, options);
   const { database, redis, redisSubscriber, events, bus, rateLimiter } = infra;
   const now = options.now ?? Date.now;
-  // the built-in catalogue and demo builds are seeded here, before the app takes requests
-  const storage = buildStorage(config);
-  const gameHost = await createGameHost({
-    config,
-    database,
-    bus,
-    demoDir: DEFAULT_GAMES_DIR,
-    storage: storage.games,
-  });
-  const { media, content, devlog, known } = await buildContent(
-    config,
-    infra,
-    gameHost,
-    now,
-    storage.media,
-  );
+  const gameHost = await buildGameHost(config, infra);
+  const { media, content, devlog, known } = await buildContent(config, infra, gameHost, now);
   const authModule = buildAuth(config, infra, options);
   const { sessions } = authModule;
   const siteOrigin = siteOriginOf(config);

@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import {
   assertKey,
   assertPrefix,
+  filesUnder,
   type ByteRange,
   type ObjectInfo,
   type ObjectStorage,
@@ -37,6 +38,65 @@ const isMissing = (error: unknown) =>
   error instanceof Error &&
   ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
+/** The file's stats when it is a regular file that resolves inside the folder. */
+async function statInside(
+  base: string,
+  followLinks: boolean,
+  file: string,
+): Promise<Stats | undefined> {
+  try {
+    if (!followLinks && (await lstat(file)).isSymbolicLink()) {
+      return undefined;
+    }
+    const [realRoot, real] = await Promise.all([realpath(base), realpath(file)]);
+    if (!real.startsWith(realRoot + path.sep)) {
+      return undefined;
+    }
+    const stats = await stat(real);
+    return stats.isFile() ? stats : undefined;
+  } catch (error) {
+    if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+async function walk(dir: string, keyPrefix: string, out: ObjectInfo[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+    if (isMissing(error)) {
+      return [];
+    }
+    throw error;
+  });
+  for (const entry of entries) {
+    if (PARTIAL.test(entry.name) || (keyPrefix === '' && entry.name.startsWith('.'))) {
+      continue;
+    }
+    const key = keyPrefix + entry.name;
+    if (entry.isDirectory()) {
+      await walk(path.join(dir, entry.name), `${key}/`, out);
+    } else if (entry.isFile()) {
+      const stats = await stat(path.join(dir, entry.name)).catch(() => undefined);
+      if (stats) {
+        out.push(infoOf(key, stats));
+      }
+    }
+  }
+}
+
+async function listUnder(base: string, prefix: string, limit = Infinity): Promise<ObjectInfo[]> {
+  assertPrefix(prefix);
+  // walk only the folder the prefix names (up to its last '/')
+  const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+  const out: ObjectInfo[] = [];
+  await walk(path.join(base, ...folder.split('/').filter(Boolean)), folder, out);
+  return out
+    .filter((info) => info.key.startsWith(prefix))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, limit);
+}
+
 export interface LocalStorageOptions {
   /**
    * Follow links that stay inside the folder (true, the default: a build's own links), or treat
@@ -54,72 +114,35 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
     return path.join(base, ...key.split('/'));
   };
 
-  /** The file's stats when it is a regular file that resolves inside the folder. */
-  async function statInside(key: string): Promise<Stats | undefined> {
+  async function put(key: string, body: Readable | Buffer): Promise<void> {
     const file = fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const partial = path.join(
+      path.dirname(file),
+      `.${path.basename(file)}.${randomUUID()}.partial`,
+    );
     try {
-      if (!followLinks && (await lstat(file)).isSymbolicLink()) {
-        return undefined;
+      if (Buffer.isBuffer(body)) {
+        await writeFile(partial, body);
+      } else {
+        await pipeline(body, createWriteStream(partial));
       }
-      const [realRoot, real] = await Promise.all([realpath(base), realpath(file)]);
-      if (!real.startsWith(realRoot + path.sep)) {
-        return undefined;
-      }
-      const stats = await stat(real);
-      return stats.isFile() ? stats : undefined;
-    } catch (error) {
-      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') {
-        return undefined;
-      }
-      throw error;
+      await rename(partial, file);
+    } finally {
+      await rm(partial, { force: true });
     }
-  }
-
-  async function walk(dir: string, keyPrefix: string, out: ObjectInfo[]): Promise<void> {
-    const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
-      if (isMissing(error)) {
-        return [];
-      }
-      throw error;
-    });
-    for (const entry of entries) {
-      if (PARTIAL.test(entry.name) || (keyPrefix === '' && entry.name.startsWith('.'))) {
-        continue;
-      }
-      const key = keyPrefix + entry.name;
-      if (entry.isDirectory()) {
-        await walk(path.join(dir, entry.name), `${key}/`, out);
-      } else if (entry.isFile()) {
-        const stats = await stat(path.join(dir, entry.name)).catch(() => undefined);
-        if (stats) {
-          out.push(infoOf(key, stats));
-        }
-      }
-    }
-  }
-
-  async function list(prefix: string, limit = Infinity): Promise<ObjectInfo[]> {
-    assertPrefix(prefix);
-    // walk only the folder the prefix names (up to its last '/')
-    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
-    const out: ObjectInfo[] = [];
-    await walk(path.join(base, ...folder.split('/').filter(Boolean)), folder, out);
-    return out
-      .filter((info) => info.key.startsWith(prefix))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .slice(0, limit);
   }
 
   return {
     description: `folder ${base}`,
 
     async head(key) {
-      const stats = await statInside(key);
+      const stats = await statInside(base, followLinks, fileOf(key));
       return stats && infoOf(key, stats);
     },
 
     async get(key, range?: ByteRange) {
-      const stats = await statInside(key);
+      const stats = await statInside(base, followLinks, fileOf(key));
       if (!stats) {
         return undefined;
       }
@@ -130,22 +153,24 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
       return { ...infoOf(key, stats), body };
     },
 
-    async put(key, body) {
-      const file = fileOf(key);
-      await mkdir(path.dirname(file), { recursive: true });
-      const partial = path.join(
-        path.dirname(file),
-        `.${path.basename(file)}.${randomUUID()}.partial`,
-      );
+    put,
+
+    async importFolder(dir, prefix) {
+      assertPrefix(prefix);
+      const target = path.join(base, ...prefix.split('/').filter(Boolean));
+      await mkdir(path.dirname(target), { recursive: true });
       try {
-        if (Buffer.isBuffer(body)) {
-          await writeFile(partial, body);
-        } else {
-          await pipeline(body, createWriteStream(partial));
+        // the usual case: a staged folder beside the objects, and nothing there yet
+        await rename(dir, target);
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        if (!['ENOTEMPTY', 'EEXIST', 'EXDEV'].includes(code)) {
+          throw error;
         }
-        await rename(partial, file);
-      } finally {
-        await rm(partial, { force: true });
+      }
+      for (const file of await filesUnder(dir)) {
+        await put(prefix + file, createReadStream(path.join(dir, ...file.split('/'))));
       }
     },
 
@@ -153,10 +178,10 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
       await rm(fileOf(key), { force: true });
     },
 
-    list,
+    list: (prefix, limit) => listUnder(base, prefix, limit),
 
     async deletePrefix(prefix) {
-      const found = await list(prefix);
+      const found = await listUnder(base, prefix);
       await Promise.all(found.map((info) => rm(fileOf(info.key), { force: true })));
       if (prefix.endsWith('/')) {
         // the folder itself, with whatever was not an object (partial files, links)

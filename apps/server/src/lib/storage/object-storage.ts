@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /*
@@ -42,6 +44,13 @@ export interface ObjectStorage {
   get(key: string, range?: ByteRange): Promise<ObjectRead | undefined>;
   /** Writes an object whole (replacing one of the same key); readers never see it half written. */
   put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<void>;
+  /**
+   * Writes every regular file under the local folder `dir` as `prefix` + its relative path
+   * (replacing objects of the same keys) and consumes the folder (moved in, or left to the
+   * caller to remove). Where it fails part-way, the objects written stay: the caller deletes the
+   * prefix. A folder on the storage's own file system moves in with one rename.
+   */
+  importFolder(dir: string, prefix: string): Promise<void>;
   /** Removes an object; nothing happens when there is none. */
   delete(key: string): Promise<void>;
   /** Objects whose keys start with `prefix`, sorted by key (at most `limit`). */
@@ -77,6 +86,17 @@ export function assertPrefix(prefix: string): void {
     return;
   }
   assertKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+}
+
+/** The regular files under a local folder, as '/'-separated relative paths (links skipped). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    )
+    .sort();
 }
 
 /** Whether `key` names a folder of objects (a key with objects under `key/`). */

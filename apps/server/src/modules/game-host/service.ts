@@ -76,7 +76,7 @@ export async function createGameHost(deps: {
   const { db } = database;
   const catalogue = createGameCatalogue({ db, bus });
   const storage = deps.storage ?? createLocalStorage(config.gamesHost.dir);
-  const publisher = createPublisher({ db, config: config.gamesHost, catalogue });
+  const publisher = createPublisher({ db, config: config.gamesHost, catalogue, storage });
   const host: GameHost = {
     catalogue,
     resolveGame: createGameResolver(catalogue),
@@ -97,7 +97,7 @@ export async function createGameHost(deps: {
       catalogue,
       publisher,
       demoDir: deps.demoDir,
-      gamesDir: config.gamesHost.dir,
+      storage,
     });
   } catch (error) {
     // the site still starts (the games origin serves what is there); the log says why
