@@ -107,6 +107,7 @@ import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { createLocalStorage } from './lib/storage/local-storage.js';
+import { createS3Client, createS3Storage } from './lib/storage/s3-storage.js';
 import type { ObjectStorage } from './lib/storage/object-storage.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
@@ -248,10 +249,18 @@ export interface BuildOptions {
 }
 
 /**
- * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR),
- * uploaded media (MEDIA_DIR).
+ * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR, or
+ * the bucket's games/), uploaded media (MEDIA_DIR, or the bucket's media/). A bucket is checked
+ * before anything else starts (StorageUnavailableError says what is wrong).
  */
-function buildStorage(config: Config): { games: ObjectStorage; media: ObjectStorage } {
+async function buildStorage(
+  config: Config,
+): Promise<{ games: ObjectStorage; media: ObjectStorage }> {
+  if (config.storage.kind === 's3') {
+    const bucket = createS3Storage(createS3Client(config.storage), config.storage);
+    await bucket.check();
+    return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
+  }
   return {
     games: createLocalStorage(config.gamesHost.dir),
     media: createLocalStorage(config.media.dir, { followLinks: false }),
@@ -260,6 +269,7 @@ function buildStorage(config: Config): { games: ObjectStorage; media: ObjectStor
 
 /** The database, Redis (when configured) and the buses every module is built on. */
 async function buildInfrastructure(config: Config, options: BuildOptions) {
+  const storage = await buildStorage(config);
   const database =
     options.database ??
     (await openDatabase({
@@ -297,7 +307,7 @@ async function buildInfrastructure(config: Config, options: BuildOptions) {
     events,
     bus,
     rateLimiter,
-    storage: buildStorage(config),
+    storage,
   };
 }
 

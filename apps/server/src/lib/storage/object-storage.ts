@@ -67,6 +67,9 @@ export interface ObjectStorage {
   scoped(prefix: string): ObjectStorage;
 }
 
+/** The storage cannot be used (a missing bucket, refused credentials, a folder not writable). */
+export class StorageUnavailableError extends Error {}
+
 /** A key that is not a relative '/'-separated path of plain names. */
 export class InvalidKeyError extends Error {}
 
