@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -46,6 +47,27 @@ export interface TestS3Server {
   /** Settings for a bucket of its own (created). */
   bucket(name: string): Promise<S3Settings>;
   stop(): Promise<void>;
+}
+
+/**
+ * Whether test apps keep their files in a bucket (TEST_STORAGE=s3): tests of a local folder's
+ * own matters (links on disk) skip then, and fixtures laid out on disk are written into the
+ * app's storage.
+ */
+export const isTestStorageS3 = () => Boolean(process.env.TEST_S3_ENDPOINT);
+
+/** A new empty bucket on the test S3 server at `endpoint`, as STORAGE=s3 settings. */
+export async function createTestBucket(endpoint: string) {
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  const settings: S3Settings = {
+    bucket: `test-${randomBytes(8).toString('hex')}`,
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+  };
+  await createS3Client(settings).send(new CreateBucketCommand({ Bucket: settings.bucket }));
+  return { kind: 's3' as const, ...settings, endpoint };
 }
 
 /** Starts moto_server and waits until it answers. */
