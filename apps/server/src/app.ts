@@ -244,7 +244,7 @@ function mountGameRoutes(api: express.Router, { deps, config }: ApiWiring): void
       achievements: deps.achievements,
       resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
-      gamesDir: config.gamesHost.dir,
+      storage: deps.gameHost.storage,
     }),
   );
   api.use(
@@ -384,7 +384,7 @@ function mountFilesOutsideApi(
   );
 
   // uploaded media, by content hash: ranges for seeking, cached for a year
-  app.use('/media', createMediaStaticRouter(config.media.dir));
+  app.use('/media', createMediaStaticRouter(deps.media.storage));
 }
 
 /** Source maps (if allowed), the devlog's feed and the built web app's files and pages. */

@@ -354,3 +354,61 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('storage settings', () => {
+  const base = { SESSION_SECRET: SECRET };
+
+  it('keeps files in the local folders unless STORAGE=s3', () => {
+    expect(loadConfig({ ...base, DATA_DIR: tempDir() }).storage).toEqual({ kind: 'local' });
+  });
+
+  it('reads a bucket, its region, endpoint and addressing', () => {
+    const config = loadConfig({
+      ...base,
+      DATA_DIR: tempDir(),
+      STORAGE: 's3',
+      S3_BUCKET: 'site-files',
+      S3_REGION: 'eu-west-1',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config.storage).toEqual({
+      kind: 's3',
+      bucket: 'site-files',
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+    });
+    const aws = loadConfig({
+      ...base,
+      DATA_DIR: tempDir(),
+      STORAGE: 's3',
+      S3_BUCKET: 'site-files',
+      AWS_REGION: 'us-east-2',
+    });
+    expect(aws.storage).toMatchObject({ region: 'us-east-2', endpoint: undefined });
+  });
+
+  it('says what is missing or wrong, one line per setting', () => {
+    const message = configError({ ...base, STORAGE: 's3' });
+    expect(message).toContain('S3_BUCKET: is required when STORAGE=s3');
+    expect(message).toContain('S3_REGION: is required when STORAGE=s3');
+    expect(configError({ ...base, STORAGE: 'bucket' })).toContain(
+      "STORAGE: must be 'local' (folders under DATA_DIR) or 's3'",
+    );
+    const wrong = configError({
+      ...base,
+      STORAGE: 's3',
+      S3_BUCKET: 'Site_Files',
+      S3_REGION: 'eu-west-1',
+      S3_ENDPOINT: 'minio:9000',
+      S3_FORCE_PATH_STYLE: 'yes',
+    });
+    expect(wrong).toContain('S3_BUCKET: must be a bucket name');
+    expect(wrong).toContain('S3_ENDPOINT: must be an http:// or https:// URL');
+    expect(wrong).toContain("S3_FORCE_PATH_STYLE: must be 'true' or 'false'");
+    expect(configError({ ...base, AWS_ACCESS_KEY_ID: 'AKIA' })).toContain(
+      'AWS_SECRET_ACCESS_KEY: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together',
+    );
+  });
+});

@@ -152,6 +152,35 @@ const EnvSchema = z
         .default(2 * 1024 * 1024 * 1024),
     ),
     GAME_ZIP_MAX_RATIO: unsetIfEmpty(z.coerce.number().min(2).default(200)),
+    // where builds and media are kept: 'local' (GAMES_DIR and MEDIA_DIR, the default) or 's3' (a
+    // bucket of any S3-compatible service: builds under games/, media under media/)
+    STORAGE: unsetIfEmpty(
+      z
+        .enum(['local', 's3'], {
+          error: "must be 'local' (folders under DATA_DIR) or 's3' (a bucket: set S3_BUCKET too)",
+        })
+        .default('local'),
+    ),
+    S3_BUCKET: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+          error: 'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens',
+        })
+        .optional(),
+    ),
+    S3_REGION: optionalString,
+    // the SDK's own region setting, used when S3_REGION is unset
+    AWS_REGION: optionalString,
+    S3_ENDPOINT: unsetIfEmpty(
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    ),
+    S3_FORCE_PATH_STYLE: unsetIfEmpty(
+      z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).default('false'),
+    ),
+    // read here only to say when one of the pair is missing; the SDK reads them itself
+    AWS_ACCESS_KEY_ID: optionalString,
+    AWS_SECRET_ACCESS_KEY: optionalString,
     // uploaded media (images, video, audio): where files are stored (default DATA_DIR/media) and
     // the largest upload of each kind in bytes (default 20 MB, 200 MB, 50 MB)
     MEDIA_DIR: optionalString,
@@ -282,6 +311,7 @@ const EnvSchema = z
         message: 'must be longer than HEADERS_TIMEOUT_MS',
       });
     }
+    addStorageIssues(env, ctx);
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',
@@ -292,6 +322,46 @@ const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** What STORAGE=s3 needs besides the settings' own checks. */
+function addStorageIssues(
+  env: Pick<
+    Env,
+    | 'STORAGE'
+    | 'S3_BUCKET'
+    | 'S3_REGION'
+    | 'AWS_REGION'
+    | 'AWS_ACCESS_KEY_ID'
+    | 'AWS_SECRET_ACCESS_KEY'
+  >,
+  ctx: z.RefinementCtx,
+): void {
+  if (Boolean(env.AWS_ACCESS_KEY_ID) !== Boolean(env.AWS_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [env.AWS_ACCESS_KEY_ID ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID'],
+      message: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together',
+    });
+  }
+  if (env.STORAGE !== 's3') {
+    return;
+  }
+  if (!env.S3_BUCKET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['S3_BUCKET'],
+      message: 'is required when STORAGE=s3 (the bucket that keeps builds and media)',
+    });
+  }
+  if (!env.S3_REGION && !env.AWS_REGION) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['S3_REGION'],
+      message:
+        "is required when STORAGE=s3 (the bucket's region, e.g. eu-west-1; a service without regions takes any, e.g. us-east-1)",
+    });
+  }
+}
 
 /**
  * Why games would share the site's cookie jar, or undefined when they are on another site.
@@ -363,6 +433,8 @@ export interface Config {
   gamesHost: GamesHostConfig;
   /** Uploaded media: the folder and the largest upload of each kind. */
   media: MediaConfig;
+  /** Where builds and media are kept: the folders above, or a bucket. */
+  storage: StorageConfig;
   /** Health URL per multiplayer server type; none = the built-in demo server, reported up. */
   gameServerHealthUrls: Record<string, string | undefined>;
   /** LOG_LEVEL (the logger reads it itself at load; kept here for what the process reports). */
@@ -393,6 +465,31 @@ export interface MailConfig {
   smtpUrl: string | undefined;
   /** MAIL_FROM; undefined = the site's name at no-reply@ the public origin's host. */
   from: string | undefined;
+}
+
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+    };
+
+/** The storage settings, once the schema has checked them. */
+function storageConfigOf(env: Env): StorageConfig {
+  const region = env.S3_REGION ?? env.AWS_REGION;
+  if (env.STORAGE !== 's3' || !env.S3_BUCKET || !region) {
+    return { kind: 'local' };
+  }
+  return {
+    kind: 's3',
+    bucket: env.S3_BUCKET,
+    region,
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+  };
 }
 
 export interface GamesHostConfig {
@@ -538,6 +635,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       zipMaxUnpackedBytes: env.GAME_ZIP_MAX_UNPACKED_BYTES,
       zipMaxRatio: env.GAME_ZIP_MAX_RATIO,
     },
+    storage: storageConfigOf(env),
     media: {
       dir: env.MEDIA_DIR ? resolveSettingPath(env.MEDIA_DIR) : path.join(dataDir, 'media'),
       limits: {

@@ -106,6 +106,9 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
+import { createLocalStorage } from './lib/storage/local-storage.js';
+import { createS3Client, createS3Storage } from './lib/storage/s3-storage.js';
+import type { ObjectStorage } from './lib/storage/object-storage.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 import { createMarkdownRenderer } from './modules/devlog/markdown-renderer.js';
@@ -245,8 +248,28 @@ export interface BuildOptions {
   passwordResetLimits?: PasswordResetLimits;
 }
 
+/**
+ * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR, or
+ * the bucket's games/), uploaded media (MEDIA_DIR, or the bucket's media/). A bucket is checked
+ * before anything else starts (StorageUnavailableError says what is wrong).
+ */
+async function buildStorage(
+  config: Config,
+): Promise<{ games: ObjectStorage; media: ObjectStorage }> {
+  if (config.storage.kind === 's3') {
+    const bucket = createS3Storage(createS3Client(config.storage), config.storage);
+    await bucket.check();
+    return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
+  }
+  return {
+    games: createLocalStorage(config.gamesHost.dir),
+    media: createLocalStorage(config.media.dir, { followLinks: false }),
+  };
+}
+
 /** The database, Redis (when configured) and the buses every module is built on. */
 async function buildInfrastructure(config: Config, options: BuildOptions) {
+  const storage = await buildStorage(config);
   const database =
     options.database ??
     (await openDatabase({
@@ -277,7 +300,15 @@ async function buildInfrastructure(config: Config, options: BuildOptions) {
   const rateLimiter = redis
     ? createRedisRateLimiter(redis, { prefix: config.redisPrefix })
     : createMemoryRateLimiter();
-  return { database, redis, redisSubscriber, events, bus, rateLimiter };
+  return {
+    database,
+    redis,
+    redisSubscriber,
+    events,
+    bus,
+    rateLimiter,
+    storage,
+  };
 }
 
 type Infrastructure = Awaited<ReturnType<typeof buildInfrastructure>>;
@@ -534,7 +565,11 @@ async function buildContent(
   now: () => number,
 ) {
   const { database, bus } = infra;
-  const media = createMediaService({ db: database.db, config: config.media });
+  const media = createMediaService({
+    db: database.db,
+    config: config.media,
+    storage: infra.storage.media,
+  });
   await media
     .sweepIncoming()
     .catch((error: unknown) => mediaLog.error({ err: error }, 'sweeping old uploads failed'));
@@ -587,13 +622,16 @@ const authRateLimitsOf = (config: Config) => ({
   },
 });
 
+/** The game host; the built-in catalogue and demo builds are seeded before the app takes requests. */
+const buildGameHost = (config: Config, { database, bus, storage }: Infrastructure) =>
+  createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR, storage: storage.games });
+
 /** Everything the app needs, built once from the configuration, module by module. */
 export async function buildDeps(config: Config, options: BuildOptions = {}): Promise<Deps> {
   const infra = await buildInfrastructure(config, options);
   const { database, redis, redisSubscriber, events, bus, rateLimiter } = infra;
   const now = options.now ?? Date.now;
-  // the built-in catalogue and demo builds are seeded here, before the app takes requests
-  const gameHost = await createGameHost({ config, database, bus, demoDir: DEFAULT_GAMES_DIR });
+  const gameHost = await buildGameHost(config, infra);
   const { media, content, devlog, known } = await buildContent(config, infra, gameHost, now);
   const authModule = buildAuth(config, infra, options);
   const { sessions } = authModule;
@@ -682,7 +720,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     playTickets: multiplayerModule.playTickets,
     games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
     leaderboards: createLeaderboardService({ db: database.db, now, redis, config }),
-    achievements: createAchievementService({ db: database.db, gamesDir: config.gamesHost.dir }),
+    achievements: createAchievementService({ db: database.db, storage: gameHost.storage }),
     subscriptions: subscriptionModule.subscriptions,
     mailGrantsEndingSoon,
     subscriptionRateLimits: options.subscriptionRateLimits ?? DEFAULT_SUBSCRIPTION_RATE_LIMITS,

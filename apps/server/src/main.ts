@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { moduleLogger } from './lib/logger.js';
+import { StorageUnavailableError } from './lib/storage/object-storage.js';
 import { ListenError, startServer } from './server.js';
 
 const log = moduleLogger('server');
@@ -26,7 +27,7 @@ async function main() {
   try {
     running = await startServer(config);
   } catch (error) {
-    if (error instanceof ListenError) {
+    if (error instanceof ListenError || error instanceof StorageUnavailableError) {
       log.fatal(error.message);
       process.exit(1);
     }

@@ -157,6 +157,7 @@ export async function startServer(
     catalogue: options.gameHostCatalogue ?? deps.gameHost.catalogue,
     grants: deps.gameHost.grants,
     sdkPath: path.join(DEFAULT_GAMES_DIR, 'sdk.js'),
+    storage: deps.gameHost.storage,
   });
   try {
     await games.listen(config.host);

@@ -14,6 +14,7 @@ import {
   RELAXED_SUBSCRIPTION_LIMITS,
 } from './relaxed-limits.js';
 import { createScratchDatabase } from './scratch-database.js';
+import { createTestBucket } from './s3-server.js';
 
 export interface TestApp extends RunningServer {
   /** A client with its own cookie jar, like one browser. */
@@ -48,6 +49,9 @@ export async function startTestApp(
     }),
     ...overrides,
   };
+  if (process.env.TEST_S3_ENDPOINT && !overrides.storage) {
+    config.storage = await createTestBucket(process.env.TEST_S3_ENDPOINT);
+  }
   const template = process.env.PGLITE_TEMPLATE;
   const buildOptions: BuildOptions = {
     authRateLimits: RELAXED_AUTH_LIMITS,

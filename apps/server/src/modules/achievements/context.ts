@@ -9,11 +9,13 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { gameAchievementDefs, gameAchievements } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 
 /** What every achievement command and query works with. */
 export interface AchievementContext {
   db: Db;
-  gamesDir: string;
+  /** The games storage: icons are `<gameId>/achievements/<file>` beside the game's builds. */
+  storage: ObjectStorage;
 }
 
 export type DefRow = typeof gameAchievementDefs.$inferSelect;
@@ -32,9 +34,8 @@ export const achievementIconUrl = (gameId: string, row: Pick<DefRow, 'icon' | 'u
         .toString(36)}`
     : null;
 
-/** The folder of a game's achievement icons. */
-export const achievementIconDir = (gamesDir: string, gameId: string) =>
-  path.join(gamesDir, gameId, 'achievements');
+/** The storage prefix of a game's achievement icons. */
+export const achievementIconPrefix = (gameId: string) => `${gameId}/achievements/`;
 
 export const toDef = (row: DefRow, players: number): AchievementDef => ({
   key: row.key,

@@ -1,5 +1,3 @@
-import path from 'node:path';
-
 import express, { type Request, type RequestHandler, Router } from 'express';
 
 import {
@@ -12,11 +10,17 @@ import {
 } from '@portfolio/types/achievements';
 
 import { badRequest, notFound } from '../../lib/errors.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
+import { sendObject } from '../../lib/storage/send-object.js';
 import { parseInput } from '../../lib/validate.js';
 import { binaryBodyGuard, mediaTypeOf } from '../../lib/binary-body-guard.js';
 import { actorOf } from '../../access/admin-guard.js';
 import { IMAGE_TYPES, type ResolveGame } from '../game-host/index.js';
-import { ACHIEVEMENT_ICON_FILE, type AchievementService, achievementIconDir } from './service.js';
+import {
+  ACHIEVEMENT_ICON_FILE,
+  type AchievementService,
+  achievementIconPrefix,
+} from './service.js';
 
 /*
  *   GET    /api/games/:gameId/achievements                 a published game's catalogue (public;
@@ -42,7 +46,8 @@ export function createAchievementRouter(deps: {
   achievements: AchievementService;
   resolveGame: ResolveGame;
   adminAuth: RequestHandler;
-  gamesDir: string;
+  /** The games storage, where the icons are kept. */
+  storage: ObjectStorage;
 }): Router {
   const { achievements, resolveGame, adminAuth } = deps;
   const router = Router();
@@ -62,26 +67,21 @@ export function createAchievementRouter(deps: {
       );
   });
 
-  router.get('/games/:gameId/achievement-icons/:file', (req, res, next) => {
+  router.get('/games/:gameId/achievement-icons/:file', async (req, res) => {
     // icons of unpublished games too: the admin's page shows them before the game is out
     const gameId = resolveGame(req.params.gameId, 'any').id;
     const file = String(req.params.file ?? '');
     if (!ACHIEVEMENT_ICON_FILE.test(file)) {
       throw notFound('No such icon');
     }
-    res.sendFile(
-      file,
-      {
-        root: path.resolve(achievementIconDir(deps.gamesDir, gameId)),
-        maxAge: 300_000,
-        dotfiles: 'deny',
-      },
-      (error?: Error) => {
-        if (error) {
-          next(notFound('No such icon'));
-        }
-      },
-    );
+    const result = await sendObject(req, res, deps.storage, achievementIconPrefix(gameId) + file, {
+      cacheControl: 'public, max-age=300',
+      headers: {},
+      negotiate: false,
+    });
+    if (result !== 'sent') {
+      throw notFound('No such icon');
+    }
   });
 
   router.get('/admin/games/:id/achievements', adminAuth, async (req, res) => {

@@ -1,6 +1,7 @@
 import type { PutAchievementRequest } from '@portfolio/types/achievements';
 
 import type { Db } from '../../db/client.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import type { Actor } from '../../access/audit.js';
 import { checkUnlock } from './commands/check-unlock.js';
 import { putAchievement } from './commands/put-achievement.js';
@@ -11,7 +12,7 @@ import { adminView } from './queries/admin-view.js';
 import { catalogue } from './queries/catalogue.js';
 import { definitionsFor } from './queries/definitions-for.js';
 
-export { ACHIEVEMENT_ICON_FILE, achievementIconDir, achievementIconUrl } from './context.js';
+export { ACHIEVEMENT_ICON_FILE, achievementIconPrefix, achievementIconUrl } from './context.js';
 
 /*
  * A game's achievement catalogue: definitions by the admin (with an icon uploaded like the
@@ -20,8 +21,8 @@ export { ACHIEVEMENT_ICON_FILE, achievementIconDir, achievementIconUrl } from '.
  * only what it defines; a game without one keeps its free-form names. One file per command
  * (commands/) and per query (queries/) over an AchievementContext; this factory assembles them.
  */
-export function createAchievementService(deps: { db: Db; gamesDir: string }) {
-  const ctx: AchievementContext = { db: deps.db, gamesDir: deps.gamesDir };
+export function createAchievementService(deps: { db: Db; storage: ObjectStorage }) {
+  const ctx: AchievementContext = { db: deps.db, storage: deps.storage };
   return {
     adminView: (gameId: string) => adminView(ctx, gameId),
     catalogue: (gameId: string, userId?: string) => catalogue(ctx, gameId, userId),

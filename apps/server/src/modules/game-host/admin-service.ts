@@ -1,7 +1,3 @@
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-
 import { eq, sql } from 'drizzle-orm';
 
 import type {
@@ -17,8 +13,8 @@ import {
   describeThumbnail,
 } from '@portfolio/types/game-history';
 
-import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import { games } from '../../db/schema.js';
 import { badRequest, conflict, gameNotFound, HttpError } from '../../lib/errors.js';
 import type { Actor } from '../../access/audit.js';
@@ -66,8 +62,9 @@ function frameColumns(frame: GameFrameSize) {
 
 interface GameAdminContext {
   db: Db;
-  config: GamesHostConfig;
   catalogue: GameCatalogue;
+  /** Builds and thumbnails (`<gameId>/thumbnail.<ext>`). */
+  storage: ObjectStorage;
 }
 
 /** A game in the catalogue, or the 404 that names its id. */
@@ -81,7 +78,7 @@ function recordIn(catalogue: GameCatalogue, gameId: string): GameRecord {
 
 /** Keeps a game's thumbnail (PNG, JPEG or WebP, sniffed), one file per game. */
 async function setThumbnail(
-  { db, config, catalogue }: GameAdminContext,
+  { db, storage, catalogue }: GameAdminContext,
   gameId: string,
   image: Buffer,
   contentType: string,
@@ -99,16 +96,12 @@ async function setThumbnail(
       `The thumbnail is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
     );
   }
-  const dir = path.join(config.dir, gameId);
-  await mkdir(dir, { recursive: true });
   const name = `thumbnail.${type}`;
-  const temporary = path.join(dir, `.${name}.${process.pid}.${Date.now()}`);
-  await writeFile(temporary, image);
-  await rename(temporary, path.join(dir, name));
+  await storage.put(`${gameId}/${name}`, image, { contentType: `image/${type}` });
   // the other types' files go: one thumbnail per game
-  for (const file of await readdir(dir)) {
-    if (/^thumbnail\.(png|jpg|webp)$/.test(file) && file !== name) {
-      await rm(path.join(dir, file), { force: true });
+  for (const { key } of await storage.list(`${gameId}/thumbnail.`)) {
+    if (key !== `${gameId}/${name}`) {
+      await storage.delete(key);
     }
   }
   await db.transaction(async (tx) => {
@@ -128,7 +121,7 @@ async function setThumbnail(
 }
 
 export function createGameAdminService(deps: GameAdminContext): GameAdminService {
-  const { db, config, catalogue } = deps;
+  const { db, catalogue, storage } = deps;
 
   const recordOf = (gameId: string): GameRecord => recordIn(catalogue, gameId);
 
@@ -249,7 +242,7 @@ export function createGameAdminService(deps: GameAdminContext): GameAdminService
       });
       await catalogue.changed();
       // its files go too (a new game with this id starts after its last version)
-      await rm(path.join(config.dir, gameId), { recursive: true, force: true });
+      await storage.deletePrefix(`${gameId}/`);
     },
 
     setThumbnail: (gameId, image, contentType, actor) =>

@@ -84,6 +84,13 @@ interface ErrorBody {
   error: { message: string };
 }
 
+/** Whether the app's games storage holds `key` (GAMES_DIR, or the bucket with TEST_STORAGE=s3). */
+const isStored = async (key: string) => (await app.deps.gameHost.storage.head(key)) !== undefined;
+
+/** The keys under `prefix` in the app's games storage, relative to it. */
+const storedUnder = async (prefix: string) =>
+  (await app.deps.gameHost.storage.list(prefix)).map((info) => info.key.slice(prefix.length));
+
 async function adminGame(gameId: string) {
   const response = await admin.get<AdminGamesResponse>('/api/admin/games');
   expect(response.status).toBe(200);
@@ -123,10 +130,11 @@ describe('the seeded catalogue', () => {
       expect(game?.serverType).toBe(entry.serverType);
       expect(game?.version).toBeGreaterThanOrEqual(1);
       expect(game?.playUrl).toBe(`${GAMES_ORIGIN}/${entry.id}/${game?.version}/index.html`);
-      // the files are on disk under GAMES_DIR, with precompressed siblings for the scripts
-      const dir = path.join(gamesDir, entry.id, String(game?.version));
-      expect(existsSync(path.join(dir, 'index.html')), entry.id).toBe(true);
-      const files = readdirSync(dir);
+      // the files are in the games storage (GAMES_DIR, or the bucket), with precompressed
+      // siblings for the scripts
+      const prefix = `${entry.id}/${game?.version}/`;
+      expect(await isStored(`${prefix}index.html`), entry.id).toBe(true);
+      const files = await storedUnder(prefix);
       expect(
         files.some((file) => file.endsWith('.js.br')),
         entry.id,
@@ -351,14 +359,7 @@ describe('engine detection', () => {
       await makeZip(ENGINE_FIXTURES.unity?.files ?? {}),
     );
     expect(response.status).toBe(201);
-    const build = path.join(gamesDir, id, '1');
-    const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-        entry.isDirectory()
-          ? files(path.join(dir, entry.name)).map((file) => `${entry.name}/${file}`)
-          : [entry.name],
-      );
-    expect(files(build).sort()).toEqual(
+    expect((await storedUnder(`${id}/1/`)).sort()).toEqual(
       [
         'index.html',
         'Build/WebGL.loader.js',
@@ -393,7 +394,7 @@ describe('versions', () => {
     expect(rollback.body.build).toMatchObject({ version: 1, isLive: true });
     expect((await card())?.playUrl).toBe(`${GAMES_ORIGIN}/${id}/1/index.html`);
     for (const version of [1, 2, 3]) {
-      expect(existsSync(path.join(gamesDir, id, String(version), 'index.html'))).toBe(true);
+      expect(await isStored(`${id}/${version}/index.html`)).toBe(true);
     }
     // the games origin serves the live version and the one a player may still be in
     expect(app.deps.gameHost.catalogue.find(id)).toMatchObject({
@@ -429,7 +430,7 @@ describe('versions', () => {
     );
 
     expect((await admin.delete(`/api/admin/games/${id}/builds/1`)).status).toBe(204);
-    expect(existsSync(path.join(gamesDir, id, '1'))).toBe(false);
+    expect(await storedUnder(`${id}/1/`)).toEqual([]);
     expect((await fetch(v1Url)).status).toBe(404);
     expect((await adminGame(id))?.builds.map((build) => build.version)).toEqual([2]);
     const audit = await admin.get<GameAuditResponse>(`/api/admin/games/audit?gameId=${id}`);
@@ -799,7 +800,7 @@ describe('the admin catalogue', () => {
     expect((await admin.delete('/api/admin/games/Pong')).status).toBe(409);
     expect((await admin.delete(`/api/admin/games/${id}`)).status).toBe(204);
     expect(await adminGame(id)).toBeUndefined();
-    expect(existsSync(path.join(gamesDir, id))).toBe(false);
+    expect(await storedUnder(`${id}/`)).toEqual([]);
     expect((await admin.delete(`/api/admin/games/${id}`)).status).toBe(404);
     expect((await admin.request('PATCH', `/api/admin/games/${id}`, { title: 'x' })).status).toBe(
       404,
@@ -862,7 +863,7 @@ describe('the admin catalogue', () => {
     expect(response.status).toBe(200);
     const { game } = (await response.json()) as AdminGameResponse;
     expect(game.thumbnail).toMatch(new RegExp(`^${GAMES_ORIGIN}/${id}/thumbnail\\.png\\?v=`));
-    expect(existsSync(path.join(gamesDir, id, 'thumbnail.png'))).toBe(true);
+    expect(await isStored(`${id}/thumbnail.png`)).toBe(true);
 
     expect((await put(Buffer.from('<svg onload=alert(1)>'), 'image/png')).status).toBe(400);
     expect((await put(png, 'image/webp')).status).toBe(400);
@@ -873,8 +874,8 @@ describe('the admin catalogue', () => {
 
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(100)]);
     expect((await put(jpeg, 'image/jpeg')).status).toBe(200);
-    expect(existsSync(path.join(gamesDir, id, 'thumbnail.jpg'))).toBe(true);
-    expect(existsSync(path.join(gamesDir, id, 'thumbnail.png'))).toBe(false);
+    expect(await isStored(`${id}/thumbnail.jpg`)).toBe(true);
+    expect(await isStored(`${id}/thumbnail.png`)).toBe(false);
   });
 
   it('records every change in the audit log', async () => {

@@ -11,9 +11,12 @@ import path from 'node:path';
 import type { Config } from '../../config.js';
 import { applyConnectionLimits } from '../../lib/connection-limits.js';
 import { createGracefulClose } from '../../lib/graceful-close.js';
-import { isHtml, sendFile } from './file-server.js';
+import { gamesOriginBytes } from '../../lib/metrics.js';
+import { createLocalStorage } from '../../lib/storage/local-storage.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
+import { isHtml, sendObject } from '../../lib/storage/send-object.js';
 import type { GameGrants } from './grants.js';
-import { type GameHostCatalogue, type HostedGame, versionDir } from './layout.js';
+import { type GameHostCatalogue, type HostedGame, versionPrefix } from './layout.js';
 import { siteOriginsFor, webSocketOriginOf } from './origin.js';
 import { moduleLogger } from '../../lib/logger.js';
 
@@ -41,6 +44,8 @@ export interface GamesServerOptions {
   grants: GameGrants;
   /** packages/games/sdk.js. */
   sdkPath: string;
+  /** Where builds and thumbnails are kept (GAMES_DIR, or the bucket's games/ prefix). */
+  storage: ObjectStorage;
 }
 
 const VERSION_FILE_CACHE = 'public, max-age=31536000, immutable';
@@ -140,7 +145,8 @@ function answerText(
 /** What the games origin's handler works with: made once per server, shared by every request. */
 interface GamesOrigin {
   options: GamesServerOptions;
-  gamesDir: string;
+  /** The SDK's folder (packages/games), served from disk whatever the storage. */
+  sdk: ObjectStorage;
   /** The CSP for the site's origins, which depend on the port it listens on (known once it listens). */
   cspFor: { key: string; csp: string } | undefined;
 }
@@ -157,6 +163,8 @@ function baseHeaders(origin: GamesOrigin): OutgoingHttpHeaders {
     'X-Content-Type-Options': 'nosniff',
   };
 }
+
+const countBytes = (bytes: number) => gamesOriginBytes.inc(bytes);
 
 /** Sends a folder's address with its trailing slash, which the game's relative URLs need. */
 function redirectToFolder(req: IncomingMessage, res: ServerResponse, headers: OutgoingHttpHeaders) {
@@ -177,14 +185,14 @@ async function sendShortLived(
   req: IncomingMessage,
   res: ServerResponse,
   headers: OutgoingHttpHeaders,
-  filePath: string,
-  within?: string,
+  storage: ObjectStorage,
+  key: string,
 ): Promise<void> {
-  const result = await sendFile(req, res, filePath, {
+  const result = await sendObject(req, res, storage, key, {
     cacheControl: SHORT_CACHE,
     headers,
     negotiate: false,
-    ...(within === undefined ? {} : { within }),
+    onBytesSent: countBytes,
   });
   if (result !== 'sent') {
     answerText(res, 404, 'Not found', headers);
@@ -202,34 +210,30 @@ async function serveVersionFile(
   isGranted: boolean,
 ): Promise<void> {
   const headers = baseHeaders(origin);
-  const root = versionDir(origin.gamesDir, gameId, version);
   let relative = rest.join('/');
   if (relative === '' || relative.endsWith('/')) {
     relative += 'index.html';
   }
-  const filePath = path.join(root, relative);
-  if (!filePath.startsWith(root + path.sep)) {
-    answerText(res, 404, 'Not found', headers);
-    return;
-  }
   if (game.needsThreads) {
     // threads need SharedArrayBuffer: cross-origin isolation in the frame (and on its own page)
     headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
-    if (isHtml(filePath)) {
+    if (isHtml(relative)) {
       headers['Cross-Origin-Opener-Policy'] = 'same-origin';
     }
   }
-  const result = await sendFile(req, res, filePath, {
+  // the version's own scope: a link in one version's folder never reaches another's files
+  const storage = origin.options.storage.scoped(versionPrefix(gameId, version));
+  const result = await sendObject(req, res, storage, relative, {
     // a granted page is checked again on every load, so an expired grant opens nothing
     cacheControl: isGranted
-      ? isHtml(filePath)
+      ? isHtml(relative)
         ? GRANTED_PAGE_CACHE
         : GRANTED_FILE_CACHE
       : VERSION_FILE_CACHE,
     headers,
     negotiate: true,
     decodePrebuilt: game.engines[version] === 'unity' && UNITY_BUILD_FILE.test(relative),
-    within: root,
+    onBytesSent: countBytes,
   });
   if (result === 'directory') {
     redirectToFolder(req, res, headers);
@@ -244,7 +248,6 @@ async function handleGamesRequest(
   res: ServerResponse,
 ): Promise<void> {
   const { catalogue, grants } = origin.options;
-  const { gamesDir } = origin;
   const headers = baseHeaders(origin);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     answerText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
@@ -256,7 +259,7 @@ async function handleGamesRequest(
     return;
   }
   if (segments.length === 1 && segments[0] === 'sdk.js') {
-    await sendShortLived(req, res, headers, origin.options.sdkPath);
+    await sendShortLived(req, res, headers, origin.sdk, path.basename(origin.options.sdkPath));
     return;
   }
   let isGranted = false;
@@ -274,13 +277,7 @@ async function handleGamesRequest(
     return;
   }
   if (!isGranted && files.length === 0 && THUMBNAIL.test(second)) {
-    await sendShortLived(
-      req,
-      res,
-      headers,
-      path.join(gamesDir, gameId, second),
-      path.join(gamesDir, gameId),
-    );
+    await sendShortLived(req, res, headers, origin.options.storage.scoped(`${gameId}/`), second);
     return;
   }
   if (!VERSION.test(second)) {
@@ -314,7 +311,7 @@ async function handleGamesRequest(
 export function createGamesRequestHandler(options: GamesServerOptions) {
   const origin: GamesOrigin = {
     options,
-    gamesDir: path.resolve(options.config.gamesHost.dir),
+    sdk: createLocalStorage(path.dirname(options.sdkPath)),
     cspFor: undefined,
   };
   return (req: IncomingMessage, res: ServerResponse): void => {

@@ -3,23 +3,26 @@ import path from 'node:path';
 import type { BuildEngine } from '@portfolio/types/game-host';
 
 /*
- * Where builds live on disk, shared by the publisher (upload, versions) and the games origin's
- * file server:
+ * Where builds live, shared by the publisher (upload, versions) and the games origin's file
+ * server. The games storage (lib/storage: GAMES_DIR, or the bucket's games/ prefix) holds keys
  *
- *   <GAMES_DIR>/<gameId>/<version>/…        one folder per uploaded version, never changed once
+ *   <gameId>/<version>/…                    one folder per uploaded version, never changed once
  *                                           live (a player keeps the files they started with);
  *                                           brotli/gzip siblings (<file>.br, <file>.gz) made at
  *                                           publish sit beside the files they compress
- *   <GAMES_DIR>/<gameId>/thumbnail.<ext>    the uploaded card image (served at /<gameId>/thumbnail.<ext>)
- *   <GAMES_DIR>/.incoming/                  uploads being streamed and unpacked (same file
- *                                           system, so going live is one rename)
+ *   <gameId>/thumbnail.<ext>                the uploaded card image (served at /<gameId>/thumbnail.<ext>)
+ *   <gameId>/achievements/<hash>.<ext>      achievement icons
+ *
+ * and the local <GAMES_DIR>/.incoming/ holds uploads being streamed and unpacked (on a local
+ * folder storage the same file system, so writing a version in is one rename).
  *
  * The catalogue (database) says which version of a game is live and who may play it; the file
  * server asks it through GameHostCatalogue.
  */
 
-export function versionDir(gamesDir: string, gameId: string, version: number): string {
-  return path.join(gamesDir, gameId, String(version));
+/** The storage keys of a version's files start with this. */
+export function versionPrefix(gameId: string, version: number): string {
+  return `${gameId}/${version}/`;
 }
 
 export function incomingDir(gamesDir: string): string {

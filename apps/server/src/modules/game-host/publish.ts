@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 
@@ -10,6 +10,7 @@ import { describeBuildActivated, describeBuildDeleted } from '@portfolio/types/g
 
 import type { GamesHostConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import { gameBuilds, games, retiredGameVersions } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../access/audit.js';
@@ -18,7 +19,7 @@ import { recordGameAudit } from '../../access/game-audit.js';
 import type { BuildRow, GameCatalogue } from './catalogue.js';
 import { compressBuild } from './compress.js';
 import { detectBuild, removeLeftOut } from './detect.js';
-import { incomingDir, versionDir } from './layout.js';
+import { incomingDir, versionPrefix } from './layout.js';
 import { receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
 import { gameNotFound } from './resolve-game.js';
 
@@ -110,11 +111,13 @@ interface PublishContext {
   db: Db;
   config: GamesHostConfig;
   catalogue: GameCatalogue;
+  /** Where versions are kept: `<gameId>/<version>/<path>`. */
+  storage: ObjectStorage;
 }
 
 /** Detects, compresses and commits an unpacked build in `dir` (moved away on success). */
 async function publishStaged(
-  { db, config, catalogue }: PublishContext,
+  { db, catalogue, storage }: PublishContext,
   gameId: string,
   dir: string,
   unpacked: UnpackedFile[],
@@ -127,58 +130,67 @@ async function publishStaged(
   );
   const { compressedBytes } = await compressBuild(dir, files);
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  const build = await db.transaction(async (tx) => {
-    const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
-    if (!game) {
-      throw gameNotFound(gameId);
-    }
-    const [latest] = await tx
-      .select({ version: sql<number | null>`max(${gameBuilds.version})` })
-      .from(gameBuilds)
-      .where(eq(gameBuilds.gameId, gameId));
-    // a game deleted under this id had numbers too: never reused (their files may be cached)
-    const [retired] = await tx
-      .select({ version: retiredGameVersions.lastVersion })
-      .from(retiredGameVersions)
-      .where(eq(retiredGameVersions.gameId, gameId));
-    const version = Math.max(Number(latest?.version ?? 0), retired?.version ?? 0) + 1;
-    const target = versionDir(config.dir, gameId, version);
-    // a folder left by a commit that failed after its rename: never recorded, never served
-    await rm(target, { recursive: true, force: true });
-    await mkdir(path.dirname(target), { recursive: true });
-    await rename(dir, target);
-    const now = new Date();
-    const [inserted] = await tx
-      .insert(gameBuilds)
-      .values({
+  // the version's objects once written: removed again if the commit fails after them
+  let written: string | undefined;
+  const build = await db
+    .transaction(async (tx) => {
+      const [game] = await tx.select().from(games).where(eq(games.id, gameId)).for('update');
+      if (!game) {
+        throw gameNotFound(gameId);
+      }
+      const [latest] = await tx
+        .select({ version: sql<number | null>`max(${gameBuilds.version})` })
+        .from(gameBuilds)
+        .where(eq(gameBuilds.gameId, gameId));
+      // a game deleted under this id had numbers too: never reused (their files may be cached)
+      const [retired] = await tx
+        .select({ version: retiredGameVersions.lastVersion })
+        .from(retiredGameVersions)
+        .where(eq(retiredGameVersions.gameId, gameId));
+      const version = Math.max(Number(latest?.version ?? 0), retired?.version ?? 0) + 1;
+      const prefix = versionPrefix(gameId, version);
+      // objects left by a commit that failed after writing them: never recorded, never served
+      await storage.deletePrefix(prefix);
+      written = prefix;
+      await storage.importFolder(dir, prefix);
+      const now = new Date();
+      const [inserted] = await tx
+        .insert(gameBuilds)
+        .values({
+          gameId,
+          version,
+          engine: detection.engine,
+          entry: detection.entry,
+          needsThreads: detection.needsThreads,
+          files: files.length,
+          bytes,
+          compressedBytes,
+          leftOut,
+          uploadedBy: options.actor?.username ?? SYSTEM_ACTOR_NAME,
+          wentLiveAt: options.activate ? now : null,
+          sourceHash: options.sourceHash ?? null,
+        })
+        .returning();
+      if (!inserted) {
+        throw new Error('build insert returned nothing');
+      }
+      if (options.activate) {
+        await swapLive(tx, gameId, game.liveVersion, version, now);
+      }
+      await recordGameAudit(tx, {
+        action: 'build-upload',
+        actor: options.actor,
         gameId,
-        version,
-        engine: detection.engine,
-        entry: detection.entry,
-        needsThreads: detection.needsThreads,
-        files: files.length,
-        bytes,
-        compressedBytes,
-        leftOut,
-        uploadedBy: options.actor?.username ?? SYSTEM_ACTOR_NAME,
-        wentLiveAt: options.activate ? now : null,
-        sourceHash: options.sourceHash ?? null,
-      })
-      .returning();
-    if (!inserted) {
-      throw new Error('build insert returned nothing');
-    }
-    if (options.activate) {
-      await swapLive(tx, gameId, game.liveVersion, version, now);
-    }
-    await recordGameAudit(tx, {
-      action: 'build-upload',
-      actor: options.actor,
-      gameId,
-      detail: describeBuild(inserted, options.activate),
+        detail: describeBuild(inserted, options.activate),
+      });
+      return inserted;
+    })
+    .catch(async (error: unknown) => {
+      if (written !== undefined) {
+        await storage.deletePrefix(written).catch(() => undefined);
+      }
+      throw error;
     });
-    return inserted;
-  });
   await catalogue.changed();
   return build;
 }
@@ -226,12 +238,8 @@ async function lockBuild(tx: Db, gameId: string, version: number) {
   return { game, build };
 }
 
-export function createPublisher(deps: {
-  db: Db;
-  config: GamesHostConfig;
-  catalogue: GameCatalogue;
-}): Publisher {
-  const { db, config, catalogue } = deps;
+export function createPublisher(deps: PublishContext): Publisher {
+  const { db, config, catalogue, storage } = deps;
   const incoming = incomingDir(config.dir);
 
   const staging = async () => {
@@ -275,15 +283,8 @@ export function createPublisher(deps: {
       try {
         const files = await copyFolder(folder, dir);
         await compressBuild(dir, files);
-        const target = versionDir(config.dir, gameId, version);
-        await mkdir(path.dirname(target), { recursive: true });
-        // another process sharing GAMES_DIR may have restored it first: theirs is the same
-        await rename(dir, target).catch((error: unknown) => {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code !== 'ENOTEMPTY' && code !== 'EEXIST') {
-            throw error;
-          }
-        });
+        // another process sharing the storage may have restored it first: theirs is the same
+        await storage.importFolder(dir, versionPrefix(gameId, version));
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -329,7 +330,7 @@ export function createPublisher(deps: {
         });
       });
       await catalogue.changed();
-      await rm(versionDir(config.dir, gameId, version), { recursive: true, force: true });
+      await storage.deletePrefix(versionPrefix(gameId, version));
     },
   };
 }

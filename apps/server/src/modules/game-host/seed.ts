@@ -10,8 +10,9 @@ import type { GameSection } from '@portfolio/types/game-host';
 
 import type { Db } from '../../db/client.js';
 import { gameBuilds, games } from '../../db/schema.js';
+import { isFolder, type ObjectStorage } from '../../lib/storage/object-storage.js';
 import type { GameCatalogue } from './catalogue.js';
-import { versionDir } from './layout.js';
+import { versionPrefix } from './layout.js';
 import type { Publisher } from './publish.js';
 
 /*
@@ -97,9 +98,10 @@ export async function seedGameCatalogue(deps: {
   publisher: Publisher;
   /** packages/games: <GameId>/index.html + assets. */
   demoDir: string;
-  gamesDir: string;
+  /** The games storage (a recorded version whose objects are missing is written again). */
+  storage: ObjectStorage;
 }): Promise<void> {
-  const { db, withLock, catalogue, publisher, demoDir, gamesDir } = deps;
+  const { db, withLock, catalogue, publisher, demoDir, storage } = deps;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
     await tx
@@ -143,7 +145,7 @@ export async function seedGameCatalogue(deps: {
         return; // an admin deleted this import: it does not come back at the next start
       }
       if (imported) {
-        if (!existsSync(versionDir(gamesDir, entry.id, imported.version))) {
+        if (!(await isFolder(storage, versionPrefix(entry.id, imported.version)))) {
           await publisher.restoreFolder(entry.id, imported.version, folder);
         }
         return;

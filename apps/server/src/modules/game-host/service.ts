@@ -6,6 +6,8 @@ import type { GameAuditEntry } from '@portfolio/types/game-host';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { createLocalStorage } from '../../lib/storage/local-storage.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import { type GameAdminService, createGameAdminService } from './admin-service.js';
 import { listGameAudit } from '../../access/game-audit.js';
 import { type GameCatalogue, createGameCatalogue } from './catalogue.js';
@@ -30,6 +32,8 @@ export interface GameHost {
   tokens: AdminTokens;
   grants: GameGrants;
   audit(gameId: string | undefined): Promise<GameAuditEntry[]>;
+  /** Builds, thumbnails and achievement icons (GAMES_DIR, or the bucket). */
+  storage: ObjectStorage;
 }
 
 /** Uploads left in .incoming this long ago were abandoned (a crash, a restart mid-upload). */
@@ -65,19 +69,23 @@ export async function createGameHost(deps: {
   bus: InvalidationBus;
   /** packages/games (the demo games imported at first start). */
   demoDir: string;
+  /** Where builds are kept (container.ts: from the configuration); GAMES_DIR when not given. */
+  storage?: ObjectStorage;
 }): Promise<GameHost> {
   const { config, database, bus } = deps;
   const { db } = database;
   const catalogue = createGameCatalogue({ db, bus });
-  const publisher = createPublisher({ db, config: config.gamesHost, catalogue });
+  const storage = deps.storage ?? createLocalStorage(config.gamesHost.dir);
+  const publisher = createPublisher({ db, config: config.gamesHost, catalogue, storage });
   const host: GameHost = {
     catalogue,
     resolveGame: createGameResolver(catalogue),
     publisher,
-    admin: createGameAdminService({ db, config: config.gamesHost, catalogue }),
+    admin: createGameAdminService({ db, catalogue, storage }),
     tokens: createAdminTokens(db),
     grants: createGameGrants(config.sessionSecret),
     audit: (gameId) => listGameAudit(db, gameId),
+    storage,
   };
   await removeAbandonedUploads(config.gamesHost.dir).catch((error: unknown) =>
     log.warn({ err: error }, 'could not clear old uploads'),
@@ -89,7 +97,7 @@ export async function createGameHost(deps: {
       catalogue,
       publisher,
       demoDir: deps.demoDir,
-      gamesDir: config.gamesHost.dir,
+      storage,
     });
   } catch (error) {
     // the site still starts (the games origin serves what is there); the log says why

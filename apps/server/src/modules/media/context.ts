@@ -1,6 +1,3 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-
 import { eq } from 'drizzle-orm';
 
 import type { MediaUse, StoredMedia } from '@portfolio/types/media';
@@ -8,6 +5,7 @@ import type { MediaUse, StoredMedia } from '@portfolio/types/media';
 import type { Db } from '../../db/client.js';
 import { media } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import type { MediaLimits } from './receive.js';
 
 /** Where stored files are served from. */
@@ -33,6 +31,8 @@ export interface MediaReferenceSource {
 export interface MediaContext {
   db: Db;
   config: MediaConfig;
+  /** Where stored files are kept (keys are their names under /media/). */
+  storage: ObjectStorage;
   /** MEDIA_DIR/.incoming: uploads in progress, never served. */
   incoming: string;
   /** The sources asked before a file is removed (added at wiring). */
@@ -95,7 +95,7 @@ export async function findMediaRow({ db }: MediaContext, id: string): Promise<Me
   return row;
 }
 
-export async function removeRowAndFiles({ db, config }: MediaContext, row: MediaRow) {
+export async function removeRowAndFiles({ db, storage }: MediaContext, row: MediaRow) {
   await db.delete(media).where(eq(media.id, row.id));
-  await Promise.all(filesOf(row).map((file) => rm(path.join(config.dir, file), { force: true })));
+  await Promise.all(filesOf(row).map((file) => storage.delete(file)));
 }

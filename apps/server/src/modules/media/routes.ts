@@ -1,7 +1,4 @@
-import { lstat } from 'node:fs/promises';
-import path from 'node:path';
-
-import express, { type RequestHandler, Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 
 import {
   MEDIA_FILE_NAME_HEADER,
@@ -13,6 +10,8 @@ import { z } from 'zod';
 
 import { binaryBodyGuard } from '../../lib/binary-body-guard.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
+import { sendObject } from '../../lib/storage/send-object.js';
 import { parseInput } from '../../lib/validate.js';
 import { requireAdmin, sessionOf } from '../../access/policies.js';
 import { MEDIA_URL_PREFIX, type MediaService } from './service.js';
@@ -107,42 +106,33 @@ export function createMediaAdminRouter(deps: { media: MediaService }): Router {
 /** A stored file's name: a content hash, maybe a width or `thumb`, an extension. */
 const STORED_FILE = /^\/[0-9a-f]{64}(-(\d+|thumb))?\.[a-z0-9]+$/;
 
+const MEDIA_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  // public pictures and sound that feed readers and other sites may show (the rest of the site
+  // stays same-origin)
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
 /**
- * GET /media/<file>: the stored files with their type, byte ranges (video seeking), a year of
- * caching (names are content hashes), no sniffing, embeddable by other origins (feed readers);
- * anything else under /media, a link included, is a 404.
+ * GET /media/<file>: the stored files with their type, byte ranges (video seeking), ETag and
+ * 304, a year of caching (names are content hashes), no sniffing, embeddable by other origins
+ * (feed readers); anything else under /media, a link on disk included, is a 404.
  */
-export function createMediaStaticRouter(dir: string): Router {
+export function createMediaStaticRouter(storage: ObjectStorage): Router {
   const router = Router();
-  const files = express.static(dir, {
-    dotfiles: 'ignore',
-    index: false,
-    redirect: false,
-    fallthrough: true,
-    immutable: true,
-    maxAge: '365d',
-    setHeaders: (res) => {
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      // public pictures and sound that feed readers and other sites may show (the rest of the
-      // site stays same-origin)
-      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    },
-  });
   router.use(async (req, res, next) => {
-    if (!STORED_FILE.test(req.path)) {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !STORED_FILE.test(req.path)) {
       next(notFound('No such media file'));
       return;
     }
-    // stored files are regular files: a link placed in the folder (by hand, or by an old
-    // restore) is not followed, wherever it points
-    const stats = await lstat(path.join(dir, req.path)).catch(() => undefined);
-    if (!stats?.isFile()) {
-      next(notFound('No such media file'));
-      return;
-    }
-    files(req, res, (error?: unknown) => {
-      next(error ?? notFound('No such media file'));
+    const result = await sendObject(req, res, storage, req.path.slice(1), {
+      cacheControl: 'public, max-age=31536000, immutable',
+      headers: MEDIA_HEADERS,
+      negotiate: false,
     });
+    if (result !== 'sent') {
+      next(notFound('No such media file'));
+    }
   });
   return router;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { MediaUse, StoredMedia } from '@portfolio/types/media';
 
 import type { Db } from '../../db/client.js';
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import { deleteMedia, mediaUsage, removeUnusedMedia } from './commands/delete-media.js';
 import { sweepIncoming } from './commands/sweep-incoming.js';
 import { uploadMedia } from './commands/upload-media.js';
@@ -21,9 +22,10 @@ export { cleanFileName } from './commands/upload-media.js';
 
 /*
  * Uploaded media (issue "the owner's portfolio without code"): receive, check, process, store
- * by content hash, list, delete. Files live flat in MEDIA_DIR, served at /media/<file>; work in
- * progress lives in MEDIA_DIR/.incoming (never served: dot folders are not), so a refused upload
- * leaves nothing behind. One file per command (commands/) and per query (queries/) over a
+ * by content hash, list, delete. Files live flat in the media storage (MEDIA_DIR, or the
+ * bucket's media/ prefix), served at /media/<file>; work in progress lives in the local
+ * MEDIA_DIR/.incoming (never served: dot folders are not), so a refused upload leaves nothing
+ * behind; only finished files are written to the storage. One file per command (commands/) and per query (queries/) over a
  * MediaContext; this factory assembles them.
  */
 
@@ -32,7 +34,8 @@ export interface Actor {
 }
 
 export interface MediaService {
-  readonly dir: string;
+  /** Where the stored files are (MEDIA_DIR, or the bucket). */
+  readonly storage: ObjectStorage;
   upload(
     req: IncomingMessage,
     fileName: string,
@@ -57,16 +60,21 @@ export interface MediaService {
   sweepIncoming(now?: number): Promise<number>;
 }
 
-export function createMediaService(deps: { db: Db; config: MediaConfig }): MediaService {
-  const { db, config } = deps;
+export function createMediaService(deps: {
+  db: Db;
+  config: MediaConfig;
+  storage: ObjectStorage;
+}): MediaService {
+  const { db, config, storage } = deps;
   const ctx: MediaContext = {
     db,
     config,
+    storage,
     incoming: path.join(config.dir, '.incoming'),
     sources: [],
   };
   return {
-    dir: config.dir,
+    storage,
     upload: (req, fileName, actor) => uploadMedia(ctx, req, fileName, actor),
     list: () => listMedia(ctx),
     usage: (id) => mediaUsage(ctx, id),

@@ -1,4 +1,4 @@
-import { rename } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
 
 import {
@@ -7,14 +7,20 @@ import {
   type MediaVariant,
 } from '@portfolio/types/media';
 
+import type { ObjectStorage } from '../../lib/storage/object-storage.js';
+import { contentTypeOf } from '../../lib/storage/send-object.js';
 import { urlOf } from './context.js';
 import { AnimationTooLargeError, CorruptImageError, processImage } from './images.js';
 import { CorruptMediaError, MediaTooComplexError, probeMedia } from './probe.js';
 import { type receiveMedia, refuseMedia } from './receive.js';
 
-/** Processes a received file in `work` and moves its outputs into `dir` (MEDIA_DIR). */
+/** Writes a finished file from the work folder into the media storage under `name`. */
+const keep = (storage: ObjectStorage, from: string, name: string) =>
+  storage.put(name, createReadStream(from), { contentType: contentTypeOf(name) });
+
+/** Processes a received file in `work` and writes its outputs into the media storage. */
 export async function storeUpload(
-  dir: string,
+  storage: ObjectStorage,
   work: string,
   upload: string,
   received: Awaited<ReturnType<typeof receiveMedia>>,
@@ -35,7 +41,7 @@ export async function storeUpload(
       throw error;
     });
     for (const file of image.files) {
-      await rename(path.join(work, file), path.join(dir, file));
+      await keep(storage, path.join(work, file), file);
     }
     const variants: MediaVariant[] = image.variants.map((variant) => ({
       ...variant,
@@ -60,7 +66,7 @@ export async function storeUpload(
     throw error;
   });
   const file = `${sha256}.${type.ext}`;
-  await rename(upload, path.join(dir, file));
+  await keep(storage, upload, file);
   return {
     url: urlOf(file),
     width: facts.width ?? null,

@@ -1,6 +1,3 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-
 import { and, eq } from 'drizzle-orm';
 
 import { gameAchievementDefs } from '../../../db/schema.js';
@@ -11,7 +8,7 @@ import type { AchievementContext } from '../context.js';
 
 /** Deletes a definition (and its icon); players keep their unlocks, shown as undefined. */
 export async function removeAchievement(
-  { db, gamesDir }: AchievementContext,
+  { db, storage }: AchievementContext,
   gameId: string,
   key: string,
   actor: Actor,
@@ -33,6 +30,6 @@ export async function removeAchievement(
     return deleted;
   });
   if (row.icon) {
-    await rm(path.join(gamesDir, gameId, row.icon), { force: true });
+    await storage.delete(`${gameId}/${row.icon}`);
   }
 }

@@ -1,6 +1,3 @@
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-
 import { and, eq } from 'drizzle-orm';
 
 import type { AchievementDef } from '@portfolio/types/achievements';
@@ -12,7 +9,7 @@ import { recordGameAudit } from '../../../access/game-audit.js';
 import type { Actor } from '../../../access/audit.js';
 import {
   type AchievementContext,
-  achievementIconDir,
+  achievementIconPrefix,
   counts,
   findDef,
   iconFileOf,
@@ -45,16 +42,14 @@ export async function setIcon(
       `The icon is a ${type.toUpperCase()} image but was sent as ${contentType}.`,
     );
   }
-  const dir = achievementIconDir(ctx.gamesDir, gameId);
-  await mkdir(dir, { recursive: true });
+  const prefix = achievementIconPrefix(gameId);
   const name = iconFileOf(key, type);
-  const temporary = path.join(dir, `.${name}.${process.pid}.${Date.now()}`);
-  await writeFile(temporary, image);
-  await rename(temporary, path.join(dir, name));
+  await ctx.storage.put(prefix + name, image, { contentType: `image/${type}` });
+  // the icon of another type before (key.png after key.jpg)
   const stem = name.slice(0, name.indexOf('.'));
-  for (const file of await readdir(dir)) {
-    if (file.startsWith(`${stem}.`) && file !== name) {
-      await rm(path.join(dir, file), { force: true });
+  for (const { key: other } of await ctx.storage.list(`${prefix}${stem}.`)) {
+    if (other !== prefix + name) {
+      await ctx.storage.delete(other);
     }
   }
   const row = await ctx.db.transaction(async (tx) => {

@@ -39,7 +39,7 @@ export async function uploadMedia(
     if (existing) {
       return { media: toStoredMedia(existing), existing: true };
     }
-    const stored = await storeUpload(ctx.config.dir, work, upload, received);
+    const stored = await storeUpload(ctx.storage, work, upload, received);
     const [inserted] = await ctx.db
       .insert(media)
       .values({

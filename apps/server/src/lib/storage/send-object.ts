@@ -1,17 +1,15 @@
-import { createReadStream, type Stats } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import { gamesOriginBytes } from '../../lib/metrics.js';
+import { type ByteRange, isFolder, type ObjectInfo, type ObjectStorage } from './object-storage.js';
 
 /*
- * Sends one file over bare node:http (the games origin): types, precompressed
+ * Sends one stored object over bare node:http (the games origin, /media/): types, precompressed
  * siblings by Accept-Encoding, a build's own .br/.gz files (as their bytes, or with their
  * Content-Encoding where the engine's loader expects the browser to unpack them), single byte
- * ranges, ETag/Last-Modified and 304. Which path is asked for is the caller's business; given
- * `within`, a file (or sibling) that resolves outside that folder through a link is missing.
+ * ranges, ETag/Last-Modified and 304. Which key is asked for is the caller's business (a local
+ * folder's links that lead out of the storage's folder are missing objects there).
  */
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -96,68 +94,51 @@ export function acceptedEncodings(header: string | undefined): Set<string> {
 }
 
 interface FileFacts {
-  stats: Stats | undefined;
-  /** Which precompressed siblings exist (<file>.br, <file>.gz) and their stats. */
-  siblings: Partial<Record<Encoding, Stats>>;
+  info: ObjectInfo | undefined;
+  /** No object under the key, but objects under `key/`. */
+  isFolder: boolean;
+  /** Which precompressed siblings exist (<file>.br, <file>.gz) and their facts. */
+  siblings: Partial<Record<Encoding, ObjectInfo>>;
   at: number;
 }
 
 /**
- * Stats of files recently served. A version's files never change once live, so a few seconds of
- * caching saves three stat calls per request; the short lifetime covers a game deleted and
- * uploaded again under the same version number.
+ * Facts of objects recently served. A version's files never change once live, so a few seconds
+ * of caching saves three look-ups per request (three round trips on a bucket); the short lifetime
+ * covers a game deleted and uploaded again under the same version number.
  */
 const FACTS_TTL_MS = 5000;
 const FACTS_MAX = 5000;
 const facts = new Map<string, FileFacts>();
 
-/**
- * A file's stats, or undefined when it is missing or, with `within` (a folder's real path), when
- * it resolves outside that folder: a link planted in a build (by hand, or by an old restore)
- * must not serve /etc/passwd. Links that stay inside are followed.
- */
-async function statOrUndefined(filePath: string, within?: string): Promise<Stats | undefined> {
-  try {
-    if (within !== undefined && !(await realpath(filePath)).startsWith(within + path.sep)) {
-      return undefined;
-    }
-    return await stat(filePath);
-  } catch {
-    return undefined;
-  }
-}
-
 async function factsOf(
-  filePath: string,
+  storage: ObjectStorage,
+  key: string,
   withSiblings: boolean,
-  within: string | undefined,
 ): Promise<FileFacts> {
   const now = Date.now();
-  const cached = facts.get(filePath);
+  const cacheKey = `${storage.description}\0${key}`;
+  const cached = facts.get(cacheKey);
   if (cached && now - cached.at < FACTS_TTL_MS) {
     return cached;
   }
-  const root = within === undefined ? undefined : await realpath(within).catch(() => undefined);
-  if (within !== undefined && root === undefined) {
-    return { stats: undefined, siblings: {}, at: now };
-  }
-  const [stats, br, gz] = await Promise.all([
-    statOrUndefined(filePath, root),
-    withSiblings ? statOrUndefined(filePath + '.br', root) : undefined,
-    withSiblings ? statOrUndefined(filePath + '.gz', root) : undefined,
+  const [info, br, gz] = await Promise.all([
+    storage.head(key),
+    withSiblings ? storage.head(key + '.br') : undefined,
+    withSiblings ? storage.head(key + '.gz') : undefined,
   ]);
   const siblings: FileFacts['siblings'] = {};
-  if (br?.isFile()) {
+  if (br) {
     siblings.br = br;
   }
-  if (gz?.isFile()) {
+  if (gz) {
     siblings.gzip = gz;
   }
-  const fresh = { stats, siblings, at: now };
+  const fresh = { info, isFolder: !info && (await isFolder(storage, key)), siblings, at: now };
   if (facts.size >= FACTS_MAX) {
     facts.clear();
   }
-  facts.set(filePath, fresh);
+  facts.set(cacheKey, fresh);
   return fresh;
 }
 
@@ -177,14 +158,16 @@ export interface SendFileOptions {
    * unpack itself (Godot 3 CI builds inflate `index.wasm.gz` with pako).
    */
   decodePrebuilt?: boolean;
-  /** The folder the file must stay in once links are resolved (else it is 'missing'). */
-  within?: string;
+  /** Counts the bytes sent (the games origin's metric). */
+  onBytesSent?: (bytes: number) => void;
 }
 
-function etagOf(stats: Stats, encoding: string | undefined): string {
-  const base = `${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}`;
-  return `"${base}${encoding ? `-${encoding}` : ''}"`;
+function etagOf(info: ObjectInfo, encoding: string | undefined): string {
+  return encoding ? `${info.etag.slice(0, -1)}-${encoding}"` : info.etag;
 }
+
+/** Seconds are what Last-Modified can say. */
+const wholeSeconds = (date: Date) => Math.floor(date.getTime() / 1000) * 1000;
 
 function matchesEtag(header: string, etag: string): boolean {
   if (header.trim() === '*') {
@@ -194,7 +177,7 @@ function matchesEtag(header: string, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }
 
-function isNotModified(req: IncomingMessage, etag: string, stats: Stats): boolean {
+function isNotModified(req: IncomingMessage, etag: string, info: ObjectInfo): boolean {
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     return matchesEtag(ifNoneMatch, etag);
@@ -202,7 +185,7 @@ function isNotModified(req: IncomingMessage, etag: string, stats: Stats): boolea
   const ifModifiedSince = req.headers['if-modified-since'];
   if (ifModifiedSince !== undefined) {
     const since = Date.parse(ifModifiedSince);
-    return !Number.isNaN(since) && Math.floor(stats.mtimeMs / 1000) * 1000 <= since;
+    return !Number.isNaN(since) && wholeSeconds(info.lastModified) <= since;
   }
   return false;
 }
@@ -211,7 +194,7 @@ function isNotModified(req: IncomingMessage, etag: string, stats: Stats): boolea
 function parseRange(
   header: string | undefined,
   size: number,
-): { start: number; end: number } | 'unsatisfiable' | undefined {
+): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined) {
     return undefined;
   }
@@ -246,7 +229,7 @@ function parseRange(
   return { start, end };
 }
 
-function ifRangeHolds(req: IncomingMessage, etag: string, stats: Stats): boolean {
+function ifRangeHolds(req: IncomingMessage, etag: string, info: ObjectInfo): boolean {
   const ifRange = req.headers['if-range'];
   if (typeof ifRange !== 'string') {
     return true;
@@ -255,45 +238,40 @@ function ifRangeHolds(req: IncomingMessage, etag: string, stats: Stats): boolean
     return !ifRange.startsWith('W/') && ifRange.trim() === etag;
   }
   const date = Date.parse(ifRange);
-  return !Number.isNaN(date) && Math.floor(stats.mtimeMs / 1000) * 1000 === date;
+  return !Number.isNaN(date) && wholeSeconds(info.lastModified) === date;
 }
 
 /**
- * Sends `filePath` (GET or HEAD). Answers 'missing' (nothing sent) when it is not a file,
- * 'directory' when it is a folder, so the caller can answer 404 or redirect.
+ * Sends the object `key` of `storage` (GET or HEAD). Answers 'missing' (nothing sent) when there
+ * is none, 'directory' when objects lie under `key/`, so the caller can answer 404 or redirect.
  */
-export async function sendFile(
+export async function sendObject(
   req: IncomingMessage,
   res: ServerResponse,
-  filePath: string,
+  storage: ObjectStorage,
+  key: string,
   options: SendFileOptions,
 ): Promise<SendResult> {
-  const file = await factsOf(filePath, options.negotiate, options.within);
-  if (!file.stats) {
-    return 'missing';
-  }
-  if (file.stats.isDirectory()) {
-    return 'directory';
-  }
-  if (!file.stats.isFile()) {
-    return 'missing';
+  const file = await factsOf(storage, key, options.negotiate);
+  if (!file.info) {
+    return file.isFolder ? 'directory' : 'missing';
   }
   const headers: OutgoingHttpHeaders = { ...options.headers };
-  let type = contentTypeOf(filePath);
-  let sendPath = filePath;
-  let stats = file.stats;
+  let type = contentTypeOf(key);
+  let sendKey = key;
+  let sent = file.info;
   let encoding: string | undefined;
   const accepted = acceptedEncodings(req.headers['accept-encoding']);
 
   // a build's own X.wasm.br / X.data.gz, asked for by that name
-  const prebuilt = ENCODINGS.find(({ suffix }) => filePath.toLowerCase().endsWith(suffix));
+  const prebuilt = ENCODINGS.find(({ suffix }) => key.toLowerCase().endsWith(suffix));
   if (prebuilt) {
     // Unity: the inner type with its encoding when the browser accepts it, else the bytes, which
     // Unity's loader decompresses itself
     if (options.decodePrebuilt) {
       headers.Vary = 'Accept-Encoding';
       if (accepted.has(prebuilt.name)) {
-        type = contentTypeOf(filePath.slice(0, -prebuilt.suffix.length));
+        type = contentTypeOf(key.slice(0, -prebuilt.suffix.length));
         encoding = prebuilt.name;
         headers['Content-Encoding'] = prebuilt.name;
       }
@@ -305,8 +283,8 @@ export async function sendFile(
       for (const { name, suffix } of ENCODINGS) {
         const sibling = file.siblings[name];
         if (sibling && accepted.has(name)) {
-          sendPath = filePath + suffix;
-          stats = sibling;
+          sendKey = key + suffix;
+          sent = sibling;
           encoding = name;
           headers['Content-Encoding'] = name;
           break;
@@ -315,12 +293,12 @@ export async function sendFile(
     }
   }
 
-  const etag = etagOf(file.stats, encoding);
+  const etag = etagOf(file.info, encoding);
   headers['Content-Type'] = type;
   headers.ETag = etag;
-  headers['Last-Modified'] = file.stats.mtime.toUTCString();
+  headers['Last-Modified'] = file.info.lastModified.toUTCString();
   headers['Cache-Control'] = options.cacheControl;
-  if (isNotModified(req, etag, file.stats)) {
+  if (isNotModified(req, etag, file.info)) {
     delete headers['Content-Type'];
     delete headers['Content-Encoding'];
     res.writeHead(304, headers);
@@ -328,34 +306,42 @@ export async function sendFile(
     return 'sent';
   }
 
-  let range: { start: number; end: number } | undefined;
+  let range: ByteRange | undefined;
   // ranges are served on the file itself (identity, or a prebuilt file's own bytes)
   headers['Accept-Ranges'] = 'bytes';
-  if (sendPath === filePath && ifRangeHolds(req, etag, stats)) {
-    const parsed = parseRange(req.headers.range, stats.size);
+  if (sendKey === key && ifRangeHolds(req, etag, sent)) {
+    const parsed = parseRange(req.headers.range, sent.size);
     if (parsed === 'unsatisfiable') {
-      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${stats.size}` });
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${sent.size}` });
       res.end();
       return 'sent';
     }
     range = parsed;
   }
   const start = range?.start ?? 0;
-  const end = range?.end ?? stats.size - 1;
+  const end = range?.end ?? sent.size - 1;
   headers['Content-Length'] = String(Math.max(0, end - start + 1));
   if (range) {
-    headers['Content-Range'] = `bytes ${start}-${end}/${stats.size}`;
+    headers['Content-Range'] = `bytes ${start}-${end}/${sent.size}`;
   }
-  res.writeHead(range ? 206 : 200, headers);
-  if (req.method === 'HEAD' || stats.size === 0) {
+  if (req.method === 'HEAD' || sent.size === 0) {
+    res.writeHead(range ? 206 : 200, headers);
     res.end();
     return 'sent';
   }
+  const read = await storage.get(sendKey, range);
+  if (!read) {
+    // gone since its facts were read (a deleted version): forget them
+    facts.delete(`${storage.description}\0${key}`);
+    return 'missing';
+  }
+  res.writeHead(range ? 206 : 200, headers);
   try {
-    await pipeline(createReadStream(sendPath, { start, end }), res);
-    gamesOriginBytes.inc(end - start + 1);
+    await pipeline(read.body, res);
+    options.onBytesSent?.(end - start + 1);
   } catch {
-    // the client went away, or the file vanished mid-way: the connection is ended either way
+    // the client went away, or the object vanished mid-way: the connection is ended either way
+    read.body.destroy();
     res.destroy();
   }
   return 'sent';

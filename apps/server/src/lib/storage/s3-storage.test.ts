@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+
+import {
+  motoServerPath,
+  S3_SERVER_MISSING,
+  startS3Server,
+  type TestS3Server,
+} from '../../test/s3-server.js';
+import { describeObjectStorageContract } from './object-storage.contract.js';
+import { StorageUnavailableError } from './object-storage.js';
+import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
+
+const hasServer = motoServerPath !== undefined;
+if (!hasServer) {
+  console.warn(S3_SERVER_MISSING);
+}
+
+let server: TestS3Server | undefined;
+let settings: S3Settings;
+
+beforeAll(async () => {
+  if (!hasServer) {
+    return;
+  }
+  server = await startS3Server();
+  settings = await server.bucket('storage-contract');
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describeObjectStorageContract(
+  'S3 (moto_server)',
+  () => createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`),
+  { skip: !hasServer },
+);
+
+describe.skipIf(!hasServer)('the S3 driver', () => {
+  it('writes a file larger than one part in parts and reads it back whole', async () => {
+    const storage = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
+    const part = Buffer.alloc(1024 * 1024, 7);
+    const parts = Array.from({ length: 10 }, () => part);
+    await storage.put('big.wasm', Readable.from(parts));
+    expect((await storage.head('big.wasm'))?.size).toBe(10 * part.length);
+    const read = await storage.get('big.wasm', {
+      start: 9 * part.length,
+      end: 9 * part.length + 3,
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of read?.body ?? []) {
+      chunks.push(chunk as Buffer);
+    }
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from([7, 7, 7, 7]));
+  });
+
+  it('says at the check that a bucket does not exist, naming it and the endpoint', async () => {
+    const missing = { ...settings, bucket: 'no-such-bucket' };
+    const check = createS3Storage(createS3Client(missing), missing).check();
+    await expect(check).rejects.toBeInstanceOf(StorageUnavailableError);
+    await expect(check).rejects.toThrow(
+      `S3_BUCKET: the bucket 'no-such-bucket' at ${server?.endpoint} does not exist`,
+    );
+  });
+
+  it('says at the check that nothing answers at the endpoint', async () => {
+    const away = { ...settings, endpoint: 'http://127.0.0.1:9' };
+    await expect(createS3Storage(createS3Client(away), away).check()).rejects.toThrow(
+      /^S3_ENDPOINT: the bucket 'storage-contract' at http:\/\/127\.0\.0\.1:9 could not be reached/,
+    );
+  });
+});

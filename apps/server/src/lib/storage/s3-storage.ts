@@ -1,0 +1,241 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+
+import {
+  assertKey,
+  assertPrefix,
+  filesUnder,
+  type ObjectInfo,
+  type ObjectStorage,
+  StorageUnavailableError,
+} from './object-storage.js';
+
+/*
+ * The S3 driver: any S3-compatible service (AWS, or one at S3_ENDPOINT). Puts go through
+ * lib-storage's Upload (multipart above 8 MiB, 4 parts at a time), so a large file is never held
+ * whole in memory. Credentials come from the SDK's own sources (AWS_ACCESS_KEY_ID /
+ * AWS_SECRET_ACCESS_KEY, a profile, an instance role).
+ */
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible service's address; unset: AWS. */
+  endpoint?: string | undefined;
+  /** Address buckets as <endpoint>/<bucket> (most self-hosted services) instead of a host name. */
+  forcePathStyle: boolean;
+}
+
+/** A client for `settings`; checksums only where the API requires them (S3-compatible services). */
+export function createS3Client(settings: S3Settings): S3Client {
+  return new S3Client({
+    region: settings.region,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    forcePathStyle: settings.forcePathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+  });
+}
+
+const PART_SIZE = 8 * 1024 * 1024;
+/** Parallel puts of a folder's files. */
+const IMPORT_CONCURRENCY = 4;
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error === 'object' && error !== null && '$metadata' in error) {
+    const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
+    return metadata?.httpStatusCode;
+  }
+  return undefined;
+}
+
+const isNotFound = (error: unknown) =>
+  statusOf(error) === 404 ||
+  (error instanceof Error && ['NotFound', 'NoSuchKey'].includes(error.name));
+
+/** The total size from a Content-Range answer ("bytes 2-5/10"). */
+const totalOf = (contentRange: string | undefined) => {
+  const total = /\/(\d+)$/.exec(contentRange ?? '')?.[1];
+  return total === undefined ? undefined : Number(total);
+};
+
+/** Why a bucket cannot be used, in words an owner can act on. */
+function explainBucketError(error: unknown, settings: S3Settings): string {
+  const where = `the bucket '${settings.bucket}'${settings.endpoint ? ` at ${settings.endpoint}` : ` in ${settings.region}`}`;
+  const status = statusOf(error);
+  if (status === 404) {
+    return `S3_BUCKET: ${where} does not exist: create it, or correct S3_BUCKET / S3_ENDPOINT`;
+  }
+  if (status === 403 || status === 401) {
+    return `S3_BUCKET: access to ${where} was refused: check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the key's permissions`;
+  }
+  if (status === 301 || status === 400) {
+    return `S3_REGION: ${where} answered ${status}: the region (${settings.region}) or S3_FORCE_PATH_STYLE may be wrong`;
+  }
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'CredentialsProviderError') {
+    return 'No AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE, or run with an instance role)';
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `S3_ENDPOINT: ${where} could not be reached (${message})`;
+}
+
+/** A storage of the objects under `prefix` in `settings.bucket`. */
+export function createS3Storage(
+  client: S3Client,
+  settings: S3Settings,
+  prefix = '',
+): ObjectStorage {
+  const { bucket } = settings;
+  const keyOf = (key: string) => {
+    assertKey(key);
+    return prefix + key;
+  };
+  const infoOf = (key: string, size: number, etag: string | undefined, modified?: Date) => ({
+    key,
+    size,
+    etag: etag ?? '"0"',
+    lastModified: modified ?? new Date(0),
+  });
+
+  async function list(within: string, limit = Infinity): Promise<ObjectInfo[]> {
+    assertPrefix(within);
+    const out: ObjectInfo[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: prefix + within,
+          ContinuationToken: token,
+          MaxKeys: Math.min(1000, limit - out.length),
+        }),
+      );
+      for (const item of page.Contents ?? []) {
+        if (item.Key !== undefined) {
+          out.push(
+            infoOf(item.Key.slice(prefix.length), item.Size ?? 0, item.ETag, item.LastModified),
+          );
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined && out.length < limit);
+    return out.slice(0, limit);
+  }
+
+  async function put(key: string, body: Readable | Buffer, contentType?: string) {
+    const upload = new Upload({
+      client,
+      params: {
+        Bucket: bucket,
+        Key: keyOf(key),
+        Body: body,
+        ...(contentType ? { ContentType: contentType } : {}),
+      },
+      partSize: PART_SIZE,
+      queueSize: 4,
+      leavePartsOnError: false,
+    });
+    await upload.done();
+  }
+
+  return {
+    description: `s3://${bucket}/${prefix}`,
+
+    async head(key) {
+      try {
+        const answer = await client.send(
+          new HeadObjectCommand({ Bucket: bucket, Key: keyOf(key) }),
+        );
+        return infoOf(key, answer.ContentLength ?? 0, answer.ETag, answer.LastModified);
+      } catch (error) {
+        if (isNotFound(error)) {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+
+    async get(key, range) {
+      try {
+        const answer = await client.send(
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: keyOf(key),
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+        );
+        const size =
+          (range ? totalOf(answer.ContentRange) : undefined) ?? answer.ContentLength ?? 0;
+        const body = answer.Body instanceof Readable ? answer.Body : Readable.from([]);
+        return { ...infoOf(key, size, answer.ETag, answer.LastModified), body };
+      } catch (error) {
+        if (isNotFound(error)) {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+
+    put: (key, body, options) => put(key, body, options?.contentType),
+
+    async importFolder(dir, within) {
+      assertPrefix(within);
+      const files = await filesUnder(dir);
+      let next = 0;
+      const worker = async () => {
+        while (next < files.length) {
+          const file = files[next++] ?? '';
+          await put(within + file, createReadStream(path.join(dir, ...file.split('/'))));
+        }
+      };
+      await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
+    },
+
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+    },
+
+    list,
+
+    async deletePrefix(within) {
+      const found = await list(within);
+      for (let start = 0; start < found.length; start += 1000) {
+        const batch = found.slice(start, start + 1000);
+        await client.send(
+          new DeleteObjectsCommand({
+            Bucket: bucket,
+            Delete: { Objects: batch.map((info) => ({ Key: prefix + info.key })), Quiet: true },
+          }),
+        );
+      }
+      return found.length;
+    },
+
+    async check() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      } catch (error) {
+        throw new StorageUnavailableError(explainBucketError(error, settings), { cause: error });
+      }
+    },
+
+    scoped(within) {
+      assertPrefix(within);
+      return createS3Storage(client, settings, prefix + within);
+    },
+  };
+}
