@@ -35,8 +35,8 @@ export function compileTrust(value: number | boolean | string): TrustFunction {
 
 /** A bare node:http request's client address and protocol (createRequestOrigin). */
 export interface RequestOrigin {
-  clientAddress(req: IncomingMessage): string;
-  protocol(req: IncomingMessage): string;
+  clientAddress: (req: IncomingMessage) => string;
+  protocol: (req: IncomingMessage) => string;
 }
 
 /**
