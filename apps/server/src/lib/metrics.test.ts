@@ -55,8 +55,13 @@ describe('GET /metrics', () => {
     const gameBytes = (await played.arrayBuffer()).byteLength;
 
     let text = await scrape();
-    // the page view is taken in once the day's salt is read (up to 10 s on a loaded machine)
-    for (let tries = 0; tries < 100 && !valueOf(text, 'analytics_events_ingested_total'); tries++) {
+    // the page view is taken in once the day's salt is read (up to 10 s on a loaded machine), and
+    // a file's bytes are counted when the server has finished sending it, which in this one
+    // process may come after the client has read them
+    const isSettled = (scraped: string) =>
+      (valueOf(scraped, 'analytics_events_ingested_total') ?? 0) > 0 &&
+      (valueOf(scraped, 'games_origin_bytes_served_total') ?? 0) >= gameBytes;
+    for (let tries = 0; tries < 100 && !isSettled(text); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = await scrape();
     }
