@@ -65,7 +65,8 @@ describe('request ids', () => {
       '../../etc/passwd',
       'a/b/c/d/e/f',
       'proxy:id.1',
-      'abc',
+      // not hex: a new id (a random UUID) can never contain it
+      'zyq',
       'x'.repeat(65),
       `nginx-${randomUUID()}@host`,
     ]) {
