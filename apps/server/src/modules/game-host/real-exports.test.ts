@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -124,16 +124,16 @@ describe('files no browser needs', () => {
     expect(build.leftOut).toEqual(fixture.leftOut);
     // only the game's own files are counted, stored and served
     expect(build.files).toBe(3);
-    const stored = readdirSync(path.join(gamesDir, id, String(build.version)), {
-      recursive: true,
-    }).map(String);
+    // what the games storage holds for the version (a folder here, a bucket with TEST_STORAGE=s3)
+    const prefix = `${id}/${build.version}/`;
+    const stored = (await app.deps.gameHost.storage.list(prefix)).map((info) =>
+      info.key.slice(prefix.length),
+    );
     expect(stored.filter((file) => !/\.(br|gz)$/.test(file)).sort()).toEqual([
-      'html5game',
-      path.join('html5game', 'Game.js'),
-      path.join('html5game', 'Game_texture_0.png'),
+      'html5game/Game.js',
+      'html5game/Game_texture_0.png',
       'index.html',
     ]);
-    expect(existsSync(path.join(gamesDir, id, String(build.version), 'Game.exe'))).toBe(false);
     expect((await raw(fileUrl(id, build, 'Game.exe'))).status).toBe(404);
     expect((await raw(fileUrl(id, build, 'index.html'))).status).toBe(200);
     // the admin's list of versions says so too
