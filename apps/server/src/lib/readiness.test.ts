@@ -1,20 +1,10 @@
-import { createServer } from 'node:net';
-
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { MIGRATION_LOCK_KEY } from '../db/client.js';
 import { startTestApp } from '../test/harness.js';
 import { createScratchDatabase } from '../test/scratch-database.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { freePort } from '../test/ports.js';
 
 async function probe(url: string) {
   const response = await fetch(url, { signal: AbortSignal.timeout(2000) });

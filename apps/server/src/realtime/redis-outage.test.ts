@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -14,24 +13,10 @@ import {
   waitForConnect,
   waitForEvent,
 } from './socket-test-client.js';
+import { freePort } from '../test/ports.js';
 
 // a private redis-server this test may stop and start (the shared one must stay up)
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** Private servers still running, stopped after the suite. */
 const running = new Set<ChildProcess>();

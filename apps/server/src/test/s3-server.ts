@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 
 import { createS3Client, type S3Settings } from '../lib/storage/s3-storage.js';
+import { freePort } from './ports.js';
 
 /**
  * A real S3-compatible server for the tests, on a free loopback port, started by the test and
@@ -30,17 +30,6 @@ export const motoServerPath = MOTO_CANDIDATES.find((candidate) => {
 
 export const S3_SERVER_MISSING =
   'no moto_server found (pip install "moto[server]"): the S3 half of the storage tests is skipped';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface TestS3Server {
   endpoint: string;

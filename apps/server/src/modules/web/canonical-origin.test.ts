@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GamesResponse } from '@portfolio/types/game-host';
 
-import { freePort } from '../../test/faults/services.js';
+import { freePort } from '../../test/ports.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 
 /*
