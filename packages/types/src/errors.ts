@@ -107,6 +107,18 @@ export const API_ERRORS = {
   UNKNOWN_ACHIEVEMENT: { status: 404, message: "No such achievement in this game's catalogue" },
   BAD_IMAGE: { status: 400, message: 'The image is not a PNG, JPEG or WebP image.' },
 
+  // rooms (any game, through the SDK) and their chat
+  ROOM_NOT_FOUND: { status: 404, message: 'That room does not exist.' },
+  ROOM_FULL: { status: 409, message: 'That room is full.' },
+  ROOM_CLOSED: { status: 410, message: 'That room has been closed.' },
+  ROOMS_SIGN_IN: { status: 401, message: 'Sign in to play with others.' },
+  ROOM_SPECTATOR: { status: 403, message: 'Spectators can watch but not play.' },
+  NOT_IN_ROOM: { status: 409, message: 'Join a room first.' },
+  ROOM_MESSAGE_TOO_LARGE: { status: 413, message: 'The message is too large.' },
+  ROOM_STATE_FULL: { status: 409, message: 'The room holds too many state keys.' },
+  CHAT_OFF: { status: 403, message: 'Chat is off for this game.' },
+  CHAT_MUTED: { status: 403, message: 'You cannot use chat right now.' },
+
   // markdown (devlog posts, tutorials): over the size, nesting or render-time limits
   MARKDOWN_TOO_COMPLEX: { status: 422, message: 'The text is too large or too deeply nested.' },
 
