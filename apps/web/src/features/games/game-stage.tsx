@@ -84,8 +84,15 @@ export function GameStage({
           if (event.target === event.currentTarget) {
             // after the Tab that focused the box is done: the frame is another site's
             // (another process), and moving focus into it during that Tab let Chromium
-            // carry the Tab on past it
+            // carry the Tab on past it; on a busy machine that Tab can still be in flight
+            // then, so a box that still has focus a moment later hands it on again
+            const box = event.currentTarget;
             window.setTimeout(focusFrame, 0);
+            window.setTimeout(() => {
+              if (document.activeElement === box) {
+                focusFrame();
+              }
+            }, 100);
           }
         }}
       >
