@@ -62,13 +62,11 @@ export async function setState(
   if (!(await context.store.setState(member.code, request.key, text, ROOM_STATE_KEYS_MAX))) {
     throw roomError('ROOM_STATE_FULL');
   }
-  context
-    .emitter()
-    .toRoom(member.code, 'room:state', {
-      key: request.key,
-      value: request.value,
-      by: member.playerId,
-    });
+  context.emitter().toRoom(member.code, 'room:state', {
+    key: request.key,
+    value: request.value,
+    by: member.playerId,
+  });
 }
 
 /** Sets the key only if it holds `expected` now (null: not set); two racing, one swaps. */
@@ -91,13 +89,11 @@ export async function compareAndSet(
     throw roomError('ROOM_STATE_FULL');
   }
   if (outcome === 'swapped') {
-    context
-      .emitter()
-      .toRoom(member.code, 'room:state', {
-        key: request.key,
-        value: request.value,
-        by: member.playerId,
-      });
+    context.emitter().toRoom(member.code, 'room:state', {
+      key: request.key,
+      value: request.value,
+      by: member.playerId,
+    });
   }
   return outcome === 'swapped';
 }
