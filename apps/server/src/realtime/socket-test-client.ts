@@ -129,7 +129,7 @@ export function waitForRoomsEvent<E extends keyof RoomsServerToClientEvents>(
   });
 }
 
-/** Resolves when connected; rejects with the refusal's `data` ({ code, message }) otherwise. */
+/** Resolves when connected; rejects with an error carrying the refusal's code and message. */
 export function roomsConnected(socket: RoomsTestSocket, timeoutMs = scaled(3000)): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('socket did not connect')), timeoutMs);
@@ -137,9 +137,17 @@ export function roomsConnected(socket: RoomsTestSocket, timeoutMs = scaled(3000)
       clearTimeout(timer);
       resolve();
     });
-    socket.once('connect_error', (error: Error & { data?: unknown }) => {
-      clearTimeout(timer);
-      reject(error.data ?? error);
-    });
+    socket.once(
+      'connect_error',
+      (error: Error & { data?: { code?: string; message?: string } }) => {
+        clearTimeout(timer);
+        // the refusal's code and message on the error, as a client reads them
+        reject(
+          Object.assign(new Error(error.data?.message ?? error.message), {
+            code: error.data?.code,
+          }),
+        );
+      },
+    );
   });
 }

@@ -242,7 +242,7 @@ describe('rooms over /rooms', () => {
   it('refuses guests unless the game allows them, and subscriber games to non-subscribers', async () => {
     const guest = openRoomsSocket(app.url, gameId);
     sockets.push(guest);
-    await expect(roomsConnected(guest)).rejects.toEqual({
+    await expect(roomsConnected(guest)).rejects.toMatchObject({
       code: 'ROOMS_SIGN_IN',
       message: 'Sign in to play with others.',
     });
