@@ -151,7 +151,14 @@ function authorise(namespace: RoomsNamespace, deps: RoomsNamespaceDeps) {
           game = { id: resolved.id, settings: deps.rooms.settingsOf(resolved.id) };
         } catch (error) {
           const refusal = error instanceof HttpError ? error : new HttpError('FORBIDDEN');
-          next(new RoomsRefusedError(refusal.code, refusal.message));
+          // a guest refused a game (a live game or a subscriber's) is first asked to sign in
+          const code = !user && refusal.code === 'FORBIDDEN' ? 'ROOMS_SIGN_IN' : refusal.code;
+          next(
+            new RoomsRefusedError(
+              code,
+              code === refusal.code ? refusal.message : new HttpError(code).message,
+            ),
+          );
           return;
         }
         if (!user && !game.settings.guests) {
