@@ -9,12 +9,14 @@
  * scratch database and Redis, two players of each room on each):
  *   1. memory per room: the server child's heap and rss (after forced GC) with every socket
  *      connected, before and after the rooms are made and filled, divided by N;
- *   2. relay latency: every player sends a message every 1/BENCH_RATE s (default 1 per second)
- *      stamped with the sending time; each receiver in the room records send → receive (one
- *      clock: the bots share this process), p50/p99 over BENCH_SECONDS;
- *   3. messages per second: every player sends as fast as the room's rate limit allows
- *      (BENCH_BURST_RATE, default 25 a second) for BENCH_SECONDS; messages relayed per second
- *      (deliveries / 3) and the server's CPU.
+ *   2. relay latency between two players of one room (a probe every 20 ms, send → receive on
+ *      this process's clock) while every player of the other N − 1 rooms (bench/rooms-bots.ts,
+ *      a child process of their own) sends BENCH_RATE messages a second (default 0.25: 1,000
+ *      messages in, 3,000 deliveries a second at 1,000 rooms), p50/p99;
+ *   3. the same while the others ask to send BENCH_BURST_RATE a second each (default 25, under
+ *      the rooms' limit of 30): messages relayed per second (deliveries / 3) and the server's
+ *      CPU. Bots and server share the machine (2 cores here): when the bots cannot take more,
+ *      the server's CPU share says how far it was from its own limit.
  * Players are guests (the game's room settings allow them for the run), so no sign-in costs.
  * Bounded by BENCH_TIME_LIMIT_MS (default 6 min); loopback only.
  */
@@ -24,15 +26,15 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-import { io, type Socket } from 'socket.io-client';
-
-import {
-  ROOMS_NAMESPACE,
-  type RoomsClientToServerEvents,
-  type RoomsServerToClientEvents,
-} from '@portfolio/types/rooms';
-
 import type { ChildMeasurement, ChildMessage, ParentMessage } from './ipc.js';
+import {
+  type BotsCommand,
+  type BotsReply,
+  connectAll,
+  fillRooms,
+  PLAYERS,
+  type Player,
+} from './rooms-bots.js';
 import {
   createScratchDatabase,
   int,
@@ -45,20 +47,18 @@ import {
 } from './lib.js';
 
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
-const PLAYERS = 4;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const RATE = Number(process.env.BENCH_RATE ?? 1);
+const RATE = Number(process.env.BENCH_RATE ?? 0.25);
+/** The probe's interval: two players of the first room, within the load. */
+const PROBE_MS = 20;
 const BURST_RATE = Number(process.env.BENCH_BURST_RATE ?? 25);
 const TIME_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_MS ?? 360_000);
-const CONNECT_BATCH = 100;
 /** A built-in game open to everyone (the live games refuse guests whatever their settings). */
 const GAME_ID = 'TopDownRogueLike';
 const ADMIN = { username: 'bench_admin', password: 'bench-admin-password' };
 const GOAL_P99_MS = 25;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-type RoomsSocket = Socket<RoomsServerToClientEvents, RoomsClientToServerEvents>;
 
 // ---- server children ----------------------------------------------------------------------------
 
@@ -144,133 +144,6 @@ setTimeout(() => {
 
 // ---- players ------------------------------------------------------------------------------------
 
-interface Player {
-  socket: RoomsSocket;
-  playerId: string;
-}
-
-function ack<E extends keyof RoomsClientToServerEvents>(
-  socket: RoomsSocket,
-  event: E,
-  request: Parameters<RoomsClientToServerEvents[E]>[0],
-): Promise<Parameters<Parameters<RoomsClientToServerEvents[E]>[1]>[0]> {
-  const emit = socket.emit.bind(socket) as (
-    name: string,
-    body: unknown,
-    done: (answer: never) => void,
-  ) => void;
-  return new Promise((resolve) => emit(event, request, resolve));
-}
-
-async function connect(url: string): Promise<RoomsSocket> {
-  const socket: RoomsSocket = io(`${url}${ROOMS_NAMESPACE}`, {
-    transports: ['websocket'],
-    auth: { gameId: GAME_ID },
-    forceNew: true,
-    reconnection: false,
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-
-/** Connects rooms × 4 guests, in batches; `urlOf(seat)` says which process a seat talks to. */
-async function connectAll(urlOf: (seat: number) => string): Promise<RoomsSocket[][]> {
-  const rooms: RoomsSocket[][] = [];
-  for (let start = 0; start < ROOMS; start += CONNECT_BATCH / PLAYERS) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(CONNECT_BATCH / PLAYERS, ROOMS - start) }, () =>
-        Promise.all(Array.from({ length: PLAYERS }, (_, seat) => connect(urlOf(seat)))),
-      ),
-    );
-    rooms.push(...batch);
-  }
-  return rooms;
-}
-
-/** The first socket of each room creates it; the others join by code. */
-async function fillRooms(sockets: RoomsSocket[][]): Promise<Player[][]> {
-  const rooms: Player[][] = [];
-  for (let start = 0; start < sockets.length; start += 25) {
-    rooms.push(
-      ...(await Promise.all(
-        sockets.slice(start, start + 25).map(async ([first, ...others]) => {
-          if (!first) {
-            throw new Error('empty room');
-          }
-          const created = await ack(first, 'room:create', { private: true, maxPlayers: PLAYERS });
-          if (!created.ok) {
-            throw new Error(`create refused: ${created.error.message}`);
-          }
-          const players: Player[] = [{ socket: first, playerId: created.seat.playerId }];
-          for (const socket of others) {
-            const joined = await ack(socket, 'room:join', { code: created.room.code });
-            if (!joined.ok) {
-              throw new Error(`join refused: ${joined.error.message}`);
-            }
-            players.push({ socket, playerId: joined.seat.playerId });
-          }
-          return players;
-        }),
-      )),
-    );
-  }
-  return rooms;
-}
-
-/** Every player sends `perSecond` stamped messages for `seconds`; latencies and deliveries. */
-async function load(rooms: Player[][], perSecond: number, seconds: number) {
-  const latencies: number[] = [];
-  let deliveries = 0;
-  let refused = 0;
-  const players = rooms.flat();
-  const warmUntil = performance.now() + 1000;
-  const listeners = players.map(({ socket }) => {
-    const listener = (payload: { type: string; data: unknown }) => {
-      deliveries += 1;
-      // the first second warms up (JIT, buffers): not counted
-      if (typeof payload.data === 'number' && payload.data > warmUntil) {
-        latencies.push(performance.now() - payload.data);
-      }
-    };
-    socket.on('room:message', listener);
-    return () => socket.off('room:message', listener);
-  });
-  const intervalMs = 1000 / perSecond;
-  // one timer per player: a random first delay spreads the sends, then every intervalMs
-  const handles = players.map(({ socket }) => {
-    const emit = socket.emit.bind(socket) as (
-      name: string,
-      body: unknown,
-      done: (answer: { ok: boolean }) => void,
-    ) => void;
-    const send = () =>
-      emit('room:send', { type: 'move', data: performance.now() }, (answer) => {
-        if (!answer.ok) {
-          refused += 1;
-        }
-      });
-    const handle: { timer: NodeJS.Timeout | undefined } = { timer: undefined };
-    handle.timer = setTimeout(() => {
-      send();
-      handle.timer = setInterval(send, intervalMs);
-    }, Math.random() * intervalMs);
-    return handle;
-  });
-  const started = performance.now();
-  await sleep(seconds * 1000);
-  handles.forEach((handle) => {
-    clearTimeout(handle.timer);
-    clearInterval(handle.timer);
-  });
-  const elapsed = (performance.now() - started) / 1000;
-  await sleep(500);
-  listeners.forEach((off) => off());
-  return { latencies: summarize(latencies), deliveries, refused, elapsed };
-}
-
 // ---- a set-up -----------------------------------------------------------------------------------
 
 async function allowGuests(url: string): Promise<void> {
@@ -285,6 +158,65 @@ async function allowGuests(url: string): Promise<void> {
   }
 }
 
+/** The bots' child process (bench/rooms-bots.ts): the background rooms. */
+function startBots() {
+  const child = fork(path.join(here, 'rooms-bots.ts'), [], {
+    cwd: path.resolve(here, '..'),
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_ROOMS_BOTS: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  const ask = <T extends BotsReply['type']>(command: BotsCommand, answer: T) =>
+    new Promise<Extract<BotsReply, { type: T }>>((resolve, reject) => {
+      const listener = (message: BotsReply) => {
+        if (message.type === 'failed') {
+          child.off('message', listener);
+          reject(new Error(`bots: ${message.error}`));
+        } else if (message.type === answer) {
+          child.off('message', listener);
+          resolve(message as Extract<BotsReply, { type: T }>);
+        }
+      };
+      child.on('message', listener);
+      child.send(command);
+    });
+  return {
+    ask,
+    stop() {
+      child.send({ type: 'stop' } satisfies BotsCommand);
+      children.delete(child);
+    },
+  };
+}
+
+/** A stamped probe every PROBE_MS from one player; the other records send → receive. */
+async function probe(room: Player[], seconds: number) {
+  const [prober, listener] = room;
+  if (!prober || !listener) {
+    throw new Error('no probe room');
+  }
+  const latencies: number[] = [];
+  // the first second warms up (JIT, buffers): not counted
+  const warmUntil = performance.now() + 1000;
+  const record = (payload: { type: string; data: unknown }) => {
+    if (payload.type === 'probe' && typeof payload.data === 'number' && payload.data > warmUntil) {
+      latencies.push(performance.now() - payload.data);
+    }
+  };
+  listener.socket.on('room:message', record);
+  const timer = setInterval(
+    () =>
+      prober.socket.emit('room:send', { type: 'probe', data: performance.now() }, () => undefined),
+    PROBE_MS,
+  );
+  await sleep(seconds * 1000);
+  clearInterval(timer);
+  await sleep(200);
+  listener.socket.off('room:message', record);
+  return summarize(latencies);
+}
+
 async function run(label: string, servers: ServerChild[]) {
   const [first] = servers;
   if (!first) {
@@ -293,50 +225,59 @@ async function run(label: string, servers: ServerChild[]) {
   await allowGuests(first.url);
   // the other process reads the catalogue again through the bus
   await sleep(1000);
-  const urlOf = (seat: number) =>
-    (servers[seat < PLAYERS / 2 ? 0 : servers.length - 1] ?? first).url;
-  const sockets = await connectAll(urlOf);
-  const before = await Promise.all(servers.map((server) => measure(server)));
-  const started = performance.now();
-  const rooms = await fillRooms(sockets);
-  const fillSeconds = (performance.now() - started) / 1000;
-  const after = await Promise.all(servers.map((server) => measure(server, true)));
-  const heap = after.reduce(
-    (sum, m, index) => sum + m.heapUsed - (before[index]?.heapUsed ?? 0),
-    0,
-  );
-  const rss = after.reduce((sum, m, index) => sum + m.rss - (before[index]?.rss ?? 0), 0);
+  const urls = servers.map((server) => server.url);
+  const bots = startBots();
+  try {
+    await bots.ask({ type: 'connect', urls, rooms: ROOMS - 1, gameId: GAME_ID }, 'connected');
+    const [probeSockets] = await connectAll(urls, 1, GAME_ID);
+    const before = await Promise.all(servers.map((server) => measure(server)));
+    const started = performance.now();
+    await bots.ask({ type: 'fill' }, 'filled');
+    const [probeRoom = []] = await fillRooms(probeSockets ? [probeSockets] : []);
+    const fillSeconds = (performance.now() - started) / 1000;
+    const after = await Promise.all(servers.map((server) => measure(server, true)));
+    const heap = after.reduce(
+      (sum, m, index) => sum + m.heapUsed - (before[index]?.heapUsed ?? 0),
+      0,
+    );
+    const rss = after.reduce((sum, m, index) => sum + m.rss - (before[index]?.rss ?? 0), 0);
 
-  const steady = await load(rooms, RATE, SECONDS);
-  const steadyCpu = await Promise.all(servers.map((server) => measure(server, true)));
-  const burst = await load(rooms, BURST_RATE, SECONDS);
-  const burstCpu = await Promise.all(servers.map((server) => measure(server, true)));
-  sockets.flat().forEach((socket) => socket.disconnect());
+    const phase = async (perSecond: number) => {
+      const [latencies, load] = await Promise.all([
+        probe(probeRoom, SECONDS),
+        bots.ask({ type: 'load', perSecond, seconds: SECONDS }, 'loaded'),
+      ]);
+      const cpu = await Promise.all(servers.map((server) => measure(server, true)));
+      return { latencies, load, cpu };
+    };
+    const steady = await phase(RATE);
+    const burst = await phase(BURST_RATE);
+    probeRoom.forEach(({ socket }) => socket.disconnect());
 
-  const cpuShare = (list: ChildMeasurement[]) =>
-    list.map((m) => `${((m.cpuMs / m.wallMs) * 100).toFixed(0)}%`).join(' + ');
-  console.log(
-    `\n${label}: ${int(ROOMS)} rooms × ${PLAYERS} players (made and filled in ${fillSeconds.toFixed(1)} s)`,
-  );
-  printTable([
-    ['figure', 'value'],
-    ['memory per room (heap)', kib(heap / ROOMS)],
-    ['memory per room (rss)', kib(rss / ROOMS)],
-    [`relay latency p50 at ${RATE}/s per player`, ms(steady.latencies.p50)],
-    [`relay latency p99 (goal ≤ ${GOAL_P99_MS} ms)`, ms(steady.latencies.p99)],
-    [
-      'messages relayed per second (steady)',
-      int(steady.deliveries / (PLAYERS - 1) / steady.elapsed),
-    ],
-    ['server CPU (steady)', cpuShare(steadyCpu)],
-    [
-      `messages relayed per second (${BURST_RATE}/s per player asked)`,
-      int(burst.deliveries / (PLAYERS - 1) / burst.elapsed),
-    ],
-    ['relay latency p99 then', ms(burst.latencies.p99)],
-    ['refused (rate limit)', int(burst.refused + steady.refused)],
-    ['server CPU (all sending)', cpuShare(burstCpu)],
-  ]);
+    const cpuShare = (list: ChildMeasurement[]) =>
+      list.map((m) => `${((m.cpuMs / m.wallMs) * 100).toFixed(0)}%`).join(' + ');
+    const relayed = ({ load }: typeof steady) =>
+      int(load.deliveries / (PLAYERS - 1) / load.elapsed);
+    console.log(
+      `\n${label}: ${int(ROOMS)} rooms × ${PLAYERS} players (made and filled in ${fillSeconds.toFixed(1)} s)`,
+    );
+    printTable([
+      ['figure', 'value'],
+      ['memory per room (heap)', kib(heap / ROOMS)],
+      ['memory per room (rss)', kib(rss / ROOMS)],
+      [`relay latency p50 (others at ${RATE}/s per player)`, ms(steady.latencies.p50)],
+      [`relay latency p99 (goal ≤ ${GOAL_P99_MS} ms)`, ms(steady.latencies.p99)],
+      ['messages relayed per second then', relayed(steady)],
+      ['server CPU then', cpuShare(steady.cpu)],
+      [`relay latency p50 (others asking ${BURST_RATE}/s per player)`, ms(burst.latencies.p50)],
+      ['relay latency p99 then', ms(burst.latencies.p99)],
+      ['messages relayed per second then', relayed(burst)],
+      ['refused (rate limit)', int(burst.load.refused + steady.load.refused)],
+      ['server CPU then', cpuShare(burst.cpu)],
+    ]);
+  } finally {
+    bots.stop();
+  }
 }
 
 async function main() {

@@ -181,6 +181,8 @@ export function createRedisRoomStore(redis: Redis, options: { prefix: string }):
         .multi()
         .rpush(key.chat(code), JSON.stringify(line))
         .ltrim(key.chat(code), -CHAT_HISTORY, -1)
+        // a line that lands after its room was deleted leaves no key behind for long
+        .pexpire(key.chat(code), CLOSED_ROOM_MEMORY_MS)
         .exec();
     },
     async chat(code) {
