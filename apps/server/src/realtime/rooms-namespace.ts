@@ -51,6 +51,8 @@ interface RoomsSocketData {
   identity: RoomIdentity;
   game: RoomGame;
   member: RoomMember | undefined;
+  /** The seat token of `member` (kept so that joining the same room again keeps the seat). */
+  seatToken?: string | undefined;
 }
 
 type RoomsNamespace = Namespace<
@@ -237,21 +239,26 @@ async function leaveSocketRooms(socket: RoomsSocket, member: RoomMember) {
     socket.leave(seatKey(member.code, member.playerId)),
   ]);
   socket.data.member = undefined;
+  socket.data.seatToken = undefined;
 }
 
 function handleRequests(socket: RoomsSocket, rooms: RoomService) {
   const { game, identity } = socket.data;
   const connection = { socketId: socket.id };
 
-  /** One room at a time: entering another leaves the current one first. */
-  const enter = async (entering: () => Promise<Entered>) => {
+  /**
+   * One room at a time: entering another leaves the current one first (asking for the room one
+   * is in again keeps the seat: the service finds it by the seat token kept here).
+   */
+  const enter = async (entering: () => Promise<Entered>, code?: string) => {
     const current = socket.data.member;
-    if (current) {
+    if (current && current.code !== code) {
       await rooms.leave(current);
       await leaveSocketRooms(socket, current);
     }
     const { room, seat, member } = await entering();
     socket.data.member = member;
+    socket.data.seatToken = seat.seatToken;
     await socket.join([roomKey(member.code), seatKey(member.code, member.playerId)]);
     const status = await rooms.chatStatusOf(identity.userId);
     if (status !== 'banned') {
@@ -270,7 +277,16 @@ function handleRequests(socket: RoomsSocket, rooms: RoomService) {
     enter(() => rooms.create(game, identity, connection, request)),
   );
   handle(socket, 'room:join', JoinRoomRequest, (request) =>
-    enter(() => rooms.join(game, identity, connection, request)),
+    enter(
+      () =>
+        rooms.join(game, identity, connection, {
+          code: request.code,
+          seatToken:
+            request.seatToken ??
+            (socket.data.member?.code === request.code ? socket.data.seatToken : undefined),
+        }),
+      request.code,
+    ),
   );
   handle(socket, 'room:quickJoin', NoRequest, () =>
     enter(() => rooms.quickJoin(game, identity, connection)),

@@ -110,10 +110,14 @@ describe('rooms over /rooms', () => {
       ok: false,
       error: { code: 'ROOM_NOT_FOUND', message: 'That room does not exist.' },
     });
-    entered(await roomsRequest(a.socket, 'room:create', {}));
+    const mine = entered(await roomsRequest(a.socket, 'room:create', {}));
     expect(
       await roomsRequest(a.socket, 'room:send', { type: 'move', data: 'x'.repeat(17 * 1024) }),
     ).toMatchObject({ ok: false, error: { code: 'ROOM_MESSAGE_TOO_LARGE' } });
+    // asking for the room one is in again keeps the seat (and the room)
+    const again = entered(await roomsRequest(a.socket, 'room:join', { code: mine.room.code }));
+    expect(again.seat.playerId).toBe(mine.seat.playerId);
+    expect(again.room.players).toHaveLength(1);
   });
 
   it("keeps a dropped player's seat and gives it back with the seat token", async () => {
