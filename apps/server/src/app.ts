@@ -40,6 +40,7 @@ import {
   createSubscriptionRouter,
 } from './modules/subscription/routes.js';
 import { createAdminUsersRouter } from './modules/users/admin-routes.js';
+import { createRoomsRouter } from './modules/rooms/routes.js';
 import { createProfileRouter } from './modules/users/profile-routes.js';
 import {
   codeBodyParser,
@@ -245,6 +246,14 @@ function mountGameRoutes(api: express.Router, { deps, config }: ApiWiring): void
       resolveGame: deps.gameHost.resolveGame,
       adminAuth: gameAdminAuth(deps.gameHost),
       storage: deps.gameHost.storage,
+    }),
+  );
+  api.use(
+    createRoomsRouter({
+      rooms: deps.rooms,
+      resolveGame: deps.gameHost.resolveGame,
+      rateLimiter: deps.rateLimiter,
+      adminAuth: gameAdminAuth(deps.gameHost),
     }),
   );
   api.use(

@@ -74,6 +74,9 @@ import {
 import { type GameServerMonitor, createGameServerMonitor } from './modules/game-status/monitor.js';
 import { type MultiplayerHub, createMultiplayerHub } from './modules/multiplayer/hub.js';
 import { type PlayTickets, createPlayTickets } from './modules/multiplayer/play-tickets.js';
+import { createMemoryRoomStore } from './modules/rooms/memory-store.js';
+import { createRedisRoomStore } from './modules/rooms/redis-store.js';
+import { createRoomService, type RoomService } from './modules/rooms/service.js';
 import { withFallback } from './modules/presence/fallback-store.js';
 import { createMemoryPresenceStore } from './modules/presence/memory-store.js';
 import { createRedisPresenceStore } from './modules/presence/redis-store.js';
@@ -173,6 +176,8 @@ export interface Deps {
   gameStatus: GameServerMonitor;
   /** The in-process WolfScape and Rocket Game servers (attached with Socket.IO). */
   multiplayer: MultiplayerHub;
+  /** Rooms for any game (issue 38): the /rooms namespace and the admin's live rooms. */
+  rooms: RoomService;
   /** Tickets that let a game on the games origin join a multiplayer namespace. */
   playTickets: PlayTickets;
   /** The game SDK's records: play sessions, saves, achievements. */
@@ -511,9 +516,24 @@ function buildPresenceAndAnalytics(
   };
 }
 
-/** The in-process multiplayer servers, their play tickets and the game servers' health. */
-function buildMultiplayer(config: Config, notifier: AdminNotifier) {
-  const multiplayer = createMultiplayerHub();
+/**
+ * The in-process multiplayer servers, their play tickets, the game servers' health, and rooms
+ * for any game (in Redis with REDIS_URL, so they span replicas; else in memory).
+ */
+function buildMultiplayer(
+  config: Config,
+  notifier: AdminNotifier,
+  { infra, gameHost, now }: { infra: Infrastructure; gameHost: GameHost; now: () => number },
+) {
+  const rooms = createRoomService({
+    db: infra.database.db,
+    store: infra.redis
+      ? createRedisRoomStore(infra.redis, { prefix: config.redisPrefix })
+      : createMemoryRoomStore(now),
+    catalogue: gameHost.catalogue,
+    now,
+  });
+  const multiplayer = createMultiplayerHub({ rooms });
   const playTickets = createPlayTickets(config.sessionSecret);
   const gameStatus = createGameServerMonitor({
     healthUrls: config.gameServerHealthUrls,
@@ -521,7 +541,7 @@ function buildMultiplayer(config: Config, notifier: AdminNotifier) {
     localHealth: (serverType) => multiplayer.health(serverType),
   });
   gameStatus.start();
-  return { multiplayer, playTickets, gameStatus };
+  return { multiplayer, playTickets, gameStatus, rooms };
 }
 
 /** Stripe subscriptions and the mail they send. */
@@ -643,8 +663,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
   const notifier = createAdminNotifier();
   const analyticsModule = buildPresenceAndAnalytics(config, infra, notifier, gameHost, now, known);
   const { presence, collector, flushAnalytics, flushEvents, maintainAnalytics } = analyticsModule;
-  const multiplayerModule = buildMultiplayer(config, notifier);
-  const { gameStatus } = multiplayerModule;
+  const multiplayerModule = buildMultiplayer(config, notifier, { infra, gameHost, now });
   const subscriptionModule = buildSubscriptions(config, infra, mail, siteOrigin);
   const { mailGrantsEndingSoon } = subscriptionModule;
 
@@ -715,8 +734,9 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
     analytics: analyticsModule.analytics,
     collector,
     siteAnalytics: analyticsModule.siteAnalytics,
-    gameStatus,
+    gameStatus: multiplayerModule.gameStatus,
     multiplayer: multiplayerModule.multiplayer,
+    rooms: multiplayerModule.rooms,
     playTickets: multiplayerModule.playTickets,
     games: createGamesService({ db: database.db, gameTitle: usersModule.gameTitle }),
     leaderboards: createLeaderboardService({ db: database.db, now, redis, config }),
@@ -758,7 +778,7 @@ export async function buildDeps(config: Config, options: BuildOptions = {}): Pro
       await mail.close();
       smtp?.close();
       presence.close();
-      gameStatus.stop();
+      deps.gameStatus.stop();
       // time on site and rollups gathered since the last flush are written before the database closes
       await flushAnalytics();
       await analyticsModule.maintenance();

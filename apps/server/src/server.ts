@@ -144,6 +144,7 @@ export async function startServer(
     notifier: deps.notifier,
     multiplayer: deps.multiplayer,
     playTickets: deps.playTickets,
+    rooms: { service: deps.rooms, resolveGame: deps.gameHost.resolveGame },
   });
   // the engine took the request listeners when it attached: its requests get the deadlines too
   keepRequestDeadlinesFirst(server);

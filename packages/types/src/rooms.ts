@@ -231,7 +231,8 @@ export interface RoomsServerToClientEvents {
 // ---- the room service's refusals (in API_ERRORS, so HTTP and acks say the same) ----------------
 // ROOM_NOT_FOUND 404, ROOM_FULL 409, ROOM_CLOSED 410, ROOMS_SIGN_IN 401, ROOM_SPECTATOR 403,
 // NOT_IN_ROOM 409, ROOM_MESSAGE_TOO_LARGE 413, ROOM_STATE_FULL 409, CHAT_OFF 403, CHAT_MUTED 403,
-// RATE_LIMITED 429, VALIDATION_FAILED 400.
+// RATE_LIMITED 429, BAD_REQUEST 400 (a request that fails its schema: `field: message`, as the
+// HTTP API's validation says it).
 
 // ---- chat moderation (site-wide, audited) -------------------------------------------------------
 

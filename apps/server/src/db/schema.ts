@@ -36,6 +36,7 @@ import type {
   GameTouchSupport,
 } from '@portfolio/types/game-host';
 import type { PostAuditAction } from '@portfolio/types/devlog';
+import type { ChatStatus, GameRoomSettings } from '@portfolio/types/rooms';
 
 export interface StoredDeviceInfo {
   type: string;
@@ -87,8 +88,11 @@ export const users = pgTable(
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     /** The user turned off non-essential mail (subscription news) on /profile or by an unsubscribe link. */
     mailOptOut: boolean('mail_opt_out').notNull().default(false),
+    /** Rooms' chat, site-wide: 'muted' reads and cannot send, 'banned' neither (the admin's). */
+    chatStatus: text('chat_status').$type<ChatStatus>().notNull().default('allowed'),
   },
   (table) => [
+    check('users_chat_status_check', sql`${table.chatStatus} in ('allowed', 'muted', 'banned')`),
     uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`),
     check('users_role_check', sql`${table.role} in ('user', 'subscriber', 'admin')`),
@@ -127,7 +131,7 @@ export const auditLog = pgTable(
     index('audit_log_actor_idx').on(table.actorId, table.at),
     check(
       'audit_log_action_check',
-      sql`${table.action} in ('role-change', 'delete', 'grant-end', '2fa-enable', '2fa-disable', '2fa-recovery-code', 'reset-link')`,
+      sql`${table.action} in ('role-change', 'delete', 'grant-end', '2fa-enable', '2fa-disable', '2fa-recovery-code', 'reset-link', 'chat-status')`,
     ),
   ],
 );
@@ -344,6 +348,8 @@ export const games = pgTable(
     frameHeight: integer('frame_height'),
     touch: text('touch').$type<GameTouchSupport>().notNull().default('playable'),
     orientation: text('orientation').$type<GameOrientation>().notNull().default('any'),
+    /** Rooms for this game (issue 38); null: DEFAULT_GAME_ROOM_SETTINGS. */
+    roomSettings: jsonb('room_settings').$type<GameRoomSettings>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -928,4 +934,30 @@ export const contentAuditLog = pgTable(
     detail: text('detail').notNull().default(''),
   },
   (table) => [index('content_audit_log_item_idx').on(table.kind, table.itemId, table.at)],
+);
+
+/**
+ * Chat lines players reported in rooms (issue 38): the line and both names copied, so a report
+ * outlives the room (rooms live in memory or Redis) and the accounts.
+ */
+export const chatReports = pgTable(
+  'chat_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    gameId: text('game_id').notNull(),
+    roomCode: text('room_code').notNull(),
+    messageId: text('message_id').notNull(),
+    messageText: text('message_text').notNull(),
+    messageAt: timestamp('message_at', { withTimezone: true }).notNull(),
+    authorUserId: uuid('author_user_id'),
+    authorName: text('author_name').notNull(),
+    reporterUserId: uuid('reporter_user_id'),
+    reporterName: text('reporter_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('chat_reports_created_at_idx').on(table.createdAt),
+    // one report per reporter and line
+    uniqueIndex('chat_reports_once_idx').on(table.messageId, table.reporterName),
+  ],
 );

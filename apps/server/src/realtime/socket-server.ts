@@ -23,6 +23,9 @@ import {
   type RealtimeSocket,
 } from '../lib/admin-notifier.js';
 import { moduleLogger } from '../lib/logger.js';
+import type { ResolveGame } from '../modules/game-host/index.js';
+import type { RoomService } from '../modules/rooms/index.js';
+import { attachRoomsNamespace } from './rooms-namespace.js';
 
 const log = moduleLogger('realtime');
 
@@ -191,6 +194,8 @@ export async function createRealtime(
     notifier: AdminNotifier;
     multiplayer?: MultiplayerHub;
     playTickets?: PlayTickets;
+    /** Rooms for any game and the game lookup its handshake uses (the /rooms namespace). */
+    rooms?: { service: RoomService; resolveGame: ResolveGame };
   },
 ): Promise<Realtime> {
   const { config, sessions, notifier } = deps;
@@ -302,10 +307,20 @@ export async function createRealtime(
     isFromGamesOrigin,
   });
 
+  const detachRooms = deps.rooms
+    ? attachRoomsNamespace(io, {
+        rooms: deps.rooms.service,
+        resolveGame: deps.rooms.resolveGame,
+        sessionOf,
+        bus: deps.bus,
+      })
+    : undefined;
+
   return {
     io,
     async close() {
       closing = true;
+      detachRooms?.();
       clearInterval(recheckTimer);
       notifier.detach();
       deps.multiplayer?.close();

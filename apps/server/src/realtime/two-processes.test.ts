@@ -2,11 +2,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { currentUserOf, startTestApp, type TestApp, uniqueName } from '../test/harness.js';
 import { signedInClient } from '../test/factories.js';
+import { buildPublishedGame } from '../test/factories.js';
 import {
+  openRoomsSocket,
   openSocket,
   type RecordingSocket,
+  roomsConnected,
+  roomsRequest,
   waitForConnect,
   waitForEvent,
+  waitForRoomsEvent,
 } from './socket-test-client.js';
 
 // two app instances sharing PostgreSQL and Redis, as two processes behind a load balancer would
@@ -80,6 +85,44 @@ describe.skipIf(!isShared)('two server processes', () => {
       expect(await currentUserOf(member.client)).toBeNull();
     } finally {
       memberSocket.close();
+    }
+  });
+
+  it('shares a room between a player on one process and a player on the other', async () => {
+    const redisPrefix = uniqueName('two-processes');
+    const appA = await startTestApp({ redisPrefix });
+    const appB = await startTestApp({ redisPrefix });
+    apps.push(appA, appB);
+    const admin = await signedInClient(appA, 'admin');
+    const gameId = await buildPublishedGame(admin.client);
+    // process B learns of the new game through the bus
+    const userA = await signedInClient(appA, 'user');
+    const userB = await signedInClient(appB, 'user');
+    const socketA = openRoomsSocket(appA.url, gameId, { cookie: userA.client.cookieHeader });
+    const socketB = openRoomsSocket(appB.url, gameId, { cookie: userB.client.cookieHeader });
+    try {
+      await roomsConnected(socketA);
+      await expect.poll(() => appB.deps.gameHost.catalogue.get(gameId)?.game.published).toBe(true);
+      await roomsConnected(socketB);
+      const created = await roomsRequest(socketA, 'room:create', { private: true });
+      if (!created.ok) {
+        throw new Error(created.error.message);
+      }
+      const joinSeen = waitForRoomsEvent(socketA, 'room:join');
+      const joined = await roomsRequest(socketB, 'room:join', { code: created.room.code });
+      expect(joined).toMatchObject({ ok: true, room: { code: created.room.code } });
+      expect((await joinSeen).player.name).toBe(userB.username);
+      const move = waitForRoomsEvent(socketA, 'room:message');
+      await roomsRequest(socketB, 'room:send', { type: 'move', data: [1, 2] });
+      expect((await move).data).toEqual([1, 2]);
+      // both processes list the room
+      const listed = await admin.client.get<{ rooms: Array<{ code: string; players: number }> }>(
+        '/api/admin/rooms',
+      );
+      expect(listed.body.rooms.find((room) => room.code === created.room.code)?.players).toBe(2);
+    } finally {
+      socketA.disconnect();
+      socketB.disconnect();
     }
   });
 });

@@ -2,6 +2,7 @@ import { asc, isNull } from 'drizzle-orm';
 
 import { decideGameAccess, type Role } from '@portfolio/types';
 import type { AdminGame, GameBuild, GameEntry, GameFrameSize } from '@portfolio/types/game-host';
+import { DEFAULT_GAME_ROOM_SETTINGS } from '@portfolio/types/rooms';
 
 import type { Db } from '../../db/client.js';
 import { gameBuilds, games } from '../../db/schema.js';
@@ -239,5 +240,6 @@ export function toAdminGame(record: GameRecord, context: PresentContext): AdminG
     isBuiltIn: game.isBuiltIn,
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),
+    rooms: { ...DEFAULT_GAME_ROOM_SETTINGS, ...game.roomSettings },
   };
 }

@@ -9,6 +9,8 @@ export interface PlayerSocketData {
   user: CurrentUser;
   room?: string;
   playerId?: number;
+  /** A private room's code (rooms service), checked at the handshake: that instance, no other. */
+  roomCode?: string;
 }
 
 /**
@@ -44,6 +46,8 @@ interface Room<Welcome, Update> {
   id: string;
   simulation: RoomSimulation<Welcome, Update>;
   players: number;
+  /** An instance of a private room (keyed by its code): a plain join never lands in it. */
+  isPrivate: boolean;
 }
 
 export interface TickStats {
@@ -91,21 +95,30 @@ export function createGameServer<Welcome, Update>(
   let ticks = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  function pickRoom(): Room<Welcome, Update> {
+  function newRoom(id: string, isPrivate: boolean): Room<Welcome, Update> {
+    const room = { id, simulation: options.createRoom(id, nextRoom++), players: 0, isPrivate };
+    rooms.set(id, room);
+    return room;
+  }
+
+  /** A private room's instance (made on first use; undefined when full), else the least full. */
+  function pickRoom(roomCode: string | undefined): Room<Welcome, Update> | undefined {
+    if (roomCode !== undefined) {
+      const id = `${options.serverType}-room-${roomCode}`;
+      const room = rooms.get(id) ?? newRoom(id, true);
+      return room.players < options.roomCapacity ? room : undefined;
+    }
     let best: Room<Welcome, Update> | undefined;
     for (const room of rooms.values()) {
-      if (room.players < options.roomCapacity && (!best || room.players < best.players)) {
+      if (
+        !room.isPrivate &&
+        room.players < options.roomCapacity &&
+        (!best || room.players < best.players)
+      ) {
         best = room;
       }
     }
-    if (best) {
-      return best;
-    }
-    const roomNumber = nextRoom++;
-    const id = `${options.serverType}-${roomNumber}`;
-    const room = { id, simulation: options.createRoom(id, roomNumber), players: 0 };
-    rooms.set(id, room);
-    return room;
+    return best ?? newRoom(`${options.serverType}-${nextRoom}`, false);
   }
 
   function tick() {
@@ -128,7 +141,12 @@ export function createGameServer<Welcome, Update>(
 
   namespace.on('connection', (rawSocket) => {
     const socket = rawSocket as unknown as AnySocket;
-    const room = pickRoom();
+    const room = pickRoom(socket.data.roomCode);
+    if (!room) {
+      socket.emit('refused', { code: 'ROOM_FULL', message: 'That room is full.' });
+      socket.disconnect(true);
+      return;
+    }
     const { playerId, welcome } = room.simulation.addPlayer(socket.data.user);
     room.players++;
     socket.data.room = room.id;

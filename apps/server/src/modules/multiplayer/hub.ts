@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Namespace, Socket } from 'socket.io';
 
 import { MULTIPLAYER_NAMESPACES, type PlayRefusal } from '@portfolio/types/multiplayer';
+import { RoomCode } from '@portfolio/types/rooms';
 
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { RealtimeServer } from '../../lib/admin-notifier.js';
@@ -46,6 +47,11 @@ export interface HubDeps {
   isFromGamesOrigin?: (request: IncomingMessage) => boolean;
 }
 
+/** The room service, as the hub asks it whether a private room's code is live for a game. */
+export interface HubRooms {
+  exists(gameId: string, code: string): Promise<boolean>;
+}
+
 /** What the hub keeps on a player's socket besides the game server's data. */
 interface HubSocketData extends PlayerSocketData {
   /** The session the player joined with (from the cookie or the ticket), checked again later. */
@@ -53,6 +59,7 @@ interface HubSocketData extends PlayerSocketData {
 }
 
 const SIGN_IN: PlayRefusal = { code: 'UNAUTHORIZED', message: 'Sign in to play' };
+const NO_ROOM: PlayRefusal = { code: 'ROOM_NOT_FOUND', message: 'That room does not exist.' };
 const BAD_TICKET: PlayRefusal = {
   code: 'INVALID_TICKET',
   message: 'This play ticket is not valid any more. Open the game again.',
@@ -65,7 +72,29 @@ const BAD_TICKET: PlayRefusal = {
  * cookie jar (GAMES_ORIGIN_ALLOW_SAME_SITE), its handshake may carry the site's cookie, which a
  * game must never be able to act with.
  */
-function authorisePlayers(namespace: Namespace, gameId: string, deps: HubDeps) {
+/** `auth.room`: a room code of the room service for this game, or undefined (a plain join). */
+async function roomCodeOf(
+  auth: unknown,
+  gameId: string,
+  rooms: HubRooms | undefined,
+): Promise<string | PlayRefusal | undefined> {
+  const room = typeof auth === 'object' && auth !== null && 'room' in auth ? auth.room : undefined;
+  if (room === undefined || room === null || room === '') {
+    return undefined;
+  }
+  const code = RoomCode.safeParse(room);
+  if (!code.success || !rooms || !(await rooms.exists(gameId, code.data))) {
+    return NO_ROOM;
+  }
+  return code.data;
+}
+
+function authorisePlayers(
+  namespace: Namespace,
+  gameId: string,
+  deps: HubDeps,
+  rooms: HubRooms | undefined,
+) {
   const { sessions } = deps;
   namespace.use((socket, next) => {
     const auth: unknown = socket.handshake.auth;
@@ -84,15 +113,22 @@ function authorisePlayers(namespace: Namespace, gameId: string, deps: HubDeps) {
     } else {
       resolving = deps.sessionOf(socket);
     }
-    resolving.then(
-      (session) => {
+    Promise.all([resolving, roomCodeOf(auth, gameId, rooms)]).then(
+      ([session, roomCode]) => {
         if (!session || !('user' in session)) {
           next(new PlayRefusedError(session ?? SIGN_IN));
+          return;
+        }
+        if (typeof roomCode === 'object') {
+          next(new PlayRefusedError(roomCode));
           return;
         }
         const data = socket.data as HubSocketData;
         data.user = session.user;
         data.sessionIdHash = session.idHash;
+        if (roomCode !== undefined) {
+          data.roomCode = roomCode;
+        }
         next();
       },
       (error: unknown) => next(error instanceof Error ? error : new Error('Session lookup failed')),
@@ -100,7 +136,11 @@ function authorisePlayers(namespace: Namespace, gameId: string, deps: HubDeps) {
   });
 }
 
-export function createMultiplayerHub(): MultiplayerHub {
+/**
+ * `rooms`: with it, a player may pass `auth.room` (a live room of the room service for that game)
+ * and play in that room's own instance (private rooms and invite links for the demo games).
+ */
+export function createMultiplayerHub(options: { rooms?: HubRooms } = {}): MultiplayerHub {
   const servers = new Map<string, GameServer>();
   const namespaces: Namespace[] = [];
   let isAttached = false;
@@ -118,8 +158,8 @@ export function createMultiplayerHub(): MultiplayerHub {
       const { sessions, bus } = deps;
       const wolfscape = io.of(MULTIPLAYER_NAMESPACES.WolfScape);
       const rocket = io.of(MULTIPLAYER_NAMESPACES.RocketGame);
-      authorisePlayers(wolfscape, 'WolfScape', deps);
-      authorisePlayers(rocket, 'RocketGame', deps);
+      authorisePlayers(wolfscape, 'WolfScape', deps, options.rooms);
+      authorisePlayers(rocket, 'RocketGame', deps, options.rooms);
       namespaces.push(wolfscape, rocket);
       servers.set(
         'wolfscape',

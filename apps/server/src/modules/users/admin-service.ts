@@ -78,6 +78,7 @@ export function createAdminUsersService(deps: {
         games: records.games,
         achievements: records.achievements,
         history: history.map(toAuditEntry),
+        chat_status: row.chatStatus,
       };
     },
 
