@@ -374,7 +374,6 @@
     return '<p>Cannot reach the game server. Retrying…</p>';
   }
 
-
   // ---- rooms: the SDK's copy of the room, kept by the viewer's 'room-event' messages ----------
 
   var room = null; // { code, players: [player], state: {} }

@@ -356,7 +356,8 @@ export function createRoomClient(options: RoomClientOptions) {
         accepted(await open.request('chat:report', { messageId }));
       }),
     /** One `GameSDK.rooms` request from the frame: its answer, or a thrown refusal. */
-    handleSdk: (payload: unknown): Promise<unknown> => handleSdkRequest(client, payload, invitedCode),
+    handleSdk: (payload: unknown): Promise<unknown> =>
+      handleSdkRequest(client, payload, invitedCode),
     /** Closes the connection (the viewer closed); a later request opens a new one. */
     close: () => {
       const closing = connecting;

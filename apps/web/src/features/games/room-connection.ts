@@ -17,7 +17,9 @@ import { SOCKET_PATH } from '../../lib/socket';
 type ClientEvent = keyof RoomsClientToServerEvents;
 type ServerEvent = keyof RoomsServerToClientEvents;
 export type RequestOf<E extends ClientEvent> = Parameters<RoomsClientToServerEvents[E]>[0];
-export type AckOf<E extends ClientEvent> = Parameters<Parameters<RoomsClientToServerEvents[E]>[1]>[0];
+export type AckOf<E extends ClientEvent> = Parameters<
+  Parameters<RoomsClientToServerEvents[E]>[1]
+>[0];
 
 /** How long an acknowledgement may take before the request counts as failed. */
 export const ROOM_ACK_TIMEOUT_MS = 10_000;
@@ -70,7 +72,9 @@ export async function openRoomsConnection(gameId: string): Promise<RoomsConnecti
   const failPending = new Set<(error: HttpError) => void>();
   // the typed socket's generics do not narrow over a generic event name: one untyped view
   const emitter = socket as unknown as {
-    timeout(ms: number): { emit(event: string, payload: unknown, ack: (...args: unknown[]) => void): void };
+    timeout(ms: number): {
+      emit(event: string, payload: unknown, ack: (...args: unknown[]) => void): void;
+    };
     on(event: string, listener: (...args: never[]) => void): void;
   };
 
