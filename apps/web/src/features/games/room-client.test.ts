@@ -127,6 +127,7 @@ describe('the room client', () => {
     expect(JSON.parse(storage.items.get('portfolio:room-seat:Board') ?? 'null')).toEqual({
       code: 'ABCDEF',
       seatToken: 'token-of-a',
+      isSpectator: false,
     });
     expect(pushed).toContainEqual({
       event: 'room',
@@ -156,6 +157,19 @@ describe('the room client', () => {
         payload: { room: expect.objectContaining({ code: 'ABCDEF' }), playerId: 'b' },
       },
     ]);
+    expect(client.getSnapshot().room?.code).toBe('ABCDEF');
+  });
+
+  it('watches the same room again after a reconnect when spectating', async () => {
+    const { client, fake } = setUp(() =>
+      entered('ABCDEF', player('c', { isSpectator: true }), [player('a', { isHost: true })]),
+    );
+    await client.spectate('ABCDEF');
+
+    fake.reconnect();
+    await flush();
+
+    expect(fake.sent.at(-1)).toEqual({ event: 'room:spectate', payload: { code: 'ABCDEF' } });
     expect(client.getSnapshot().room?.code).toBe('ABCDEF');
   });
 

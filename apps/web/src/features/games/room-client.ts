@@ -59,9 +59,11 @@ export interface RoomNotice {
   message: string;
 }
 
+/** The room this tab is in: a player's seat token, or a spectator's room (taken back alike). */
 interface StoredSeat {
   code: string;
   seatToken: string;
+  isSpectator: boolean;
 }
 
 export const ROOM_CLOSED_NOTICE: RoomNotice = {
@@ -125,7 +127,11 @@ export function createRoomClient(options: RoomClientOptions) {
       return isRecord(stored) &&
         typeof stored.code === 'string' &&
         typeof stored.seatToken === 'string'
-        ? { code: stored.code, seatToken: stored.seatToken }
+        ? {
+            code: stored.code,
+            seatToken: stored.seatToken,
+            isSpectator: stored.isSpectator === true,
+          }
         : null;
     } catch {
       return null;
@@ -173,10 +179,10 @@ export function createRoomClient(options: RoomClientOptions) {
 
   const enter = (answer: RoomEntered) => {
     const { room, seat: taken } = accepted(answer);
-    if (!room.players.find((player) => player.id === taken.playerId)?.isSpectator) {
-      seat = { code: room.code, seatToken: taken.seatToken };
-      writeSeat(seat);
-    }
+    const isSpectator =
+      room.players.find((player) => player.id === taken.playerId)?.isSpectator === true;
+    seat = { code: room.code, seatToken: taken.seatToken, isSpectator };
+    writeSeat(seat);
     update({ room, playerId: taken.playerId, chat: [], notice: null });
     pushRoom();
     return { room, playerId: taken.playerId };
@@ -188,7 +194,11 @@ export function createRoomClient(options: RoomClientOptions) {
       return;
     }
     try {
-      enter(await connection.request('room:join', { code: seat.code, seatToken: seat.seatToken }));
+      enter(
+        seat.isSpectator
+          ? await connection.request('room:spectate', { code: seat.code })
+          : await connection.request('room:join', { code: seat.code, seatToken: seat.seatToken }),
+      );
     } catch (error) {
       // the room went away (closed, or the grace period ran out and it emptied)
       const code = isHttpError(error) ? error.code : '';
@@ -325,7 +335,7 @@ export function createRoomClient(options: RoomClientOptions) {
         if (!wanted) {
           throw roomError('ROOM_NOT_FOUND');
         }
-        const seatToken = seat?.code === wanted ? seat.seatToken : undefined;
+        const seatToken = seat?.code === wanted && !seat.isSpectator ? seat.seatToken : undefined;
         return enter(await open.request('room:join', { code: wanted, seatToken }));
       }),
     quickJoin: () => perform(async (open) => enter(await open.request('room:quickJoin', {}))),
