@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import type { ApiErrorCode } from './errors.js';
 import { GameAccess } from './games.js';
+import { GameRoomSettings } from './rooms.js';
 
 /*
  * The game host's contracts: the catalogue the web app reads from the server, the
@@ -129,6 +130,8 @@ export const AdminGame = GameEntry.extend({
   isBuiltIn: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Rooms for this game (issue 38); the server always sends it (defaults when never set). */
+  rooms: GameRoomSettings.optional(),
 });
 export type AdminGame = z.infer<typeof AdminGame>;
 
@@ -221,6 +224,9 @@ export const GAME_AUDIT_ACTIONS = [
   'achievement-save',
   'achievement-delete',
   'achievement-icon',
+  // rooms (issue 38): a game's room settings, a live room closed by the admin
+  'rooms-settings',
+  'room-close',
 ] as const;
 export const GameAuditAction = z.enum(GAME_AUDIT_ACTIONS);
 export type GameAuditAction = z.infer<typeof GameAuditAction>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { CurrentUser, Email, Password, Role } from './auth.js';
+import { ChatStatus } from './rooms.js';
 
 /**
  * A user id in a path. Ids are UUIDs; anything else is refused with this message before the
@@ -79,6 +80,8 @@ export const AUDIT_ACTIONS = [
   '2fa-recovery-code',
   // an admin's one-time password reset link for a user without email
   'reset-link',
+  // an admin's chat mute or ban (rooms' chat, site-wide)
+  'chat-status',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -110,6 +113,8 @@ export const UserDetail = UserSummary.extend({
   achievements: z.array(Achievement),
   /** Audit entries about this user or made by them, newest first. */
   history: z.array(AuditEntry),
+  /** Rooms' chat: allowed, muted or banned by an admin (the server always sends it). */
+  chat_status: ChatStatus.optional(),
 });
 export type UserDetail = z.infer<typeof UserDetail>;
 

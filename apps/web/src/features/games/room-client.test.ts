@@ -43,7 +43,7 @@ function fakeConnection(answer: Answer) {
   let closed = 0;
   const connection: RoomsConnection = {
     on(event, listener) {
-      handlers.set(event, listener as (payload: never) => void);
+      handlers.set(event, listener);
     },
     onConnect(listener) {
       onConnect = listener;
@@ -100,6 +100,13 @@ function setUp(
   return { client, fake, pushed, storage };
 }
 
+/** A 'room' event as its room's code and the player's id (other events as their name). */
+function summaryOf(event: RoomsSdkEvent) {
+  return event.event === 'room'
+    ? { event: 'room', code: event.payload.room?.code ?? null, playerId: event.payload.playerId }
+    : { event: event.event };
+}
+
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const entered = (code: string, me: RoomPlayer, others: RoomPlayer[] = []) => ({
@@ -129,10 +136,7 @@ describe('the room client', () => {
       seatToken: 'token-of-a',
       isSpectator: false,
     });
-    expect(pushed).toContainEqual({
-      event: 'room',
-      payload: { room: expect.objectContaining({ code: 'ABCDEF' }), playerId: 'a' },
-    });
+    expect(pushed.map(summaryOf)).toEqual([{ event: 'room', code: 'ABCDEF', playerId: 'a' }]);
   });
 
   it('takes the same seat back with its token when the connection comes back, and tells the game', async () => {
@@ -151,12 +155,7 @@ describe('the room client', () => {
       event: 'room:join',
       payload: { code: 'ABCDEF', seatToken: 'token-of-b' },
     });
-    expect(pushed).toEqual([
-      {
-        event: 'room',
-        payload: { room: expect.objectContaining({ code: 'ABCDEF' }), playerId: 'b' },
-      },
-    ]);
+    expect(pushed.map(summaryOf)).toEqual([{ event: 'room', code: 'ABCDEF', playerId: 'b' }]);
     expect(client.getSnapshot().room?.code).toBe('ABCDEF');
   });
 
