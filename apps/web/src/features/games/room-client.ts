@@ -1,21 +1,24 @@
 import { API_ERRORS, isApiErrorCode } from '@portfolio/types/errors';
 import {
-  CHAT_HISTORY,
-  type ChatLine,
-  type ChatStatus,
   type PublicRoomSummary,
   RoomCode,
   roomInvitePath,
   type RoomAck,
-  type RoomEntered,
-  type RoomPlayer,
   type RoomsSdkEvent,
-  type RoomView,
 } from '@portfolio/types/rooms';
 
 import { isHttpError } from '../../lib/http';
-import type { RoomsConnection } from './room-connection';
-import { roomError } from './room-connection';
+import { roomError, type RoomsConnection } from './room-connection';
+import {
+  accepted,
+  isRecord,
+  type Json,
+  listenToRoom,
+  RoomState,
+  type SeatStorage,
+} from './room-state';
+
+export { ROOM_CLOSED_NOTICE, type RoomNotice, type RoomSnapshot } from './room-state';
 
 /*
  * The viewer's room client: one per open game. It answers the frame's `GameSDK.rooms` requests
@@ -25,25 +28,13 @@ import { roomError } from './room-connection';
  * 'room'. The viewer's room bar, lobby and chat read its snapshot and call it too.
  */
 
-/** What the viewer shows: the room this player is in, its chat, and what to tell the player. */
-export interface RoomSnapshot {
-  /** The game uses rooms (its frame asked at least once, or an invite link was opened). */
-  isActive: boolean;
-  room: RoomView | null;
-  playerId: string | null;
-  chat: ChatLine[];
-  chatStatus: ChatStatus;
-  /** What to tell the player (a closed, full or unknown room, a refusal): a catalogue code. */
-  notice: RoomNotice | null;
-}
-
 export interface RoomClientOptions {
   gameId: string;
   connect: () => Promise<RoomsConnection>;
   /** Sends one event to the game's frame (or later, setFrameSender). */
   push?: (event: RoomsSdkEvent) => void;
   /** Where the seat token is kept (sessionStorage in the browser). */
-  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  storage: SeatStorage;
   /** The room code of the invite link this page was opened with (validated here), if any. */
   invitedCode?: string | null;
   /** The site's origin, for the invite link. */
@@ -52,217 +43,39 @@ export interface RoomClientOptions {
   onSignInNeeded?: () => void;
 }
 
-type Json = RoomView['state'][string];
-
-export interface RoomNotice {
-  code: string;
-  message: string;
-}
-
-/** The room this tab is in: a player's seat token, or a spectator's room (taken back alike). */
-interface StoredSeat {
-  code: string;
-  seatToken: string;
-  isSpectator: boolean;
-}
-
-export const ROOM_CLOSED_NOTICE: RoomNotice = {
-  code: 'ROOM_CLOSED',
-  message: API_ERRORS.ROOM_CLOSED.message,
-};
-
 /** What the viewer says for a refusal: the catalogue's message for a room's codes. */
 const NOTICE_CODES = new Set(['ROOM_NOT_FOUND', 'ROOM_FULL', 'ROOM_CLOSED', 'ROOMS_SIGN_IN']);
-
-function seatKey(gameId: string): string {
-  return `portfolio:room-seat:${gameId}`;
-}
 
 function parseCode(value: unknown): string | null {
   const parsed = RoomCode.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-/** An acknowledgement's answer, or its refusal thrown as an HttpError. */
-function accepted<T extends object>(answer: RoomAck<T>): { ok: true } & T {
-  if (!answer.ok) {
-    throw roomError(answer.error.code, answer.error.message);
-  }
-  return answer;
-}
-
 export type RoomClient = ReturnType<typeof createRoomClient>;
 
 export function createRoomClient(options: RoomClientOptions) {
-  const { gameId, storage } = options;
+  const { gameId } = options;
   const invitedCode = parseCode(options.invitedCode ?? null);
-  let snapshot: RoomSnapshot = {
-    isActive: invitedCode !== null,
-    room: null,
-    playerId: null,
-    chat: [],
-    chatStatus: 'allowed',
-    notice: null,
-  };
-  const listeners = new Set<() => void>();
-  let push = options.push ?? (() => undefined);
+  const state = new RoomState(
+    options.storage,
+    `portfolio:room-seat:${gameId}`,
+    invitedCode !== null,
+  );
+  if (options.push) {
+    state.push = options.push;
+  }
   let connecting: Promise<RoomsConnection> | null = null;
   /** Grows on close(): a connection that opens after it is closed at once. */
   let generation = 0;
-
-  const update = (change: Partial<RoomSnapshot>) => {
-    snapshot = { ...snapshot, ...change };
-    for (const listener of listeners) {
-      listener();
-    }
-  };
-
-  const readSeat = (): StoredSeat | null => {
-    try {
-      const stored: unknown = JSON.parse(storage.getItem(seatKey(gameId)) ?? 'null');
-      return isRecord(stored) &&
-        typeof stored.code === 'string' &&
-        typeof stored.seatToken === 'string'
-        ? {
-            code: stored.code,
-            seatToken: stored.seatToken,
-            isSpectator: stored.isSpectator === true,
-          }
-        : null;
-    } catch {
-      return null;
-    }
-  };
-  const writeSeat = (seat: StoredSeat | null) => {
-    try {
-      if (seat) {
-        storage.setItem(seatKey(gameId), JSON.stringify(seat));
-      } else {
-        storage.removeItem(seatKey(gameId));
-      }
-    } catch {
-      // storage refused (private mode): a reconnect still works while the page lives
-    }
-  };
-  let seat: StoredSeat | null = readSeat();
-
-  const pushRoom = () =>
-    push({
-      event: 'room',
-      payload: { room: snapshot.room, playerId: snapshot.playerId },
-    });
-
-  /** Out of the room (left, closed, seat lost): the frame hears `closed` when it was not asked. */
-  const leaveRoom = (notice: RoomNotice | null, reason?: string) => {
-    seat = null;
-    writeSeat(null);
-    update({ room: null, playerId: null, chat: [], notice });
-    if (reason) {
-      push({ event: 'closed', payload: { reason } });
-    }
-    pushRoom();
-  };
-
-  const updatePlayers = (change: (players: RoomPlayer[]) => RoomPlayer[]) => {
-    if (snapshot.room) {
-      update({ room: { ...snapshot.room, players: change(snapshot.room.players) } });
-    }
-  };
-  const withPlayer = (player: RoomPlayer) => (players: RoomPlayer[]) =>
-    players.some((seen) => seen.id === player.id)
-      ? players.map((seen) => (seen.id === player.id ? player : seen))
-      : [...players, player];
-
-  const enter = (answer: RoomEntered) => {
-    const { room, seat: taken } = accepted(answer);
-    const isSpectator =
-      room.players.find((player) => player.id === taken.playerId)?.isSpectator === true;
-    seat = { code: room.code, seatToken: taken.seatToken, isSpectator };
-    writeSeat(seat);
-    update({ room, playerId: taken.playerId, chat: [], notice: null });
-    pushRoom();
-    return { room, playerId: taken.playerId };
-  };
-
-  /** Takes the same seat back after Socket.IO reconnected. */
-  const rejoin = async (connection: RoomsConnection) => {
-    if (!seat || !snapshot.room) {
-      return;
-    }
-    try {
-      enter(
-        seat.isSpectator
-          ? await connection.request('room:spectate', { code: seat.code })
-          : await connection.request('room:join', { code: seat.code, seatToken: seat.seatToken }),
-      );
-    } catch (error) {
-      // the room went away (closed, or the grace period ran out and it emptied)
-      const code = isHttpError(error) ? error.code : '';
-      if (code === 'SERVICE_UNAVAILABLE') {
-        return;
-      }
-      leaveRoom(ROOM_CLOSED_NOTICE, 'gone');
-    }
-  };
-
-  const listen = (connection: RoomsConnection) => {
-    connection.onConnect((isReconnect) => {
-      if (isReconnect) {
-        void rejoin(connection);
-      }
-    });
-    connection.onRefused((error) => {
+  const update = state.update.bind(state);
+  const enter = state.enter.bind(state);
+  const listen = (connection: RoomsConnection) =>
+    listenToRoom(connection, state, (error) => {
       if (error.code === 'ROOMS_SIGN_IN') {
         options.onSignInNeeded?.();
       }
       update({ notice: { code: error.code, message: error.message } });
     });
-    connection.on('room:message', (payload) => push({ event: 'message', payload }));
-    connection.on('room:join', ({ player }) => {
-      updatePlayers(withPlayer(player));
-      push({ event: 'join', payload: { player } });
-    });
-    connection.on('room:away', ({ player }) => {
-      updatePlayers(withPlayer(player));
-      push({ event: 'away', payload: { player } });
-    });
-    connection.on('room:back', ({ player }) => {
-      updatePlayers(withPlayer(player));
-      push({ event: 'back', payload: { player } });
-    });
-    connection.on('room:host', ({ player }) => {
-      updatePlayers((players) =>
-        players.map((seen) => ({ ...seen, isHost: seen.id === player.id })),
-      );
-      push({ event: 'host', payload: { player } });
-    });
-    connection.on('room:leave', ({ player, reason }) => {
-      if (player.id === snapshot.playerId) {
-        leaveRoom(reason === 'closed' ? ROOM_CLOSED_NOTICE : null, reason);
-        return;
-      }
-      updatePlayers((players) => players.filter((seen) => seen.id !== player.id));
-      push({ event: 'leave', payload: { player } });
-    });
-    connection.on('room:state', (payload) => {
-      if (snapshot.room) {
-        const state = { ...snapshot.room.state };
-        // JSON from the service (validated there): stored as the room holds it
-        state[payload.key] = payload.value as Json;
-        update({ room: { ...snapshot.room, state } });
-      }
-      push({ event: 'state', payload });
-    });
-    connection.on('room:closed', ({ reason }) => leaveRoom(ROOM_CLOSED_NOTICE, reason));
-    connection.on('chat:message', (line) => {
-      update({ chat: [...snapshot.chat, line].slice(-CHAT_HISTORY) });
-    });
-    connection.on('chat:status', ({ status }) => update({ chatStatus: status }));
-  };
 
   const connection = (): Promise<RoomsConnection> => {
     const asked = generation;
@@ -303,17 +116,12 @@ export function createRoomClient(options: RoomClientOptions) {
   const inviteUrl = (code: string) => `${options.siteOrigin}${roomInvitePath(gameId, code)}`;
 
   const client = {
-    subscribe: (listener: () => void) => {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: state.subscribe,
     /** Where events for the game go: its frame, once the viewer has it. */
     setFrameSender: (sender: (event: RoomsSdkEvent) => void) => {
-      push = sender;
+      state.push = sender;
     },
-    getSnapshot: () => snapshot,
+    getSnapshot: state.getSnapshot,
     inviteUrl,
     /** Shows the viewer's room bar (an invite link was opened: connects to learn if it may). */
     activate: () => {
@@ -335,6 +143,7 @@ export function createRoomClient(options: RoomClientOptions) {
         if (!wanted) {
           throw roomError('ROOM_NOT_FOUND');
         }
+        const { seat } = state;
         const seatToken = seat?.code === wanted && !seat.isSpectator ? seat.seatToken : undefined;
         return enter(await open.request('room:join', { code: wanted, seatToken }));
       }),
@@ -350,7 +159,7 @@ export function createRoomClient(options: RoomClientOptions) {
     leave: () =>
       perform(async (open) => {
         accepted(await open.request('room:leave', {}));
-        leaveRoom(null);
+        state.leave(null);
         return {};
       }),
     list: () =>
