@@ -209,8 +209,18 @@ test('a full, closed or unknown room says so in the viewer', async ({ browser })
   await expect(page.getByRole('region', { name: 'Room' }).getByRole('alert')).toHaveText(
     'That room is full.',
   );
-  expect((await admin.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
-  expect((await admin.delete(`/api/admin/rooms/${code}`)).status()).toBe(204);
+
+  // the admin sees the live room on the game's page and closes it
+  const adminContext = await browser.newContext({ baseURL: SITE });
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, E2E_ADMIN, `/login?admin=true&redirect=/admin/games/${game.id}`);
+  const live = adminPage.getByRole('region', { name: 'Live Rooms' }).first();
+  const row = live.getByRole('row', { name: new RegExp(`${code}`) });
+  await expect(row).toContainText('1/1');
+  await expectNoSeriousA11yViolations(adminPage);
+  await row.getByRole('button', { name: `Close room ${code}` }).click();
+  await adminPage.getByRole('dialog').getByRole('button', { name: 'Close Room' }).click();
+  await expect(adminPage.getByText(`Room ${code} closed`)).toBeVisible();
   await expect(hostPage.getByRole('region', { name: 'Room' }).getByRole('alert')).toHaveText(
     'That room has been closed.',
   );
@@ -218,5 +228,6 @@ test('a full, closed or unknown room says so in the viewer', async ({ browser })
 
   await guest.close();
   await host.close();
+  await adminContext.close();
   await admin.dispose();
 });
