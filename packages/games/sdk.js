@@ -37,8 +37,9 @@
  * relays messages and state between the players of a room and never reads them. Every promise
  * resolves (none rejects); a refusal resolves { error: { code, message } } (ROOM_FULL,
  * ROOM_NOT_FOUND, ROOM_CLOSED, ROOMS_SIGN_IN, ROOM_SPECTATOR, NOT_IN_ROOM, RATE_LIMITED,
- * ROOM_MESSAGE_TOO_LARGE, …; SERVICE_UNAVAILABLE when the page is not embedded by the site or the site
- * does not answer). The site shows the player the room's code, invite link, lobby and chat.
+ * ROOM_MESSAGE_TOO_LARGE, …; SERVICE_UNAVAILABLE when the page is not embedded by the site or
+ * the site does not answer). The site shows the player the room's code, invite link, lobby and
+ * chat.
  *   GameSDK.rooms.create({ private, maxPlayers }?): Promise<{ code, inviteUrl } | { error }>
  *                                              a new room with this player in it (as its host)
  *   GameSDK.rooms.join(code): Promise<{ code, players } | { error }>
