@@ -152,10 +152,16 @@ test('players meet by invite link, keep their seat, watch, chat, and a muted pla
   await expect(chatB.locator('script')).toHaveCount(0);
 
   // the admin mutes C; after C's connection comes back C still cannot chat
-  const muted = await admin.put(`/api/admin/users/${c.account.id}/chat`, {
-    data: { status: 'muted', reason: 'Spamming the room' },
-  });
-  expect(muted.status(), await muted.text()).toBe(200);
+  const adminPage = await (await browser.newContext({ baseURL: SITE })).newPage();
+  await signIn(adminPage, E2E_ADMIN, `/login?admin=true&redirect=/admin/users/${c.account.id}`);
+  const chatCard = adminPage.getByRole('region', { name: 'Chat' });
+  await chatCard.getByLabel('Chat status').selectOption('muted');
+  await chatCard.getByLabel('Reason').fill('Spamming the room');
+  await chatCard.getByRole('button', { name: 'Save Chat Status' }).click();
+  await expect(chatCard.getByRole('status')).toHaveText('Chat: Muted (reads chat, cannot send)');
+  await expect(chatCard).toContainText('Now: Muted');
+  await expectNoSeriousA11yViolations(adminPage);
+  await adminPage.context().close();
   const enteredC = (await frameC.locator('#entered').textContent()) ?? '';
   await dropConnection(c.context, c.page);
   await expect(frameC.locator('#entered')).not.toHaveText(enteredC, { timeout: 20_000 });

@@ -238,7 +238,10 @@ export function listenToRoom(
   });
   connection.on('room:closed', ({ reason }) => state.leave(ROOM_CLOSED_NOTICE, reason));
   connection.on('chat:message', (line) => {
-    state.update({ chat: [...state.snapshot.chat, line].slice(-CHAT_HISTORY) });
+    // the room's recent lines come again after a rejoin: each is shown once
+    if (!state.snapshot.chat.some((seen) => seen.id === line.id)) {
+      state.update({ chat: [...state.snapshot.chat, line].slice(-CHAT_HISTORY) });
+    }
   });
   connection.on('chat:status', ({ status }) => state.update({ chatStatus: status }));
 }
