@@ -232,6 +232,23 @@ test('a full, closed or unknown room says so in the viewer', async ({ browser })
   );
   await expect(frame.locator('#room')).toHaveText('Not in a room');
 
+  // the lobby: the host creates a public room from the viewer (the game is told), the guest
+  // finds it listed with its players and watches it
+  await hostPage.getByRole('button', { name: 'Rooms', exact: true }).click();
+  await hostPage.getByRole('button', { name: 'Create room', exact: true }).click();
+  await expect(frame.locator('#room')).toContainText(/Room [A-Z2-9]{6}/);
+  const lobbyCode = /Room ([A-Z2-9]{6})/.exec(
+    (await frame.locator('#room').textContent()) ?? '',
+  )?.[1];
+  await page.goto(`/games?play=${game.id}`);
+  await page.getByRole('button', { name: 'Rooms', exact: true }).click();
+  const listed = page.getByRole('listitem').filter({ hasText: lobbyCode ?? 'none' });
+  await expect(listed).toContainText('1/1 players');
+  await expect(listed.getByRole('button', { name: `Join room ${lobbyCode}` })).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
+  await listed.getByRole('button', { name: `Spectate room ${lobbyCode}` }).click();
+  await expect(gameFrame(page, game.title).locator('#role')).toHaveText('Spectating');
+
   await guest.close();
   await host.close();
   await adminContext.close();

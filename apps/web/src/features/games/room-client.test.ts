@@ -291,6 +291,14 @@ describe('the room client', () => {
     ).toEqual({ code: null });
   });
 
+  it('shows the room bar once the game asked anything of rooms, its invite included', async () => {
+    const { client, fake } = setUp(() => ({ ok: true }));
+    expect(client.getSnapshot().isActive).toBe(false);
+    await client.handleSdk({ op: 'invited' });
+    expect(client.getSnapshot().isActive).toBe(true);
+    expect(fake.sent).toEqual([]);
+  });
+
   it('refuses an unknown request without asking the service', async () => {
     const { client, fake } = setUp(() => ({ ok: true }));
     const refusal = await client.handleSdk({ op: 'explode' }).catch((error: unknown) => error);

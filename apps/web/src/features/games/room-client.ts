@@ -175,8 +175,13 @@ export function createRoomClient(options: RoomClientOptions) {
         accepted(await open.request('chat:report', { messageId }));
       }),
     /** One `GameSDK.rooms` request from the frame: its answer, or a thrown refusal. */
-    handleSdk: (payload: unknown): Promise<unknown> =>
-      handleSdkRequest(client, payload, invitedCode),
+    handleSdk: (payload: unknown): Promise<unknown> => {
+      // the game uses rooms (even if it only asked for its invite): the viewer shows the bar
+      if (!state.snapshot.isActive) {
+        update({ isActive: true });
+      }
+      return handleSdkRequest(client, payload, invitedCode);
+    },
     /** Closes the connection (the viewer closed); a later request opens a new one. */
     close: () => {
       const closing = connecting;
