@@ -33,6 +33,46 @@
  *                                              or the socket drops (`problem`: the reason)
  *   GameSDK.hostOrigin: string | null          the site's origin when embedded by it
  *
+ * Rooms: play together by invite link, through the site (no game server of your own). The site
+ * relays messages and state between the players of a room and never reads them. Every promise
+ * resolves (none rejects); a refusal resolves { error: { code, message } } (ROOM_FULL,
+ * ROOM_NOT_FOUND, ROOM_CLOSED, ROOMS_SIGN_IN, ROOM_SPECTATOR, NOT_IN_ROOM, RATE_LIMITED,
+ * ROOM_MESSAGE_TOO_LARGE, …; SERVICE_UNAVAILABLE when the page is not embedded by the site or
+ * the site does not answer). The site shows the player the room's code, invite link, lobby and
+ * chat.
+ *   GameSDK.rooms.create({ private, maxPlayers }?): Promise<{ code, inviteUrl } | { error }>
+ *                                              a new room with this player in it (as its host)
+ *   GameSDK.rooms.join(code): Promise<{ code, players } | { error }>
+ *   GameSDK.rooms.quickJoin(): Promise<{ code, players } | { error }>   a public room with a
+ *                                              free seat, or a new public one
+ *   GameSDK.rooms.spectate(code): Promise<{ code, players } | { error }>  watch: every message
+ *                                              and the state, no seat; anything sent is refused
+ *   GameSDK.rooms.leave(): Promise<true | { error }>
+ *   GameSDK.rooms.invited(): Promise<string | null>  the room code of the invite link the player
+ *                                              opened (the game decides whether to join it)
+ *   GameSDK.rooms.players(): Array<{ id, name, isHost, isSpectator }>   (sync) who is in the room
+ *   GameSDK.rooms.me(): string | null          this player's id in the room (kept across a
+ *                                              reconnect), null outside a room
+ *   GameSDK.rooms.code(): string | null        the room's code, null outside a room
+ *   GameSDK.rooms.send(type, data, { to }?): Promise<true | { error }>  a message to everyone
+ *                                              else in the room, or to one player id; `type`
+ *                                              is 1–64 of A-Z a-z 0-9 _ . : - and not one of
+ *                                              join, leave, host, state, closed, chat; `data`
+ *                                              JSON up to 16 KB; about 30 a second
+ *   GameSDK.rooms.on(type, fn): () => void     listen (returns unsubscribe): a message type gets
+ *                                              fn(data, fromPlayerId); 'join', 'leave', 'host',
+ *                                              'away' (dropped, seat held) and 'back' get
+ *                                              fn(player); 'state' gets fn(key, value, byId);
+ *                                              'room' gets fn({ code, players }) after entering
+ *                                              and after a reconnect (null when out);
+ *                                              'closed' gets fn({ reason })
+ *   GameSDK.rooms.setState(key, value): Promise<true | { error }>   shared by the room
+ *   GameSDK.rooms.getState(key): unknown       (sync) the room's value, undefined when unset
+ *   GameSDK.rooms.compareAndSet(key, expected, value): Promise<boolean>
+ *                                              sets only if the key holds `expected` now (null:
+ *                                              unset), so two players cannot both take the last
+ *                                              item; false when it did not (or was refused)
+ *
  * A subscriber game's address carries a grant (/g/<grant>/…) good for minutes: the viewer sends
  * a fresh one every minute and the SDK puts it into this page's address (no reload), so the
  * game's later relative requests keep working while the viewer is open.
@@ -123,6 +163,10 @@
     var message = event.data;
     if (message && message.protocol === PROTOCOL && message.kind === 'grant') {
       renewGrant(message.grant);
+      return;
+    }
+    if (message && message.protocol === PROTOCOL && message.kind === 'room-event') {
+      onRoomEvent(String(message.event), message.payload || {});
       return;
     }
     if (!message || message.protocol !== PROTOCOL || message.kind !== 'answer') {
@@ -331,6 +375,245 @@
     return '<p>Cannot reach the game server. Retrying…</p>';
   }
 
+  // ---- rooms: the SDK's copy of the room, kept by the viewer's 'room-event' messages ----------
+
+  var room = null; // { code, players: [player], state: {} }
+  var myId = null;
+  var roomListeners = {};
+
+  function unavailable() {
+    return { error: { code: 'SERVICE_UNAVAILABLE', message: 'Rooms are not available here.' } };
+  }
+
+  function publicPlayer(player) {
+    return {
+      id: String(player.id),
+      name: String(player.name),
+      isHost: Boolean(player.isHost),
+      isSpectator: Boolean(player.isSpectator),
+    };
+  }
+
+  function playersNow() {
+    return room ? room.players.map(publicPlayer) : [];
+  }
+
+  function summary() {
+    return room ? { code: room.code, players: playersNow() } : null;
+  }
+
+  function emitRoom(type, args) {
+    var listeners = roomListeners[type];
+    if (!listeners) {
+      return;
+    }
+    listeners.slice().forEach(function (listener) {
+      try {
+        listener.apply(null, args);
+      } catch (error) {
+        // a game's listener that throws must not stop the others
+        setTimeout(function () {
+          throw error;
+        }, 0);
+      }
+    });
+  }
+
+  function enterRoom(view, playerId) {
+    if (!view || typeof view.code !== 'string' || !Array.isArray(view.players)) {
+      room = null;
+      myId = null;
+      return;
+    }
+    var state = {};
+    if (view.state && typeof view.state === 'object') {
+      Object.keys(view.state).forEach(function (key) {
+        state[key] = view.state[key];
+      });
+    }
+    room = { code: view.code, players: view.players.slice(), state: state };
+    myId = typeof playerId === 'string' ? playerId : null;
+  }
+
+  function replacePlayer(player) {
+    if (!room || !player) {
+      return;
+    }
+    var index = room.players.findIndex(function (seen) {
+      return seen.id === player.id;
+    });
+    if (index >= 0) {
+      room.players[index] = player;
+    } else {
+      room.players.push(player);
+    }
+  }
+
+  function onRoomEvent(event, payload) {
+    var player = payload.player;
+    switch (event) {
+      case 'room':
+        enterRoom(payload.room, payload.playerId);
+        emitRoom('room', [summary()]);
+        return;
+      case 'message':
+        emitRoom(String(payload.type), [payload.data, payload.from]);
+        return;
+      case 'join':
+      case 'away':
+      case 'back':
+        replacePlayer(player);
+        emitRoom(event, [player && publicPlayer(player)]);
+        return;
+      case 'host':
+        if (room && player) {
+          room.players = room.players.map(function (seen) {
+            var copy = Object.assign({}, seen);
+            copy.isHost = seen.id === player.id;
+            return copy;
+          });
+        }
+        emitRoom('host', [player && publicPlayer(player)]);
+        return;
+      case 'leave':
+        if (room && player) {
+          room.players = room.players.filter(function (seen) {
+            return seen.id !== player.id;
+          });
+        }
+        emitRoom('leave', [player && publicPlayer(player)]);
+        return;
+      case 'state':
+        if (room) {
+          room.state[String(payload.key)] = payload.value;
+        }
+        emitRoom('state', [payload.key, payload.value, payload.by]);
+        return;
+      case 'closed':
+        room = null;
+        myId = null;
+        emitRoom('closed', [{ reason: String(payload.reason) }]);
+        return;
+    }
+  }
+
+  /** One room request to the viewer: its result, or { error } (never a rejection). */
+  function askRoom(request) {
+    return ask('rooms', request, true).then(function (result) {
+      return result === undefined ? unavailable() : result;
+    });
+  }
+
+  /** create/join/quickJoin/spectate: enter the room the viewer answers with. */
+  function enter(request) {
+    return askRoom(request).then(function (result) {
+      if (result.error) {
+        return result;
+      }
+      enterRoom(result.room, result.playerId);
+      if (!room) {
+        return unavailable();
+      }
+      var entered = { code: room.code, players: playersNow() };
+      if (typeof result.inviteUrl === 'string') {
+        entered.inviteUrl = result.inviteUrl;
+      }
+      return entered;
+    });
+  }
+
+  function done(result) {
+    return result.error ? result : true;
+  }
+
+  var rooms = Object.freeze({
+    create: function (options) {
+      var asked = options || {};
+      var request = { op: 'create', private: Boolean(asked.private) };
+      if (typeof asked.maxPlayers === 'number') {
+        request.maxPlayers = asked.maxPlayers;
+      }
+      return enter(request).then(function (result) {
+        return result.error ? result : { code: result.code, inviteUrl: result.inviteUrl || null };
+      });
+    },
+    join: function (code) {
+      return enter({ op: 'join', code: String(code) });
+    },
+    quickJoin: function () {
+      return enter({ op: 'quickJoin' });
+    },
+    spectate: function (code) {
+      return enter({ op: 'spectate', code: String(code) });
+    },
+    leave: function () {
+      return askRoom({ op: 'leave' }).then(function (result) {
+        if (!result.error) {
+          room = null;
+          myId = null;
+        }
+        return done(result);
+      });
+    },
+    invited: function () {
+      return ask('rooms', { op: 'invited' }).then(function (result) {
+        return result && typeof result.code === 'string' ? result.code : null;
+      });
+    },
+    players: playersNow,
+    me: function () {
+      return myId;
+    },
+    code: function () {
+      return room ? room.code : null;
+    },
+    send: function (type, data, options) {
+      var request = { op: 'send', type: String(type), data: data === undefined ? null : data };
+      if (options && typeof options.to === 'string') {
+        request.to = options.to;
+      }
+      return askRoom(request).then(done);
+    },
+    on: function (type, listener) {
+      var key = String(type);
+      if (typeof listener !== 'function') {
+        return function () {};
+      }
+      (roomListeners[key] = roomListeners[key] || []).push(listener);
+      return function () {
+        roomListeners[key] = (roomListeners[key] || []).filter(function (seen) {
+          return seen !== listener;
+        });
+      };
+    },
+    setState: function (key, value) {
+      var request = { op: 'setState', key: String(key), value: value === undefined ? null : value };
+      return askRoom(request).then(function (result) {
+        if (!result.error && room) {
+          room.state[request.key] = request.value;
+        }
+        return done(result);
+      });
+    },
+    getState: function (key) {
+      return room ? room.state[String(key)] : undefined;
+    },
+    compareAndSet: function (key, expected, value) {
+      return askRoom({
+        op: 'cas',
+        key: String(key),
+        expected: expected === undefined ? null : expected,
+        value: value === undefined ? null : value,
+      }).then(function (result) {
+        var swapped = !result.error && result.swapped === true;
+        if (swapped && room) {
+          room.state[String(key)] = value === undefined ? null : value;
+        }
+        return swapped;
+      });
+    },
+  });
+
   window.GameSDK = Object.freeze({
     hostOrigin: hostOrigin,
     start: function () {
@@ -383,5 +666,6 @@
     playTicket: playTicket,
     connect: connect,
     connectionMessage: connectionMessage,
+    rooms: rooms,
   });
 })();

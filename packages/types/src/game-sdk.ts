@@ -168,6 +168,8 @@ export const GameSdkRequestMessage = z.discriminatedUnion('type', [
   }),
   /** A play ticket for the open game (multiplayer); answered with a PlayTicketResponse. */
   z.object({ ...sdkRequest, type: z.literal('ticket'), payload: z.unknown() }),
+  /** A room request (`GameSDK.rooms`, RoomsSdkRequest in rooms.ts, read by the viewer's room client). */
+  z.object({ ...sdkRequest, type: z.literal('rooms'), payload: z.unknown() }),
 ]);
 export type GameSdkRequestMessage = z.infer<typeof GameSdkRequestMessage>;
 
@@ -184,6 +186,14 @@ export interface GameSdkGrantMessage {
 
 /** A grant as the games origin reads it (`<expires, base36>.<MAC>`, grants.ts on the server). */
 export const GAME_GRANT_PATTERN = /^[0-9a-z]{1,11}\.[\w-]{1,64}$/;
+
+/** What happens in the game's room, pushed by the viewer to its frame (RoomsSdkEvent in rooms.ts). */
+export interface GameSdkRoomEventMessage {
+  protocol: typeof GAME_SDK_PROTOCOL;
+  kind: 'room-event';
+  event: string;
+  payload: unknown;
+}
 
 export interface GameSdkAnswerMessage {
   protocol: typeof GAME_SDK_PROTOCOL;

@@ -26,6 +26,7 @@ import { GameHistory } from './game-history';
 import { ACCESS_LABELS, SECTION_LABELS } from './game-labels';
 import { AchievementsSection } from './achievements-section';
 import { LeaderboardsSection } from './leaderboards-section';
+import { LiveRoomsSection, RoomSettingsSection } from './rooms-admin';
 import { ThumbnailUpload } from './thumbnail-upload';
 
 import './admin-games.css';
@@ -292,6 +293,14 @@ function GameDetails({ game, onChanged }: { game: AdminGame; onChanged: () => Pr
 
       <AdminSection titleId="achievements-title" title="Achievements">
         <AchievementsSection game={game} />
+      </AdminSection>
+
+      <AdminSection titleId="room-settings-title" title="Rooms">
+        <RoomSettingsSection game={game} />
+      </AdminSection>
+
+      <AdminSection titleId="live-rooms-title" title="Live Rooms">
+        <LiveRoomsSection gameId={game.id} titleId="live-rooms-title" />
       </AdminSection>
 
       <AdminSection titleId="terminal-title" title="Publish from a Terminal">

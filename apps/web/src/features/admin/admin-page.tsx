@@ -4,6 +4,7 @@ import { RealtimeCard } from '../analytics';
 
 import { AdminNav } from '../../ui/admin-nav';
 import { AnalyticsSection } from './analytics-section';
+import { ChatReportsSection } from './chat-moderation';
 import { GameClicksSection } from './game-clicks-section';
 import { LiveActivitySection } from './live-activity-section';
 import { useAdminDashboard } from './use-admin-dashboard';
@@ -38,6 +39,7 @@ export function AdminPage() {
       <AnalyticsSection visitorStats={visitorStats} error={visitorStatsError} />
       <GameClicksSection gameStats={visitorStats?.gameStats ?? null} error={visitorStatsError} />
       <UsersSection />
+      <ChatReportsSection />
     </section>
   );
 }

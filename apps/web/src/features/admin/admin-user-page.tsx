@@ -11,6 +11,7 @@ import { ResetLinkCard } from './reset-link-card';
 import type { NoticeState } from '../../lib/navigation-notice';
 import { deleteUser, getUser, setGrantEnd } from './users-api';
 import { ErrorAlert } from '../../ui/error-alert';
+import { ChatStatusCard } from './chat-moderation';
 import { nullIfNotFound, useResource, warnOnFailure } from '../../ui/use-resource';
 
 export const DELETE_CONFIRMATION =
@@ -181,6 +182,7 @@ function UserDetails({ user, onChanged }: { user: UserDetail; onChanged: () => v
           </ul>
         )}
       </section>
+      <ChatStatusCard user={user} onChanged={onChanged} />
       <ResetLinkCard user={user} onChanged={onChanged} />
       <DangerZone user={user} />
     </div>

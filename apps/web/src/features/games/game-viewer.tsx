@@ -10,8 +10,10 @@ import { hasIsolatedParam, isDocumentIsolated, playPath } from './isolation';
 import { AchievementsPanel } from './achievements-panel';
 import { LeaderboardPanel, type ScoredBoard } from './leaderboard-panel';
 import { GameStage } from './game-stage';
+import { RoomBar } from './room-bar';
 import { startSdkHost } from './sdk-host';
 import { useIsTouchScreen } from './touch-screen';
+import { useRoomClient } from './use-room-client';
 import {
   lockOrientation,
   useCloseOnEscape,
@@ -124,6 +126,7 @@ function useGameSdk(
   playUrl: string | null,
   frameRef: React.RefObject<HTMLIFrameElement | null>,
 ) {
+  const rooms = useRoomClient(gameId, playUrl, frameRef);
   /** The last score the game posted: the leaderboards are read again and turn to its board. */
   const [scored, setScored] = useState<ScoredBoard | null>(null);
   /** Grows when the game unlocks an achievement: its catalogue is read again. */
@@ -139,10 +142,11 @@ function useGameSdk(
       isSignedIn: () => useAuthStore.getState().user !== null,
       onUnlock: () => setUnlocks((count) => count + 1),
       onScore: (board) => setScored((last) => ({ board, version: (last?.version ?? 0) + 1 })),
+      onRooms: rooms ? rooms.handleSdk : undefined,
     });
-  }, [gameId, playUrl, frameRef]);
+  }, [gameId, playUrl, frameRef, rooms]);
 
-  return { scored, unlocks };
+  return { scored, unlocks, rooms };
 }
 
 /**
@@ -192,7 +196,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
   useCloseOnEscape(onClose);
   const isFrameFocused = useIsFrameFocused(frameRef);
 
-  const { scored, unlocks } = useGameSdk(game.id, playUrl, frameRef);
+  const { scored, unlocks, rooms } = useGameSdk(game.id, playUrl, frameRef);
 
   const enterFullscreen = () => {
     const stage = stageRef.current;
@@ -292,6 +296,7 @@ export function GameViewer({ game, onClose }: { game: GameEntry; onClose: () => 
           </button>
         </p>
       )}
+      {rooms && <RoomBar client={rooms} gameTitle={game.title} />}
       <AchievementsPanel gameId={game.id} version={unlocks} />
       <LeaderboardPanel gameId={game.id} scored={scored} />
       <GamePosts gameId={game.id} />

@@ -42,6 +42,11 @@ export interface SdkHostOptions {
   onScore?: (board: string) => void;
   /** The game unlocked an achievement (the viewer reads its catalogue again). */
   onUnlock?: (key: string) => void;
+  /**
+   * A `GameSDK.rooms` request (guests too: the room service decides): the viewer's room client
+   * answers it (room-client.ts); without one, rooms are refused.
+   */
+  onRooms?: (payload: unknown) => Promise<unknown>;
 }
 
 /**
@@ -89,7 +94,18 @@ async function performAsGuest(gameId: string, request: GameSdkRequestMessage): P
     }
     case 'ticket':
       throw new HttpError({ status: 401, code: 'UNAUTHORIZED', message: 'Sign in to play' });
+    case 'rooms':
+      // answered by the room client before this (roomsOff when there is none)
+      throw roomsOff();
   }
+}
+
+function roomsOff(): HttpError {
+  return new HttpError({
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'Rooms are not available here.',
+  });
 }
 
 /**
@@ -141,6 +157,8 @@ export function startSdkHost(options: SdkHostOptions): () => void {
         const { board, ...query } = request.payload;
         return getLeaderboard(gameId, board, query);
       }
+      case 'rooms':
+        throw roomsOff();
     }
   };
 
@@ -154,11 +172,18 @@ export function startSdkHost(options: SdkHostOptions): () => void {
       return;
     }
     const request = parsed.data;
-    const pending = options.isSignedIn() ? perform(request) : performAsGuest(gameId, request);
+    const pending =
+      request.type === 'rooms' && options.onRooms
+        ? options.onRooms(request.payload)
+        : options.isSignedIn()
+          ? perform(request)
+          : performAsGuest(gameId, request);
     pending.then(
       (result) => answer(frame, request.id, true, result),
       (error: unknown) => {
-        console.warn(`Game SDK ${request.type} failed`, error);
+        if (request.type !== 'rooms') {
+          console.warn(`Game SDK ${request.type} failed`, error);
+        }
         // the game may tell its player why (a score out of the board's range, too many)
         answer(
           frame,
