@@ -2,6 +2,7 @@ import { type Browser, type BrowserContext, type Page, request } from '@playwrig
 
 import { zipExport } from '../../apps/server/src/test/engine-exports';
 import { expect, registerAccount, signIn, test, uniqueName } from '../fixtures';
+import { publishRoomsGame } from '../fixtures/rooms-game';
 import { ADMIN, missingPrerequisite, PORTS, SITE, type Stack, startStack } from './stack';
 
 /*
@@ -178,6 +179,47 @@ test('a build published through one replica is played through the other', async 
   await expect(
     page.frameLocator(`iframe[title="${game.title} (game)"]`).locator('#marker'),
   ).toHaveText(game.marker);
+});
+
+test('players on the two replicas share a private room of an uploaded game (rooms through Redis)', async () => {
+  const board = await publishRoomsGame(
+    admin.page.request,
+    { guests: false, chat: true, graceSeconds: 20, maxPlayers: 4 },
+    ADMIN,
+  );
+  const frameOf = (page: Page) => page.frameLocator(`iframe[title="${board.title} (game)"]`);
+
+  // the admin, on A, creates a private room in the game
+  const seenA = recordUpstreams(admin.page);
+  await admin.page.goto(`/games?play=${board.id}`);
+  const frameA = frameOf(admin.page);
+  await frameA.getByRole('button', { name: 'Create private room' }).click();
+  await expect(frameA.locator('#room')).toContainText(/Room [A-Z2-9]{6}/);
+  const code = /Room ([A-Z2-9]{6})/.exec((await frameA.locator('#room').textContent()) ?? '')?.[1];
+  expect(code).toBeTruthy();
+
+  // the member, on B, opens the invite link and lands in the same room
+  const seenB = recordUpstreams(member.page);
+  await member.page.goto(`/games?play=${board.id}&room=${code}`);
+  const frameB = frameOf(member.page);
+  await expect(frameB.locator('#room')).toContainText(`Room ${code}`);
+  await expect(frameA.getByRole('list', { name: 'Players' })).toContainText(member.username);
+
+  // moves cross from one replica to the other, both ways
+  await frameA.getByRole('button', { name: 'Cell 1', exact: true }).click();
+  await expect(frameB.getByRole('button', { name: `Cell 1: ${ADMIN.username}` })).toBeVisible();
+  await frameB.getByRole('button', { name: 'Cell 9', exact: true }).click();
+  await expect(frameA.getByRole('button', { name: `Cell 9: ${member.username}` })).toBeVisible();
+  expect([...seenA]).toEqual([upstreamOf.a]);
+  expect([...seenB]).toEqual([upstreamOf.b]);
+
+  // the admin's live rooms list it, whichever replica answers
+  const rooms = await admin.page.request.get(`/api/admin/rooms?gameId=${board.id}`);
+  expect(rooms.status()).toBe(200);
+  expect(((await rooms.json()) as { rooms: { code: string; players: number }[] }).rooms).toEqual([
+    expect.objectContaining({ code, players: 2 }),
+  ]);
+  await member.page.goto(`/games?play=${game.id}`);
 });
 
 test('a replica killed mid-session leaves its players signed in and playing', async () => {
