@@ -155,3 +155,46 @@ test('WolfScape: two players share a room and see each other walk', async ({ bro
     await Promise.all(contexts.map((context) => context.close()));
   }
 });
+
+test('WolfScape: a private room through the room service, joined by its invite link only', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const host = await signedInContext(browser, 'den');
+  const friend = await signedInContext(browser, 'cub');
+  const stranger = await signedInContext(browser, 'lone');
+  const frameOf = (page: Page) => page.frameLocator('iframe[title="WolfScape (game)"]');
+  try {
+    // the host opens the game in the viewer and makes a private room
+    await host.page.goto('/games?play=WolfScape');
+    const hostFrame = frameOf(host.page);
+    await expect(hostFrame.getByRole('status')).toBeHidden();
+    await hostFrame.getByRole('button', { name: 'Private room' }).click();
+    await expect(hostFrame.locator('#hud')).toContainText(/Room [A-Z2-9]{6}: 1 wolves/);
+    const code = /Room ([A-Z2-9]{6})/.exec(
+      (await hostFrame.locator('#hud').textContent()) ?? '',
+    )?.[1];
+    expect(code).toBeTruthy();
+    // the viewer offers the room's invite link
+    const bar = host.page.getByRole('region', { name: 'Room' });
+    await expect(bar).toContainText(code ?? '');
+    await expect(bar.getByRole('button', { name: 'Copy invite link' })).toBeVisible();
+
+    // a friend with the link lands in that room's own game
+    await friend.page.goto(`/games?play=WolfScape&room=${code}`);
+    const friendFrame = frameOf(friend.page);
+    await expect(friendFrame.locator('#hud')).toContainText(`Room ${code}: 2 wolves`);
+    await expect(friendFrame.locator('#hud')).toContainText(host.account.username);
+    await expect(hostFrame.locator('#hud')).toContainText(friend.account.username);
+
+    // a plain open never lands in a private room
+    await stranger.page.goto('/games?play=WolfScape');
+    const strangerFrame = frameOf(stranger.page);
+    await expect(strangerFrame.getByRole('status')).toBeHidden();
+    await expect(strangerFrame.locator('#hud')).toContainText(stranger.account.username);
+    await expect(strangerFrame.locator('#hud')).not.toContainText(code ?? '');
+    await expect(hostFrame.locator('#hud')).not.toContainText(stranger.account.username);
+  } finally {
+    await Promise.all([host, friend, stranger].map((player) => player.context.close()));
+  }
+});

@@ -22,11 +22,13 @@
  *   GameSDK.playTicket(): Promise<{ ticket, siteOrigin, expiresAt } | null>
  *                                              a short-lived ticket to join the open multiplayer
  *                                              game's server (null for guests)
- *   GameSDK.connect(namespace): Promise<Socket>
+ *   GameSDK.connect(namespace, { room }?): Promise<Socket>
  *                                              loads Socket.IO from the site and joins `namespace`
  *                                              (e.g. '/play/RocketGame') with a fresh ticket on
  *                                              every (re)connection; rejects like a Socket.IO
- *                                              connect_error ({ data: { code, message } })
+ *                                              connect_error ({ data: { code, message } });
+ *                                              `room`: a room code of GameSDK.rooms, for the
+ *                                              demo games' servers (that room's own game)
  *   GameSDK.connectionMessage(problem, title): string
  *                                              what to tell the player, as HTML, when connect()
  *                                              or the socket fails (`problem`: the connect_error)
@@ -309,11 +311,24 @@
     return loadingClient;
   }
 
-  function connect(namespace) {
+  function connect(namespace, options) {
+    // a private room of the room service (GameSDK.rooms): the demo games' servers put the player
+    // in that room's own instance
+    var room = options && typeof options.room === 'string' ? options.room : undefined;
+    function withRoom(auth) {
+      if (room !== undefined) {
+        auth.room = room;
+      }
+      return auth;
+    }
     if (!host) {
       // not embedded: a page the site serves itself, whose session cookie identifies the player
       return loadSocketClient('').then(function () {
-        return window.io(namespace, { transports: ['websocket'] });
+        return window.io(namespace, {
+          transports: ['websocket'],
+          forceNew: true,
+          auth: withRoom({}),
+        });
       });
     }
     return playTicket().then(function (first) {
@@ -324,15 +339,17 @@
       return loadSocketClient(first.siteOrigin).then(function () {
         return window.io(first.siteOrigin + namespace, {
           transports: ['websocket'],
+          // a second connection (another room) is a connection of its own
+          forceNew: true,
           // asked for on every (re)connection: a ticket lives a minute
           auth: function (send) {
             if (unused) {
-              send({ ticket: unused });
+              send(withRoom({ ticket: unused }));
               unused = null;
               return;
             }
             playTicket().then(function (next) {
-              send({ ticket: next ? next.ticket : '' });
+              send(withRoom({ ticket: next ? next.ticket : '' }));
             });
           },
         });
