@@ -216,10 +216,15 @@ test('a full, closed or unknown room says so in the viewer', async ({ browser })
     'That room is full.',
   );
 
-  // the admin sees the live room on the game's page and closes it
+  // the admin sees the live room on the dashboard, then on the game's page, and closes it there
   const adminContext = await browser.newContext({ baseURL: SITE });
   const adminPage = await adminContext.newPage();
-  await signIn(adminPage, E2E_ADMIN, `/login?admin=true&redirect=/admin/games/${game.id}`);
+  await signIn(adminPage, E2E_ADMIN, '/login?admin=true&redirect=/admin');
+  const dashboardRooms = adminPage.getByRole('region', { name: 'Live Rooms' }).first();
+  const dashboardRow = dashboardRooms.getByRole('row', { name: new RegExp(`${code}`) });
+  await expect(dashboardRow).toContainText('1/1');
+  await dashboardRow.getByRole('link', { name: game.id }).click();
+  await expect(adminPage).toHaveURL(new RegExp(`/admin/games/${game.id}$`));
   const live = adminPage.getByRole('region', { name: 'Live Rooms' }).first();
   const row = live.getByRole('row', { name: new RegExp(`${code}`) });
   await expect(row).toContainText('1/1');

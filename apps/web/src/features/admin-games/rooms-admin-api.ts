@@ -6,13 +6,13 @@ import {
 
 import { http, request } from '../../lib/http';
 
-/** Live rooms of one game on every replica (GET /api/admin/rooms?gameId=). */
-export function listLiveRooms(gameId: string, signal?: AbortSignal): Promise<AdminRoomsResponse> {
-  return http.get(
-    `/api/admin/rooms?gameId=${encodeURIComponent(gameId)}`,
-    AdminRoomsResponse,
-    signal,
-  );
+/** Live rooms on every replica: one game's (GET /api/admin/rooms?gameId=) or every game's. */
+export function listLiveRooms(
+  gameId: string | undefined,
+  signal?: AbortSignal,
+): Promise<AdminRoomsResponse> {
+  const query = gameId === undefined ? '' : `?gameId=${encodeURIComponent(gameId)}`;
+  return http.get(`/api/admin/rooms${query}`, AdminRoomsResponse, signal);
 }
 
 /** Closes a live room: everyone in it is told (DELETE /api/admin/rooms/:code). */

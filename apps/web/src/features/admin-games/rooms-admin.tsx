@@ -7,6 +7,7 @@ import {
   ROOM_MAX_PLAYERS_LIMIT,
 } from '@portfolio/types/rooms';
 import { type FormEvent, useCallback, useId, useState } from 'react';
+import { Link } from 'react-router';
 
 import { issueSentence } from '../../lib/zod-issues';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -134,8 +135,11 @@ export function RoomSettingsSection({ game }: { game: AdminGame }) {
   );
 }
 
-/** The game's live rooms (every replica's), read again every 10 s, with Close. */
-export function LiveRoomsSection({ gameId, titleId }: { gameId: string; titleId: string }) {
+/**
+ * Live rooms (every replica's), read again every 10 s: one game's with Close (the game's page), or
+ * every game's with a Game column linking to the game's page (the dashboard, read only).
+ */
+export function LiveRoomsSection({ gameId, titleId }: { gameId?: string; titleId: string }) {
   const load = useCallback((signal: AbortSignal) => listLiveRooms(gameId, signal), [gameId]);
   const resource = useResource(load, 'Failed to load the live rooms', {
     pollMs: 10_000,
@@ -170,10 +174,11 @@ export function LiveRoomsSection({ gameId, titleId }: { gameId: string; titleId:
           <thead>
             <tr>
               <th scope="col">Room</th>
+              {gameId === undefined && <th scope="col">Game</th>}
               <th scope="col">Players</th>
               <th scope="col">Spectators</th>
               <th scope="col">Open for</th>
-              <th scope="col">Actions</th>
+              {gameId !== undefined && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody>
@@ -183,25 +188,34 @@ export function LiveRoomsSection({ gameId, titleId }: { gameId: string; titleId:
                   {room.code}
                   {room.private ? ' (private)' : ''}
                 </th>
+                {gameId === undefined && (
+                  <Cell label="Game">
+                    <Link to={`/admin/games/${encodeURIComponent(room.gameId)}`}>
+                      {room.gameId}
+                    </Link>
+                  </Cell>
+                )}
                 <Cell label="Players">{`${room.players}/${room.maxPlayers}`}</Cell>
                 <Cell label="Spectators">{room.spectators}</Cell>
                 <Cell label="Open for">{roomAge(room.createdAt)}</Cell>
-                <Cell label="Actions">
-                  <button
-                    type="button"
-                    className="button button--danger button--small"
-                    aria-label={`Close room ${room.code}`}
-                    onClick={() => setClosing(room)}
-                  >
-                    Close
-                  </button>
-                </Cell>
+                {gameId !== undefined && (
+                  <Cell label="Actions">
+                    <button
+                      type="button"
+                      className="button button--danger button--small"
+                      aria-label={`Close room ${room.code}`}
+                      onClick={() => setClosing(room)}
+                    >
+                      Close
+                    </button>
+                  </Cell>
+                )}
               </tr>
             ))}
           </tbody>
         </ResponsiveTable>
       )}
-      <SectionMessages error={commands.error} status={commands.status} />
+      {gameId !== undefined && <SectionMessages error={commands.error} status={commands.status} />}
       <ConfirmDialog
         isOpen={closing !== null}
         title="Close this room?"

@@ -137,6 +137,21 @@ function adminApi(overrides: Record<string, () => Response> = {}) {
     'GET /api/users': () => jsonResponse([]),
     'GET /api/analytics/realtime': () =>
       jsonResponse({ visitors: 3, pages: [{ path: '/Gallery', visitors: 3 }] }),
+    'GET /api/admin/rooms': () =>
+      jsonResponse({
+        rooms: [
+          {
+            code: 'QX7KPA',
+            gameId: 'WolfScape',
+            private: true,
+            players: 2,
+            spectators: 1,
+            maxPlayers: 4,
+            createdAt: new Date().toISOString(),
+          },
+        ],
+      }),
+    'GET /api/admin/chat-reports': () => jsonResponse({ reports: [] }),
     ...overrides,
   });
 }
@@ -206,6 +221,27 @@ describe('AdminPage', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual(['/games2 guests', '/Gallery1 guest']);
+  });
+
+  it("lists every game's live rooms, each linking to its game's page (closed there)", async () => {
+    adminApi();
+    await openDashboard();
+
+    // the section (its table's scrolling box is named after it too)
+    const [rooms] = screen.getAllByRole('region', { name: 'Live Rooms' });
+    if (!rooms) {
+      throw new Error('the Live Rooms section is missing');
+    }
+    const code = await within(rooms).findByText('QX7KPA (private)');
+    const row = code.closest('tr');
+    expect(row).not.toBeNull();
+    expect(row).toHaveTextContent('2/4');
+    expect(within(row as HTMLElement).getByRole('link', { name: 'WolfScape' })).toHaveAttribute(
+      'href',
+      '/admin/games/WolfScape',
+    );
+    // closing is on the game's page, with its confirmation
+    expect(within(rooms).queryByRole('button', { name: /Close room/ })).toBeNull();
   });
 
   it('shows realtime visitors beside Live Activity, refreshed every 10 s, and links to the analytics page', async () => {

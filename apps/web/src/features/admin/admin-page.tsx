@@ -1,8 +1,10 @@
 import { Link, useLocation } from 'react-router';
 
+import { LiveRoomsSection } from '../admin-games';
 import { RealtimeCard } from '../analytics';
 
 import { AdminNav } from '../../ui/admin-nav';
+import { AdminSection } from '../../ui/admin-section';
 import { AnalyticsSection } from './analytics-section';
 import { ChatReportsSection } from './chat-moderation';
 import { GameClicksSection } from './game-clicks-section';
@@ -11,7 +13,10 @@ import { useAdminDashboard } from './use-admin-dashboard';
 import { noticeOf } from '../../lib/navigation-notice';
 import { UsersSection } from './users-section';
 
-/** The admin dashboard: live activity, 30-day analytics, game clicks and user management. */
+/**
+ * The admin dashboard: live activity, 30-day analytics, game clicks, every game's live rooms, user
+ * management and chat reports.
+ */
 export function AdminPage() {
   const { activeUsers, activeUsersError, visitorStats, visitorStatsError, isLive } =
     useAdminDashboard();
@@ -38,6 +43,9 @@ export function AdminPage() {
       <RealtimeCard />
       <AnalyticsSection visitorStats={visitorStats} error={visitorStatsError} />
       <GameClicksSection gameStats={visitorStats?.gameStats ?? null} error={visitorStatsError} />
+      <AdminSection titleId="dashboard-rooms-title" title="Live Rooms">
+        <LiveRoomsSection titleId="dashboard-rooms-title" />
+      </AdminSection>
       <UsersSection />
       <ChatReportsSection />
     </section>

@@ -92,7 +92,11 @@ export function ChatStatusCard({ user, onChanged }: { user: UserDetail; onChange
           value={reason}
           onValueChange={setReason}
         />
-        <div role="alert">{error ? <p className="alert alert--error">{error}</p> : null}</div>
+        {error ? (
+          <p role="alert" className="alert alert--error">
+            {error}
+          </p>
+        ) : null}
         <p role="status" className="form__hint form__hint--ok">
           {saved}
         </p>
