@@ -329,7 +329,10 @@ function handleRequests(socket: RoomsSocket, rooms: RoomService) {
 }
 
 /** Sets up ROOMS_NAMESPACE on the Socket.IO server and connects the room service to it. */
-export function attachRoomsNamespace(io: RealtimeServer, deps: RoomsNamespaceDeps): () => void {
+export function attachRoomsNamespace(
+  io: RealtimeServer,
+  deps: RoomsNamespaceDeps,
+): () => Promise<void> {
   // the namespace has its own event maps: the server's are the site's other sockets'
   const namespace = io.of(ROOMS_NAMESPACE) as unknown as RoomsNamespace;
   authorise(namespace, deps);

@@ -320,7 +320,7 @@ export async function createRealtime(
     io,
     async close() {
       closing = true;
-      detachRooms?.();
+      await detachRooms?.();
       clearInterval(recheckTimer);
       notifier.detach();
       deps.multiplayer?.close();

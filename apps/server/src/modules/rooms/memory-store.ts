@@ -122,6 +122,9 @@ export function createMemoryRoomStore(now: () => number = Date.now): RoomStore {
     isReplicaAlive() {
       return Promise.resolve(true);
     },
+    isReady() {
+      return true;
+    },
     close() {
       return Promise.resolve();
     },

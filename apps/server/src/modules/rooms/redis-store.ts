@@ -66,7 +66,11 @@ type Script = (...args: Array<string | number>) => Promise<unknown>;
 /** How often an update is tried again after losing a race before it gives up. */
 const UPDATE_ATTEMPTS = 50;
 
-export function createRedisRoomStore(redis: Redis, options: { prefix: string }): RoomStore {
+export function createRedisRoomStore(shared: Redis, options: { prefix: string }): RoomStore {
+  // a connection of its own, without auto-pipelining: mixed into the shared connection's
+  // pipelines, the rooms' scripts broke other modules' batches there (a rate limiter's script
+  // answers went astray: "results[i] is not iterable", a limit counted in memory instead)
+  const redis = shared.duplicate({ enableAutoPipelining: false, enableOfflineQueue: true });
   const base = `${options.prefix}:rooms`;
   const key = {
     room: (code: string) => `${base}:room:${code}`,
@@ -195,8 +199,11 @@ export function createRedisRoomStore(redis: Redis, options: { prefix: string }):
     async isReplicaAlive(replicaId) {
       return (await redis.exists(key.replica(replicaId))) === 1;
     },
-    close() {
-      return Promise.resolve();
+    isReady() {
+      return redis.status === 'ready';
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -101,7 +101,8 @@ export interface RoomService {
   close(code: string, actor: Actor): Promise<void>;
   sweep(): Promise<void>;
   start(): void;
-  stop(): void;
+  /** Stops the sweep and closes the store, once a round in flight is done (before Redis closes). */
+  stop(): Promise<void>;
 }
 
 const NO_EMITTER: RoomsEmitter = {
@@ -142,6 +143,9 @@ export function createRoomService(deps: {
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
   const sweep = () => {
+    if (!deps.store.isReady()) {
+      return Promise.resolve();
+    }
     sweeping ??= (async () => {
       try {
         await deps.store.touchReplica(context.replicaId, REPLICA_TTL_MS);
@@ -256,8 +260,10 @@ export function createRoomService(deps: {
       timer = setInterval(() => void sweep(), ROOM_SWEEP_INTERVAL_MS);
       timer.unref();
     },
-    stop() {
+    async stop() {
       clearInterval(timer);
+      await sweeping;
+      await deps.store.close();
     },
   };
 }

@@ -97,6 +97,12 @@ export interface RoomStore {
   /** This replica is alive for `ttlMs` more (its seats are not taken over by the sweep). */
   touchReplica(replicaId: string, ttlMs: number): Promise<void>;
   isReplicaAlive(replicaId: string): Promise<boolean>;
+  /**
+   * Whether the store can answer now. The sweep skips a round while Redis is still connecting,
+   * reconnecting or closing: a command then fails its whole auto-pipelined batch, which holds
+   * other modules' commands too (a rate limit's, say).
+   */
+  isReady(): boolean;
   close(): Promise<void>;
 }
 
