@@ -5,12 +5,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { GAME_CATALOGUE } from '@portfolio/types';
-
-import { gameBuilds } from '../../db/schema.js';
+import { gameBuilds, games } from '../../db/schema.js';
 import { createLocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import type { ObjectStorage } from '../../lib/storage/object-storage.js';
-import { startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 import { createGameHost } from './service.js';
 
 /*
@@ -51,7 +49,15 @@ describe('a publish whose storage fails part-way', () => {
       demoDir: empty,
       storage: failing,
     }).finally(() => rmSync(empty, { recursive: true, force: true }));
-    const gameId = GAME_CATALOGUE.find((entry) => entry.access === 'public')?.id ?? '';
+    // a game of its own with a live build (the built-in games' live builds are shared by the
+    // other test files on one PostgreSQL database)
+    const gameId = uniqueName('PublishFails');
+    await app.deps.database.db
+      .insert(games)
+      .values({ id: gameId, title: gameId, section: 'html5', published: true });
+    await app.deps.gameHost.catalogue.refresh();
+    await app.deps.gameHost.publisher.publishFolder(gameId, work, { actor: null, activate: true });
+    await app.deps.gameHost.catalogue.refresh();
     const before = app.deps.gameHost.catalogue.get(gameId)?.game.liveVersion;
     expect(before).toBeGreaterThanOrEqual(1);
     const builds = async () =>
