@@ -54,7 +54,9 @@ describe('a publish whose storage fails part-way', () => {
     const gameId = uniqueName('PublishFails');
     await app.deps.database.db
       .insert(games)
-      .values({ id: gameId, title: gameId, section: 'html5', published: true });
+      // listed after every other game (tests that take the first game of /api/games run beside
+      // this one on one database), and deleted at the end
+      .values({ id: gameId, title: gameId, section: 'html5', published: true, sortOrder: 1e9 });
     await app.deps.gameHost.catalogue.refresh();
     await app.deps.gameHost.publisher.publishFolder(gameId, work, { actor: null, activate: true });
     await app.deps.gameHost.catalogue.refresh();
@@ -84,5 +86,7 @@ describe('a publish whose storage fails part-way', () => {
     expect(build.version).toBeGreaterThan(before ?? 0);
     const served = await fetch(`${app.gamesUrl}/${gameId}/${build.version}/index.html`);
     expect(await served.text()).toContain('<title>new</title>');
+    await app.deps.database.db.delete(games).where(eq(games.id, gameId));
+    await app.deps.gameHost.catalogue.refresh();
   });
 });
