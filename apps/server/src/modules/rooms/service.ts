@@ -113,6 +113,44 @@ const NO_EMITTER: RoomsEmitter = {
   chatStatusChanged: () => undefined,
 };
 
+/**
+ * The sweep on a timer: one round at a time, skipped while the store is not ready; stopping
+ * waits for a round in flight, then closes the store (before Redis closes).
+ */
+function createSweeper(context: RoomsContext): Pick<RoomService, 'sweep' | 'start' | 'stop'> {
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  const sweep = () => {
+    if (!context.store.isReady()) {
+      return Promise.resolve();
+    }
+    sweeping ??= (async () => {
+      try {
+        await context.store.touchReplica(context.replicaId, REPLICA_TTL_MS);
+        await sweepRooms(context);
+      } catch (error) {
+        log.warn({ err: error }, 'sweep failed');
+      } finally {
+        sweeping = undefined;
+      }
+    })();
+    return sweeping;
+  };
+  return {
+    sweep,
+    start() {
+      void sweep();
+      timer = setInterval(() => void sweep(), ROOM_SWEEP_INTERVAL_MS);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await sweeping;
+      await context.store.close();
+    },
+  };
+}
+
 export function createRoomService(deps: {
   db: Db;
   store: RoomStore;
@@ -140,24 +178,7 @@ export function createRoomService(deps: {
       );
     }
   };
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | undefined;
-  const sweep = () => {
-    if (!deps.store.isReady()) {
-      return Promise.resolve();
-    }
-    sweeping ??= (async () => {
-      try {
-        await deps.store.touchReplica(context.replicaId, REPLICA_TTL_MS);
-        await sweepRooms(context);
-      } catch (error) {
-        log.warn({ err: error }, 'sweep failed');
-      } finally {
-        sweeping = undefined;
-      }
-    })();
-    return sweeping;
-  };
+  const sweeper = createSweeper(context);
 
   const summaries = async (codes: string[]) =>
     (await deps.store.getMany(codes)).map(({ room, seats }) => ({
@@ -254,16 +275,6 @@ export function createRoomService(deps: {
         detail: `Room ${code} closed (${seatedPlayers(closed.seats).length} players)`,
       });
     },
-    sweep,
-    start() {
-      void sweep();
-      timer = setInterval(() => void sweep(), ROOM_SWEEP_INTERVAL_MS);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await sweeping;
-      await deps.store.close();
-    },
+    ...sweeper,
   };
 }
