@@ -8,6 +8,12 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
   if (!target || !target.startsWith('/') || target.startsWith('//') || /[\\\p{Cc}]/u.test(target)) {
     return fallback;
   }
+  // the login and register pages are only ever on the way: a destination that is one of them
+  // is replaced by the page it would go on to, so a sign-in never ends on the login page
+  const { pathname, searchParams } = new URL(target, 'http://site.invalid');
+  if (/^\/(login|register)\/?$/i.test(pathname)) {
+    return safeRedirect(searchParams.get('redirect'), fallback);
+  }
   return target;
 }
 
@@ -16,5 +22,6 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
  * register), or `path` alone when the destination is home.
  */
 export function withRedirect(path: string, destination: string): string {
-  return destination === '/' ? path : `${path}?redirect=${encodeURIComponent(destination)}`;
+  const final = safeRedirect(destination);
+  return final === '/' ? path : `${path}?redirect=${encodeURIComponent(final)}`;
 }

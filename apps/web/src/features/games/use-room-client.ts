@@ -26,6 +26,10 @@ export function useRoomClient(
       return null;
     }
     const invitedCode = new URLSearchParams(window.location.search).get(ROOM_PARAM);
+    // the invite's own address, taken now: a refusal can come twice (the request and the
+    // connection both report it), and by the second one the page is already the login page
+    const invite = `${window.location.pathname}${window.location.search}`;
+    let sentToSignIn = false;
     return createRoomClient({
       gameId,
       connect: () => openRoomsConnection(gameId),
@@ -33,9 +37,9 @@ export function useRoomClient(
       invitedCode,
       siteOrigin: window.location.origin,
       onSignInNeeded: () => {
-        if (invitedCode && useAuthStore.getState().user === null) {
-          const here = `${window.location.pathname}${window.location.search}`;
-          void navigate(withRedirect('/login', here), { replace: true });
+        if (invitedCode && !sentToSignIn && useAuthStore.getState().user === null) {
+          sentToSignIn = true;
+          void navigate(withRedirect('/login', invite), { replace: true });
         }
       },
     });
