@@ -7,6 +7,16 @@ import { slowMachineFactor } from '../server/src/test/slow-machine.ts';
 
 const apiTarget = 'http://127.0.0.1:3000';
 
+/** Test files that replace modules or hold module state: each runs in a fresh environment. */
+const ISOLATED_TESTS = [
+  'src/app/routes.test.tsx',
+  'src/features/admin*/**/*.test.tsx',
+  'src/features/analytics/analytics-page.test.tsx',
+  'src/features/subscribe/subscribe-page.test.tsx',
+  'src/features/tutorials/*.test.tsx',
+  'src/lib/page-data.test.tsx',
+];
+
 export default defineConfig({
   plugins: [react(), precompress()],
   server: {
@@ -34,7 +44,6 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     // the limit on an idle machine, times the load per core at start or TEST_TIME_FACTOR
     testTimeout: 20_000 * slowMachineFactor(),
@@ -42,5 +51,23 @@ export default defineConfig({
     env: { TEST_TIME_FACTOR: String(slowMachineFactor()) },
     restoreMocks: true,
     unstubGlobals: true,
+    // Setting up jsdom was half the suite's CPU time (a new one per file). Files that replace
+    // modules (vi.mock) or keep module state between renders get their own; the others share
+    // one environment per worker, each file still cleaned after by src/test/setup.ts.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED_TESTS },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: ['**/node_modules/**', ...ISOLATED_TESTS],
+          isolate: false,
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -32,5 +32,8 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   const file = path.join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env.PGLITE_TEMPLATE = file;
-  return teardown;
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await teardown?.();
+  };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -13,6 +13,7 @@ import {
   RELAXED_PASSWORD_RESET_LIMITS,
   RELAXED_SUBSCRIPTION_LIMITS,
 } from './relaxed-limits.js';
+import { pgliteTemplate } from './database.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { createTestBucket } from './s3-server.js';
 
@@ -52,12 +53,12 @@ export async function startTestApp(
   if (process.env.TEST_S3_ENDPOINT && !overrides.storage) {
     config.storage = await createTestBucket(process.env.TEST_S3_ENDPOINT);
   }
-  const template = process.env.PGLITE_TEMPLATE;
+  const template = pgliteTemplate();
   const buildOptions: BuildOptions = {
     authRateLimits: RELAXED_AUTH_LIMITS,
     subscriptionRateLimits: RELAXED_SUBSCRIPTION_LIMITS,
     passwordResetLimits: RELAXED_PASSWORD_RESET_LIMITS,
-    ...(template && !config.databaseUrl ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
+    ...(template && !config.databaseUrl ? { loadDataDir: template } : {}),
     ...options,
   };
   const running = await startServer(config, buildOptions);
