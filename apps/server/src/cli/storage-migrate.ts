@@ -68,6 +68,7 @@ async function areasFor(config: Config, to: MigrateArgs['to']): Promise<Migratio
       'STORAGE is not s3: storage:migrate copies between the folders and the bucket the S3 settings name. Run it with STORAGE=s3, S3_BUCKET and S3_REGION (S3_ENDPOINT, AWS_* credentials) set as the server will use them.',
     );
   }
+  const bucket = await openBucketSiteStorage(config.storage);
   const dirs = { gamesDir: config.gamesHost.dir, mediaDir: config.media.dir };
   if (to === 's3') {
     const missing = Object.entries({ GAMES_DIR: dirs.gamesDir, MEDIA_DIR: dirs.mediaDir }).filter(
@@ -83,7 +84,6 @@ async function areasFor(config: Config, to: MigrateArgs['to']): Promise<Migratio
     }
   }
   const folders = localSiteStorage(dirs);
-  const bucket = await openBucketSiteStorage(config.storage);
   return (['games', 'media'] as const).map((name) =>
     to === 's3'
       ? { name, from: folders[name], to: bucket[name] }

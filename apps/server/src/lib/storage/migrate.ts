@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 
+import { forEachBounded } from './for-each-bounded.js';
 import type { ObjectInfo, ObjectStorage, PutOptions } from './object-storage.js';
 import { contentTypeOf } from './send-object.js';
 
@@ -144,24 +145,6 @@ async function migrateObject(area: MigrationArea, info: ObjectInfo): Promise<'co
   }
   await copyVerified(area, info, source);
   return 'copied';
-}
-
-/** Runs `work` over `items`, `concurrency` at a time. */
-async function forEachBounded<T>(
-  items: T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      if (item !== undefined) {
-        await work(item);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 }
 
 /**

@@ -94,6 +94,23 @@ function explainBucketError(error: unknown, settings: S3Settings): string {
   return `S3_ENDPOINT: ${where} could not be reached (${message})`;
 }
 
+/** An object's facts from an answer's fields (the SHA-256 from its metadata, where kept). */
+function infoOf(
+  key: string,
+  size: number,
+  etag: string | undefined,
+  modified?: Date,
+  metadata?: Record<string, string>,
+): ObjectInfo {
+  return {
+    key,
+    size,
+    etag: etag ?? '"0"',
+    lastModified: modified ?? new Date(0),
+    ...(metadata?.sha256 ? { sha256: metadata.sha256 } : {}),
+  };
+}
+
 /** A storage of the objects under `prefix` in `settings.bucket`. */
 export function createS3Storage(
   client: S3Client,
@@ -105,19 +122,6 @@ export function createS3Storage(
     assertKey(key);
     return prefix + key;
   };
-  const infoOf = (
-    key: string,
-    size: number,
-    etag: string | undefined,
-    modified?: Date,
-    metadata?: Record<string, string>,
-  ): ObjectInfo => ({
-    key,
-    size,
-    etag: etag ?? '"0"',
-    lastModified: modified ?? new Date(0),
-    ...(metadata?.sha256 ? { sha256: metadata.sha256 } : {}),
-  });
 
   async function list(within: string, limit = Infinity): Promise<ObjectInfo[]> {
     assertPrefix(within);
