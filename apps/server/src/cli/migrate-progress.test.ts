@@ -22,9 +22,10 @@ describe('storage:migrate progress', () => {
     progress.onObject({ name: 'games/a', size: 1000, outcome: 'failed', error: 'games/a: gone' });
     progress.onObject({ name: 'games/b', size: 1000, outcome: 'skipped' });
     progress.finish();
-    expect(writes[0]).toMatch(/^\r\x1b\[2K\[-{24}\] 0\/2 files/);
-    expect(writes).toContain('\r\x1b[2Kfailed  games/a: gone\n');
-    expect(writes.at(-2)).toMatch(/^\r\x1b\[2K\[#{24}\] 2\/2 files {2}2\.0 KB \/ 2\.0 KB$/);
+    const clear = '\r\x1b[2K';
+    expect(writes[0]).toBe(`${clear}[${'-'.repeat(24)}] 0/2 files  0 bytes / 2.0 KB`);
+    expect(writes).toContain(`${clear}failed  games/a: gone\n`);
+    expect(writes.at(-2)).toBe(`${clear}[${'#'.repeat(24)}] 2/2 files  2.0 KB / 2.0 KB`);
     expect(writes.at(-1)).toBe('\n');
   });
 

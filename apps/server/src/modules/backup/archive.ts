@@ -241,7 +241,8 @@ async function checkFileTargets(manifest: BackupManifest, target: RestoreTarget)
     return;
   }
   if (target.storage) {
-    for (const [name, storage] of Object.entries(target.storage)) {
+    for (const name of ['games', 'media'] as const) {
+      const storage = target.storage[name];
       if (!(await isStorageEmpty(storage))) {
         throw new BackupError(
           `The bucket's ${name}/ (${storage.description}) is not empty: restore into an empty bucket (or another S3_BUCKET), or empty ${name}/ first`,

@@ -74,7 +74,8 @@ async function siteBucket(): Promise<SiteStorage> {
 /** Every object of both storages with its bytes, keyed `<area>/<key>`. */
 async function objectsOf(storage: SiteStorage): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  for (const [area, each] of Object.entries(storage)) {
+  for (const area of ['games', 'media'] as const) {
+    const each = storage[area];
     for (const info of await each.list('')) {
       const read = await each.get(info.key);
       out.set(`${area}/${info.key}`, read ? await buffer(read.body) : Buffer.alloc(0));
