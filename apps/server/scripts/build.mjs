@@ -13,6 +13,7 @@ const entries = {
   // npm run backup / restore, in the image: node apps/server/dist/cli/backup.js --out FILE
   'cli/backup': 'src/cli/backup.ts',
   'cli/restore': 'src/cli/restore.ts',
+  'cli/storage-migrate': 'src/cli/storage-migrate.ts',
   // the child that starts the C++ sandboxes (src/modules/run-code/spawner.ts)
   'run-code-spawner': 'src/modules/run-code/spawner.ts',
   // the WebAssembly backend's worker threads (src/modules/run-code/wasm-backend.ts)

@@ -109,9 +109,11 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
-import { createLocalStorage } from './lib/storage/local-storage.js';
-import { createS3Client, createS3Storage } from './lib/storage/s3-storage.js';
-import type { ObjectStorage } from './lib/storage/object-storage.js';
+import {
+  localSiteStorage,
+  openBucketSiteStorage,
+  type SiteStorage,
+} from './lib/storage/site-storage.js';
 import { type Content, createContent } from './modules/content/service.js';
 import { CONTENT_REFRESH_INTERVAL_MS } from './modules/content/store.js';
 import { createMarkdownRenderer } from './modules/devlog/markdown-renderer.js';
@@ -258,18 +260,10 @@ export interface BuildOptions {
  * the bucket's games/), uploaded media (MEDIA_DIR, or the bucket's media/). A bucket is checked
  * before anything else starts (StorageUnavailableError says what is wrong).
  */
-async function buildStorage(
-  config: Config,
-): Promise<{ games: ObjectStorage; media: ObjectStorage }> {
-  if (config.storage.kind === 's3') {
-    const bucket = createS3Storage(createS3Client(config.storage), config.storage);
-    await bucket.check();
-    return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
-  }
-  return {
-    games: createLocalStorage(config.gamesHost.dir),
-    media: createLocalStorage(config.media.dir, { followLinks: false }),
-  };
+async function buildStorage(config: Config): Promise<SiteStorage> {
+  return config.storage.kind === 's3'
+    ? openBucketSiteStorage(config.storage)
+    : localSiteStorage({ gamesDir: config.gamesHost.dir, mediaDir: config.media.dir });
 }
 
 /** The database, Redis (when configured) and the buses every module is built on. */

@@ -2,8 +2,10 @@ import path from 'node:path';
 
 import { BackupError } from '../modules/backup/archive.js';
 
-export const USAGE =
-  "Usage: npm run backup [-- --out FILE]   (default: DATA_DIR/backups/backup-<date>.tar.gz, outside the repository's files)";
+export const USAGE = `Usage: npm run backup [-- --out FILE] [--no-files]
+  --out FILE   default: DATA_DIR/backups/backup-<date>.tar.gz, outside the repository's files
+  --no-files   the database only: leave the game and media files out (a bucket with
+               versioning keeps them; restore then leaves the files where they are)`;
 
 /**
  * --out is relative to where npm was started; by default the archive (and the session secret

@@ -1,8 +1,9 @@
 /**
  * Writes one backup archive (tar.gz): the database, the game builds and the uploaded media at one
  * consistent point.
- *   npm run backup [-- --out FILE]
- * Reads DATA_DIR or DATABASE_URL, GAMES_DIR and MEDIA_DIR, as the server does. PostgreSQL is
+ *   npm run backup [-- --out FILE] [--no-files]
+ * Reads DATA_DIR or DATABASE_URL, GAMES_DIR and MEDIA_DIR (or, with STORAGE=s3, the bucket's
+ * games/ and media/), as the server does. PostgreSQL is
  * dumped with pg_dump while the site runs. The embedded database (PGlite) allows one process at a
  * time: stop the server first.
  */
@@ -13,6 +14,8 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { moduleLogger } from '../lib/logger.js';
+import { StorageUnavailableError } from '../lib/storage/object-storage.js';
+import { openBucketSiteStorage } from '../lib/storage/site-storage.js';
 import { BackupError, createBackup } from '../modules/backup/archive.js';
 import { backupFileFor, USAGE } from './backup-file.js';
 
@@ -25,7 +28,17 @@ async function main(args: string[]): Promise<void> {
   // npm runs the script in apps/server: --out is relative to where npm was started
   const out = backupFileFor(args, process.env.INIT_CWD ?? process.cwd(), config.dataDir);
   await mkdir(path.dirname(out), { recursive: true });
-  const dirs = { gamesDir: config.gamesHost.dir, mediaDir: config.media.dir };
+  const files = !args.includes('--no-files');
+  const dirs = {
+    gamesDir: config.gamesHost.dir,
+    mediaDir: config.media.dir,
+    files,
+    // the bucket is read only when files go into the archive
+    storage:
+      files && config.storage.kind === 's3'
+        ? await openBucketSiteStorage(config.storage)
+        : undefined,
+  };
   let manifest;
   if (config.databaseUrl) {
     manifest = await createBackup({ databaseUrl: config.databaseUrl, ...dirs }, out);
@@ -54,13 +67,20 @@ async function main(args: string[]): Promise<void> {
       `SESSION_SECRET came from ${secretFile}: copied to ${out}.session-secret (keep it with the backup, secret).`,
     );
   }
+  const from = dirs.storage ? ` from ${dirs.storage.games.description} and media/` : '';
   console.info(
-    `Backup written to ${out}: ${manifest.database} database at migration ${manifest.migration}, ${manifest.gameFiles} game files, ${manifest.mediaFiles ?? 0} media files.`,
+    files
+      ? `Backup written to ${out}: ${manifest.database} database at migration ${manifest.migration}, ${manifest.gameFiles} game files, ${manifest.mediaFiles ?? 0} media files${from}.`
+      : `Backup written to ${out}: ${manifest.database} database at migration ${manifest.migration}; game and media files left out (--no-files).`,
   );
 }
 
 main(process.argv.slice(2).filter((arg) => arg !== '--')).catch((error: unknown) => {
-  if (error instanceof BackupError || error instanceof ConfigError) {
+  if (
+    error instanceof BackupError ||
+    error instanceof ConfigError ||
+    error instanceof StorageUnavailableError
+  ) {
     console.error(error.message);
   } else {
     moduleLogger('backup').fatal({ err: error }, 'failed');

@@ -1,8 +1,9 @@
 /**
  * Brings a backup archive back into an empty data folder or database:
  *   npm run restore -- FILE
- * Reads DATA_DIR or DATABASE_URL (an existing, empty database), GAMES_DIR and MEDIA_DIR, as the
- * server does; refuses a target that already holds data. Start the server on it afterwards: it
+ * Reads DATA_DIR or DATABASE_URL (an existing, empty database), GAMES_DIR and MEDIA_DIR (or, with
+ * STORAGE=s3, the bucket's games/ and media/), as the server does; refuses a target that already
+ * holds data. Start the server on it afterwards: it
  * applies any newer migrations as usual. The site's SESSION_SECRET must be the one the backup was
  * made with (two-factor secrets are encrypted with it).
  */
@@ -12,6 +13,8 @@ import path from 'node:path';
 
 import { ConfigError, dataDirFrom, loadConfig } from '../config.js';
 import { moduleLogger } from '../lib/logger.js';
+import { StorageUnavailableError } from '../lib/storage/object-storage.js';
+import { openBucketSiteStorage } from '../lib/storage/site-storage.js';
 import { BackupError, restoreBackup } from '../modules/backup/archive.js';
 
 const USAGE = 'Usage: npm run restore -- FILE';
@@ -33,19 +36,32 @@ async function main(args: string[]): Promise<void> {
     }
   }
   const config = loadConfig();
+  const storage =
+    config.storage.kind === 's3' ? await openBucketSiteStorage(config.storage) : undefined;
   const manifest = await restoreBackup(file, {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     gamesDir: config.gamesHost.dir,
     mediaDir: config.media.dir,
+    storage,
   });
+  const [games, media] = storage
+    ? [storage.games.description, storage.media.description]
+    : [config.gamesHost.dir, config.media.dir];
+  const files = manifest.filesLeftOut
+    ? 'no files (the archive was made with --no-files: the files were left where they are)'
+    : `${manifest.gameFiles} game files into ${games}, ${manifest.mediaFiles ?? 0} media files into ${media}`;
   console.info(
-    `Restored ${file} (made ${manifest.createdAt}, migration ${manifest.migration}): ${manifest.database} database into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}, ${manifest.gameFiles} game files into ${config.gamesHost.dir}, ${manifest.mediaFiles ?? 0} media files into ${config.media.dir}.`,
+    `Restored ${file} (made ${manifest.createdAt}, migration ${manifest.migration}): ${manifest.database} database into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}, ${files}.`,
   );
 }
 
 main(process.argv.slice(2).filter((arg) => arg !== '--')).catch((error: unknown) => {
-  if (error instanceof BackupError || error instanceof ConfigError) {
+  if (
+    error instanceof BackupError ||
+    error instanceof ConfigError ||
+    error instanceof StorageUnavailableError
+  ) {
     console.error(error.message);
   } else {
     moduleLogger('restore').fatal({ err: error }, 'failed');

@@ -17,6 +17,8 @@ export interface ObjectInfo {
   /** A strong validator, quoted ("…"), that changes when the bytes do. */
   etag: string;
   lastModified: Date;
+  /** The bytes' SHA-256 (hex) where the driver keeps one (S3: put with `sha256`), else unset. */
+  sha256?: string | undefined;
 }
 
 /** A byte range, both ends included (as HTTP writes them). */
@@ -33,11 +35,18 @@ export interface ObjectRead extends ObjectInfo {
 export interface PutOptions {
   /** Stored with the object where the driver keeps it (S3); serving decides types by name. */
   contentType?: string;
+  /**
+   * The bytes' SHA-256 (hex), kept with the object where the driver keeps metadata (S3:
+   * x-amz-meta-sha256) and answered by head and get; the caller vouches for it.
+   */
+  sha256?: string;
 }
 
 export interface ObjectStorage {
   /** Where the objects live, for logs and messages ("folder /srv/media", "s3://bucket/media/"). */
   readonly description: string;
+  /** Whether a put's `sha256` is kept and answered by head and get (S3: yes; a folder: no). */
+  readonly keepsChecksums?: boolean;
   /** An object's facts, or undefined when there is none under `key`. */
   head(key: string): Promise<ObjectInfo | undefined>;
   /** An object's bytes (a range of them), or undefined when there is none. */

@@ -55,6 +55,19 @@ describe.skipIf(!hasServer)('the S3 driver', () => {
     expect(Buffer.concat(chunks)).toEqual(Buffer.from([7, 7, 7, 7]));
   });
 
+  it("keeps a put's SHA-256 with the object and answers it from head and get", async () => {
+    const storage = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
+    expect(storage.keepsChecksums).toBe(true);
+    const sha256 = 'ab'.repeat(32);
+    await storage.put('summed.txt', Buffer.from('x'), { sha256 });
+    await storage.put('plain.txt', Buffer.from('x'));
+    expect((await storage.head('summed.txt'))?.sha256).toBe(sha256);
+    const read = await storage.get('summed.txt');
+    read?.body.resume();
+    expect(read?.sha256).toBe(sha256);
+    expect((await storage.head('plain.txt'))?.sha256).toBeUndefined();
+  });
+
   it('says at the check that a bucket does not exist, naming it and the endpoint', async () => {
     const missing = { ...settings, bucket: 'no-such-bucket' };
     const check = createS3Storage(createS3Client(missing), missing).check();

@@ -19,6 +19,7 @@ import {
   filesUnder,
   type ObjectInfo,
   type ObjectStorage,
+  type PutOptions,
   StorageUnavailableError,
 } from './object-storage.js';
 
@@ -93,6 +94,23 @@ function explainBucketError(error: unknown, settings: S3Settings): string {
   return `S3_ENDPOINT: ${where} could not be reached (${message})`;
 }
 
+/** An object's facts from an answer's fields (the SHA-256 from its metadata, where kept). */
+function infoOf(
+  key: string,
+  size: number,
+  etag: string | undefined,
+  modified?: Date,
+  metadata?: Record<string, string>,
+): ObjectInfo {
+  return {
+    key,
+    size,
+    etag: etag ?? '"0"',
+    lastModified: modified ?? new Date(0),
+    ...(metadata?.sha256 ? { sha256: metadata.sha256 } : {}),
+  };
+}
+
 /** A storage of the objects under `prefix` in `settings.bucket`. */
 export function createS3Storage(
   client: S3Client,
@@ -104,12 +122,6 @@ export function createS3Storage(
     assertKey(key);
     return prefix + key;
   };
-  const infoOf = (key: string, size: number, etag: string | undefined, modified?: Date) => ({
-    key,
-    size,
-    etag: etag ?? '"0"',
-    lastModified: modified ?? new Date(0),
-  });
 
   async function list(within: string, limit = Infinity): Promise<ObjectInfo[]> {
     assertPrefix(within);
@@ -136,14 +148,15 @@ export function createS3Storage(
     return out.slice(0, limit);
   }
 
-  async function put(key: string, body: Readable | Buffer, contentType?: string) {
+  async function put(key: string, body: Readable | Buffer, options: PutOptions = {}) {
     const upload = new Upload({
       client,
       params: {
         Bucket: bucket,
         Key: keyOf(key),
         Body: body,
-        ...(contentType ? { ContentType: contentType } : {}),
+        ...(options.contentType ? { ContentType: options.contentType } : {}),
+        ...(options.sha256 ? { Metadata: { sha256: options.sha256 } } : {}),
       },
       partSize: PART_SIZE,
       queueSize: 4,
@@ -154,13 +167,20 @@ export function createS3Storage(
 
   return {
     description: `s3://${bucket}/${prefix}`,
+    keepsChecksums: true,
 
     async head(key) {
       try {
         const answer = await client.send(
           new HeadObjectCommand({ Bucket: bucket, Key: keyOf(key) }),
         );
-        return infoOf(key, answer.ContentLength ?? 0, answer.ETag, answer.LastModified);
+        return infoOf(
+          key,
+          answer.ContentLength ?? 0,
+          answer.ETag,
+          answer.LastModified,
+          answer.Metadata,
+        );
       } catch (error) {
         if (isNotFound(error)) {
           return undefined;
@@ -181,7 +201,8 @@ export function createS3Storage(
         const size =
           (range ? totalOf(answer.ContentRange) : undefined) ?? answer.ContentLength ?? 0;
         const body = answer.Body instanceof Readable ? answer.Body : Readable.from([]);
-        return { ...infoOf(key, size, answer.ETag, answer.LastModified), body };
+        const info = infoOf(key, size, answer.ETag, answer.LastModified, answer.Metadata);
+        return { ...info, body };
       } catch (error) {
         if (isNotFound(error)) {
           return undefined;
@@ -190,7 +211,7 @@ export function createS3Storage(
       }
     },
 
-    put: (key, body, options) => put(key, body, options?.contentType),
+    put: (key, body, options) => put(key, body, options),
 
     async importFolder(dir, within) {
       assertPrefix(within);

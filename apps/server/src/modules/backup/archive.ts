@@ -8,6 +8,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 import { type Database, MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../../db/client.js';
+import type { SiteStorage } from '../../lib/storage/site-storage.js';
+import { isStorageEmpty, putFiles, stageObjects, StorageFilesError } from './storage-files.js';
 import { tarEntries, TarFormatError } from './tar-entries.js';
 
 /**
@@ -24,6 +26,8 @@ import { tarEntries, TarFormatError } from './tar-entries.js';
  * transaction, or PGlite's single connection), then any version folder or media file that
  * appeared meanwhile is added: every build and media item the dump names has its files, whatever
  * ran meanwhile (files of items deleted meanwhile may be in it too, unnamed and harmless).
+ * With STORAGE=s3 the same two passes read the bucket's games/ and media/ objects instead
+ * (storage-files.ts), into the same paths: an archive does not say where its files were kept.
  */
 
 const run = promisify(execFile);
@@ -42,6 +46,11 @@ export interface BackupManifest {
   gameFiles: number;
   /** Uploaded media files in the archive (missing in format 1, which has none). */
   mediaFiles?: number;
+  /**
+   * The game and media files were left out (`backup --no-files`: a bucket with versioning keeps
+   * them); restore then brings back the database only and leaves the files where they are.
+   */
+  filesLeftOut?: boolean;
 }
 
 export class BackupError extends Error {}
@@ -114,6 +123,34 @@ export interface BackupSource {
   databaseUrl?: string | undefined;
   gamesDir: string;
   mediaDir: string;
+  /** STORAGE=s3: the files are read from the bucket instead of the folders. */
+  storage?: SiteStorage | undefined;
+  /** false: the archive holds the database only (`--no-files`). */
+  files?: boolean;
+}
+
+/** Brings the site's files into the stage (again: adds what appeared since). */
+async function stageFiles(source: BackupSource, stage: string): Promise<void> {
+  if (source.files === false) {
+    return;
+  }
+  if (source.storage) {
+    try {
+      await stageObjects(source.storage.games, path.join(stage, 'games'));
+      await stageObjects(source.storage.media, path.join(stage, 'media'));
+    } catch (error) {
+      throw error instanceof StorageFilesError ? new BackupError(error.message) : error;
+    }
+    return;
+  }
+  for (const [from, to] of [
+    [source.gamesDir, path.join(stage, 'games')],
+    [source.mediaDir, path.join(stage, 'media')],
+  ] as const) {
+    if (existsSync(from)) {
+      await linkTree(from, to, isWorkArea);
+    }
+  }
 }
 
 /** Writes one archive to `out`; returns its manifest. */
@@ -123,14 +160,8 @@ export async function createBackup(source: BackupSource, out: string): Promise<B
   // staged beside the archive: the games are hard-linked, which needs the same file system
   const stage = await mkdtemp(path.join(path.dirname(target), '.backup-'));
   try {
-    // the files: GAMES_DIR to games/, MEDIA_DIR to media/ (linked before the dump, and again after)
-    const trees = [
-      { from: source.gamesDir, to: path.join(stage, 'games') },
-      { from: source.mediaDir, to: path.join(stage, 'media') },
-    ].filter((tree) => existsSync(tree.from));
-    for (const tree of trees) {
-      await linkTree(tree.from, tree.to, isWorkArea);
-    }
+    // the files: GAMES_DIR (or games/) to games/, MEDIA_DIR to media/: before the dump and after
+    await stageFiles(source, stage);
     await mkdir(path.join(stage, 'database'));
     let kind: BackupManifest['database'];
     if (source.databaseUrl) {
@@ -147,9 +178,7 @@ export async function createBackup(source: BackupSource, out: string): Promise<B
       throw new BackupError('no database to back up');
     }
     // builds published and media uploaded while the database was dumped
-    for (const tree of trees) {
-      await linkTree(tree.from, tree.to, isWorkArea);
-    }
+    await stageFiles(source, stage);
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       createdAt: new Date().toISOString(),
@@ -157,6 +186,7 @@ export async function createBackup(source: BackupSource, out: string): Promise<B
       migration: (await latestMigration()).tag,
       gameFiles: await countFiles(path.join(stage, 'games')),
       mediaFiles: await countFiles(path.join(stage, 'media')),
+      ...(source.files === false ? { filesLeftOut: true } : {}),
     };
     await writeFile(path.join(stage, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const partial = `${target}.partial`;
@@ -201,6 +231,57 @@ export interface RestoreTarget {
   gamesDir: string;
   /** Must be missing or empty. */
   mediaDir: string;
+  /** STORAGE=s3: the files go into the bucket's games/ and media/, which must be empty. */
+  storage?: SiteStorage | undefined;
+}
+
+/** Refuses a place for the files that already holds some (unless the archive has none). */
+async function checkFileTargets(manifest: BackupManifest, target: RestoreTarget): Promise<void> {
+  if (manifest.filesLeftOut) {
+    return;
+  }
+  if (target.storage) {
+    for (const name of ['games', 'media'] as const) {
+      const storage = target.storage[name];
+      if (!(await isStorageEmpty(storage))) {
+        throw new BackupError(
+          `The bucket's ${name}/ (${storage.description}) is not empty: restore into an empty bucket (or another S3_BUCKET), or empty ${name}/ first`,
+        );
+      }
+    }
+    return;
+  }
+  if (!(await isEmptyDir(target.gamesDir))) {
+    throw new BackupError(
+      `GAMES_DIR ${target.gamesDir} is not empty: restore into an empty folder (move it aside first)`,
+    );
+  }
+  if (!(await isEmptyDir(target.mediaDir))) {
+    throw new BackupError(
+      `MEDIA_DIR ${target.mediaDir} is not empty: restore into an empty folder (move it aside first)`,
+    );
+  }
+}
+
+/** The archive's games/ and media/ into the folders or the bucket. */
+async function restoreFiles(stage: string, manifest: BackupManifest, target: RestoreTarget) {
+  if (manifest.filesLeftOut) {
+    return;
+  }
+  if (target.storage) {
+    await putFiles(path.join(stage, 'games'), target.storage.games);
+    await putFiles(path.join(stage, 'media'), target.storage.media);
+    return;
+  }
+  for (const [from, to] of [
+    [path.join(stage, 'games'), target.gamesDir],
+    [path.join(stage, 'media'), target.mediaDir],
+  ] as const) {
+    await mkdir(to, { recursive: true });
+    if (existsSync(from)) {
+      await cp(from, to, { recursive: true });
+    }
+  }
 }
 
 async function isEmptyDir(dir: string): Promise<boolean> {
@@ -325,16 +406,7 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
         `${archive} was made by a newer version (migration ${manifest.migration}; this one knows up to ${latest.tag}): restore it with that version`,
       );
     }
-    if (!(await isEmptyDir(target.gamesDir))) {
-      throw new BackupError(
-        `GAMES_DIR ${target.gamesDir} is not empty: restore into an empty folder (move it aside first)`,
-      );
-    }
-    if (!(await isEmptyDir(target.mediaDir))) {
-      throw new BackupError(
-        `MEDIA_DIR ${target.mediaDir} is not empty: restore into an empty folder (move it aside first)`,
-      );
-    }
+    await checkFileTargets(manifest, target);
     const toPostgres = Boolean(target.databaseUrl);
     if (toPostgres !== (manifest.database === 'postgres')) {
       // the archive's database moves between the two only through a PostgreSQL dump
@@ -367,15 +439,7 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
       });
       await client.close();
     }
-    for (const [from, to] of [
-      [path.join(stage, 'games'), target.gamesDir],
-      [path.join(stage, 'media'), target.mediaDir],
-    ] as const) {
-      await mkdir(to, { recursive: true });
-      if (existsSync(from)) {
-        await cp(from, to, { recursive: true });
-      }
-    }
+    await restoreFiles(stage, manifest, target);
     return manifest;
   } finally {
     await rm(stage, { recursive: true, force: true });
