@@ -34,6 +34,15 @@
  *                                              or the socket fails (`problem`: the connect_error)
  *                                              or the socket drops (`problem`: the reason)
  *   GameSDK.hostOrigin: string | null          the site's origin when embedded by it
+ *   GameSDK.playRooms(namespace, { title, button, onConnecting, onSocket, onProblem })
+ *                                              a game server's rooms (the demo games' way): joins
+ *                                              `namespace` in the invite link's room (through
+ *                                              GameSDK.rooms), else in the open room; `button`
+ *                                              (shown only when embedded) makes a private room
+ *                                              and moves there. onConnecting() before each
+ *                                              connection, onSocket(socket) for each new one,
+ *                                              onProblem(html) for a refusal or a failed connect
+ *                                              (connectionMessage with `title`)
  *
  * Rooms: play together by invite link, through the site (no game server of your own). The site
  * relays messages and state between the players of a room and never reads them. Every promise
@@ -353,6 +362,61 @@
             });
           },
         });
+      });
+    });
+  }
+
+  /** GameSDK.playRooms (see the top): one socket at a time, moved to a private room on request. */
+  function playRooms(namespace, options) {
+    var socket = null;
+    var button = options.button || null;
+    function connectTo(roomCode) {
+      if (socket) {
+        // the game hears nothing more of the room it leaves, not even this disconnect
+        socket.off();
+        socket.disconnect();
+        socket = null;
+      }
+      options.onConnecting();
+      connect(namespace, roomCode ? { room: roomCode } : undefined).then(
+        function (connected) {
+          socket = connected;
+          options.onSocket(connected);
+        },
+        function (problem) {
+          options.onProblem(connectionMessage(problem, options.title));
+        },
+      );
+    }
+    /** Enters the room `entered` answered (a create or join), or shows its refusal. */
+    function enter(entered, code) {
+      if (entered && entered.error) {
+        options.onProblem('<p>' + escapeHtml(entered.error.message) + '</p>');
+        return;
+      }
+      if (button) {
+        button.hidden = true;
+      }
+      connectTo(code || entered.code);
+    }
+    if (button) {
+      // a page the site serves itself (not embedded) has no viewer to hold a room
+      button.hidden = !host;
+      button.addEventListener('click', function () {
+        button.disabled = true;
+        rooms.create({ private: true }).then(function (created) {
+          button.disabled = false;
+          enter(created);
+        });
+      });
+    }
+    rooms.invited().then(function (code) {
+      if (!code) {
+        connectTo(null);
+        return;
+      }
+      rooms.join(code).then(function (joined) {
+        enter(joined, code);
       });
     });
   }
@@ -683,6 +747,7 @@
     playTicket: playTicket,
     connect: connect,
     connectionMessage: connectionMessage,
+    playRooms: playRooms,
     rooms: rooms,
   });
 })();

@@ -47,60 +47,22 @@
   // a ticket from the site's viewer when embedded on the games origin; the session cookie when the
   // site serves this page itself
   var socket = null;
-  /** Joins the open room of the game (no code) or a private room's own game (its code). */
-  function connectTo(roomCode) {
-    if (socket) {
-      socket.off('disconnect', showConnection);
-      socket.disconnect();
-      socket = null;
-    }
-    showMessage('<p>Connecting…</p>');
-    window.GameSDK.connect('/play/RocketGame', roomCode ? { room: roomCode } : undefined).then(
-      function (connected) {
-        socket = connected;
-        socket.on('connect_error', showConnection);
-        socket.on('disconnect', showConnection);
-        socket.on('welcome', onWelcome);
-        socket.on('u', onUpdate);
-      },
-      showConnection,
-    );
-  }
-
-  // private rooms and invite links through the site's room service: an invite link's room, or
-  // the open room; "Private room" makes one and moves there (the viewer offers its invite link)
-  var rooms = window.GameSDK.rooms;
-  var privateButton = document.getElementById('private-room');
-  // a page the site serves itself (not embedded) has no viewer to hold a room
-  privateButton.hidden = !window.GameSDK.hostOrigin;
-  function refused(result) {
-    showMessage('<p>' + String(result.error.message).replace(/[&<>"']/g, '') + '</p>');
-  }
-  rooms.invited().then(function (code) {
-    if (!code) {
-      connectTo(null);
-      return;
-    }
-    rooms.join(code).then(function (result) {
-      if (result && result.error) {
-        refused(result);
-        return;
-      }
-      privateButton.hidden = true;
-      connectTo(code);
-    });
-  });
-  privateButton.addEventListener('click', function () {
-    privateButton.disabled = true;
-    rooms.create({ private: true }).then(function (result) {
-      privateButton.disabled = false;
-      if (result && result.error) {
-        refused(result);
-        return;
-      }
-      privateButton.hidden = true;
-      connectTo(result.code);
-    });
+  // the open room, an invite link's room, or a private room made by the button (the SDK asks the
+  // site's room service; the viewer offers the invite link): that room's own game on the server
+  window.GameSDK.playRooms('/play/RocketGame', {
+    title: 'Rocket Game',
+    button: document.getElementById('private-room'),
+    onConnecting: function () {
+      showMessage('<p>Connecting…</p>');
+    },
+    onSocket: function (connected) {
+      socket = connected;
+      connected.on('connect_error', showConnection);
+      connected.on('disconnect', showConnection);
+      connected.on('welcome', onWelcome);
+      connected.on('u', onUpdate);
+    },
+    onProblem: showMessage,
   });
 
   function toRocket(entry) {
