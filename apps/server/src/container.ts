@@ -109,6 +109,8 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
+import { createCachedStorage } from './lib/storage/cached-storage.js';
+import { DiskCache } from './lib/storage/disk-cache.js';
 import { createLocalStorage } from './lib/storage/local-storage.js';
 import { createS3Client, createS3Storage } from './lib/storage/s3-storage.js';
 import type { ObjectStorage } from './lib/storage/object-storage.js';
@@ -256,14 +258,17 @@ export interface BuildOptions {
 /**
  * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR, or
  * the bucket's games/), uploaded media (MEDIA_DIR, or the bucket's media/). A bucket is checked
- * before anything else starts (StorageUnavailableError says what is wrong).
+ * before anything else starts (StorageUnavailableError says what is wrong), and read through a
+ * local disk cache unless STORAGE_CACHE_MAX_MB=0.
  */
 async function buildStorage(
   config: Config,
 ): Promise<{ games: ObjectStorage; media: ObjectStorage }> {
   if (config.storage.kind === 's3') {
-    const bucket = createS3Storage(createS3Client(config.storage), config.storage);
-    await bucket.check();
+    const s3 = createS3Storage(createS3Client(config.storage), config.storage);
+    await s3.check();
+    const { cache } = config.storage;
+    const bucket = cache ? createCachedStorage(s3, await DiskCache.open(cache)) : s3;
     return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
   }
   return {
