@@ -109,6 +109,7 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
+import { mediaUrlOn } from './lib/public-urls.js';
 import { createCachedStorage } from './lib/storage/cached-storage.js';
 import { DiskCache } from './lib/storage/disk-cache.js';
 import { createLocalStorage } from './lib/storage/local-storage.js';
@@ -598,9 +599,11 @@ async function buildContent(
   await media
     .sweepIncoming()
     .catch((error: unknown) => mediaLog.error({ err: error }, 'sweeping old uploads failed'));
+  const mediaUrl = mediaUrlOn(config.media.publicUrl);
   const content = await createContent({
     db: database.db,
     bus,
+    mediaUrl,
     releaseMedia: (urls) =>
       media
         .removeUnusedMedia(urls)
@@ -619,6 +622,7 @@ async function buildContent(
     gameTitle,
     markdown: createMarkdownRenderer(),
     now,
+    mediaUrl,
   });
   media.addReferenceSource({
     kind: 'devlog post',
