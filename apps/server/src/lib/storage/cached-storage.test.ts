@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -158,4 +158,14 @@ describe.skipIf(!hasServer)('the disk cache in front of a bucket', () => {
     expect(readdirSync(dir).filter((file) => file.startsWith('.tmp-'))).toEqual([]);
     expect(readdirSync(dir)).toHaveLength(cache.usage().entries);
   });
+});
+
+it('removes only its own left-over files when it opens (a folder set to DATA_DIR keeps the rest)', async () => {
+  const dir = path.join(root, 'reopened');
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'a'.repeat(64)), 'a copy from the last run');
+  writeFileSync(path.join(dir, '.tmp-0123456789abcdef'), 'half fetched');
+  writeFileSync(path.join(dir, 'session-secret'), 'not the cache’s');
+  await DiskCache.open({ dir, maxBytes: 1024 });
+  expect(readdirSync(dir)).toEqual(['session-secret']);
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -10,7 +10,7 @@ import type { ByteRange, ObjectRead } from './object-storage.js';
  * A bounded folder of whole objects copied from a bucket, for serving (cached-storage.ts uses
  * it). One file per key and ETag, so bytes that changed under a key are never read for it;
  * written to a temporary name and renamed, so a half-fetched object is never read; evicted by
- * last use down to the limit. The index lives in memory: the folder is emptied when the cache
+ * last use down to the limit. The index lives in memory: the cache's files are removed when it
  * opens, so each process needs a folder of its own.
  */
 
@@ -30,6 +30,9 @@ export interface CacheEntry {
 export type FillResult = CacheEntry | 'missing' | 'too-large' | 'superseded';
 
 type Store = (read: ObjectRead) => Promise<FillResult>;
+
+/** The names the cache writes: <sha-256 of key and ETag>, and .tmp-<random> while fetching. */
+const CACHE_FILE = /^(?:[0-9a-f]{64}|\.tmp-[0-9a-f]{16})$/;
 
 const fileNameOf = (id: string, etag: string) =>
   createHash('sha256').update(`${id}\0${etag}`).digest('hex');
@@ -52,8 +55,10 @@ export class DiskCache {
     maxBytes: number;
     now?: () => number;
   }): Promise<DiskCache> {
-    await rm(options.dir, { recursive: true, force: true });
     await mkdir(options.dir, { recursive: true });
+    // only the cache's own files go: a folder set by mistake to DATA_DIR keeps everything else
+    const leftOver = (await readdir(options.dir)).filter((name) => CACHE_FILE.test(name));
+    await Promise.all(leftOver.map((name) => rm(path.join(options.dir, name), { force: true })));
     return new DiskCache(options.dir, options.maxBytes, options.now ?? Date.now);
   }
 
