@@ -14,6 +14,11 @@
  * grow by far less than the build.
  *
  * Each server runs in a child process, so the load generator does not share its event loop.
+ *
+ * BENCH_STORAGE=s3: the build lives in a bucket of a moto_server the bench starts (the bare
+ * server still reads the local file), the real server reads it through its disk cache
+ * (STORAGE_CACHE_DIR in the bench's folder); the first download (cold: fetched from the bucket
+ * into the cache) is timed against a second (warm), and the publish goes into the bucket.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -36,7 +41,9 @@ import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 
 import { ZipFile } from 'yazl';
 
-import { int, login, mib, printTable, startBenchServer } from './lib.js';
+import { startS3Server, type TestS3Server } from '../src/test/s3-server.js';
+import { createS3Client, createS3Storage } from '../src/lib/storage/s3-storage.js';
+import { int, login, mib, ms, printTable, startBenchServer } from './lib.js';
 
 const WASM_BYTES = Number(process.env.BENCH_WASM_MB ?? 40) * 1024 * 1024;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
@@ -46,6 +53,7 @@ const GAME = 'BenchGame';
 const PUBLISH_MB = Number(process.env.BENCH_PUBLISH_MB ?? 300);
 const ADMIN = { username: 'bench_admin', password: 'bench-admin-password-1' };
 const WASM_PATH = `/${GAME}/1/game.wasm`;
+const IS_S3 = process.env.BENCH_STORAGE === 's3';
 
 type ChildMessage = { type: 'ready'; url: string; siteUrl?: string; bareUrl?: string };
 
@@ -299,10 +307,63 @@ function wasmLikeBytes(size: number): Buffer {
   return out;
 }
 
+/**
+ * Starts moto_server with a bucket, copies the build's files into its games/ prefix and points
+ * the children's environment at it (the real server reads STORAGE=s3 from it).
+ */
+async function startBucket(root: string, versionDir: string): Promise<TestS3Server> {
+  const s3 = await startS3Server();
+  const settings = await s3.bucket('bench-game-host');
+  const games = createS3Storage(createS3Client(settings), settings).scoped('games/');
+  for (const file of ['game.wasm', 'game.wasm.br']) {
+    await games.put(`${GAME}/1/${file}`, createReadStream(path.join(versionDir, file)));
+  }
+  Object.assign(process.env, {
+    STORAGE: 's3',
+    S3_BUCKET: settings.bucket,
+    S3_REGION: settings.region,
+    S3_ENDPOINT: s3.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    STORAGE_CACHE_DIR: path.join(root, 'storage-cache'),
+  });
+  console.log(`bucket ${settings.bucket} on moto_server at ${s3.endpoint}`);
+  return s3;
+}
+
+/** One download's time to its last byte (ms). */
+async function timeOneDownload(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url + WASM_PATH, { headers: { 'accept-encoding': 'br' } });
+  await response.arrayBuffer();
+  if (response.status !== 200) {
+    throw new Error(`download: ${response.status}`);
+  }
+  return performance.now() - started;
+}
+
+/** The first download through the disk cache (from the bucket) against the next ones. */
+async function coldAndWarm(url: string, bareUrl: string) {
+  const cold = await timeOneDownload(url);
+  const warm: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    warm.push(await timeOneDownload(url));
+    bare.push(await timeOneDownload(bareUrl));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
+  console.log('\nOne download of game.wasm (br) alone, through the disk cache:\n');
+  printTable([
+    ['cold (from the bucket)', 'warm (median of 3)', 'added by the cold fetch', 'bare node:http'],
+    [ms(cold), ms(median(warm)), ms(cold - median(warm)), ms(median(bare))],
+  ]);
+}
+
 async function main() {
   const root = mkdtempSync(path.join(tmpdir(), 'bench-game-host-'));
   const children: ChildProcess[] = [];
+  let stopBucket: () => unknown = () => undefined;
   const cleanUp = () => {
+    void stopBucket();
     children.forEach((child) => child.kill('SIGTERM'));
     rmSync(root, { recursive: true, force: true });
   };
@@ -328,10 +389,15 @@ async function main() {
       `game.wasm ${mib(wasm.length)}, brotli sibling ${mib(br.length)} (quality 5, ${Date.now() - started} ms)`,
     );
 
+    const s3 = IS_S3 ? await startBucket(root, versionDir) : undefined;
+    stopBucket = () => s3?.stop();
     const real = await startChild('real', gamesDir);
     children.push(real.child);
     const bare = await startChild('bare', gamesDir);
     children.push(bare.child);
+    if (IS_S3) {
+      await coldAndWarm(real.url, bare.url);
+    }
     // warm both (page cache, JIT)
     await load(real.url, 1);
     await load(bare.url, 1);

@@ -83,6 +83,7 @@ export function createApp(deps: Deps): Express {
     securityHeaders({
       isProduction: config.env === 'production',
       gamesOrigin: (req) => gamesOriginFor(req, config),
+      cdn: { games: config.gamesHost.publicUrl, media: config.media.publicUrl },
     }),
   );
   mountMetrics(app, config);

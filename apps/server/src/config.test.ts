@@ -372,7 +372,7 @@ describe('storage settings', () => {
       S3_ENDPOINT: 'http://127.0.0.1:9000',
       S3_FORCE_PATH_STYLE: 'true',
     });
-    expect(config.storage).toEqual({
+    expect(config.storage).toMatchObject({
       kind: 's3',
       bucket: 'site-files',
       region: 'eu-west-1',
@@ -387,6 +387,49 @@ describe('storage settings', () => {
       AWS_REGION: 'us-east-2',
     });
     expect(aws.storage).toMatchObject({ region: 'us-east-2', endpoint: undefined });
+  });
+
+  it('reads served objects through a disk cache under DATA_DIR unless it is 0 MiB', () => {
+    const bucket = { ...base, STORAGE: 's3', S3_BUCKET: 'site-files', S3_REGION: 'eu-west-1' };
+    const dataDir = tempDir();
+    expect(loadConfig({ ...bucket, DATA_DIR: dataDir }).storage).toMatchObject({
+      cache: { dir: path.join(dataDir, 'storage-cache'), maxBytes: 1024 * 1024 * 1024 },
+    });
+    const cacheDir = tempDir();
+    const small = loadConfig({
+      ...bucket,
+      DATA_DIR: dataDir,
+      STORAGE_CACHE_DIR: cacheDir,
+      STORAGE_CACHE_MAX_MB: '64',
+    });
+    expect(small.storage).toMatchObject({ cache: { dir: cacheDir, maxBytes: 64 * 1024 * 1024 } });
+    const off = loadConfig({ ...bucket, DATA_DIR: dataDir, STORAGE_CACHE_MAX_MB: '0' });
+    expect(off.storage).toMatchObject({ kind: 's3', cache: undefined });
+    expect(configError({ ...bucket, STORAGE_CACHE_MAX_MB: '-1' })).toContain(
+      'STORAGE_CACHE_MAX_MB: must be 0 (no cache) or more MiB',
+    );
+    expect(configError({ ...bucket, STORAGE_CACHE_MAX_MB: 'lots' })).toContain(
+      'STORAGE_CACHE_MAX_MB: must be a whole number of MiB (0 turns the cache off)',
+    );
+  });
+
+  it('reads CDN addresses for media and public games, and refuses what is not one', () => {
+    const config = loadConfig({
+      ...base,
+      DATA_DIR: tempDir(),
+      MEDIA_PUBLIC_URL: 'https://cdn.example.net/site/',
+      GAMES_PUBLIC_URL: 'https://games-cdn.example.net',
+    });
+    expect(config.media.publicUrl).toBe('https://cdn.example.net/site');
+    expect(config.gamesHost.publicUrl).toBe('https://games-cdn.example.net');
+    expect(loadConfig({ ...base, DATA_DIR: tempDir() }).media.publicUrl).toBeUndefined();
+    const wrong = configError({
+      ...base,
+      MEDIA_PUBLIC_URL: 'cdn.example.net',
+      GAMES_PUBLIC_URL: 'https://games-cdn.example.net/?v=1',
+    });
+    expect(wrong).toContain('MEDIA_PUBLIC_URL: must be an http:// or https:// URL');
+    expect(wrong).toContain('GAMES_PUBLIC_URL: must have no ?query or #fragment');
   });
 
   it('says what is missing or wrong, one line per setting', () => {

@@ -20,6 +20,15 @@ const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema);
 const optionalString = unsetIfEmpty(z.string().optional());
 
+/** An http(s) address without query or fragment, its trailing '/' dropped (a CDN's). */
+const publicUrlSetting = unsetIfEmpty(
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .refine((url) => !/[?#]/.test(url), { error: 'must have no ?query or #fragment' })
+    .transform((url) => new URL(url).href.replace(/\/+$/, ''))
+    .optional(),
+);
+
 /**
  * The repository's root: this file is apps/server/src/config.ts, and bundled it is
  * apps/server/dist/<entry>.js, three folders below the root either way.
@@ -178,6 +187,21 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: unsetIfEmpty(
       z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).default('false'),
     ),
+    // with STORAGE=s3, objects served are copied to a local folder (default
+    // DATA_DIR/storage-cache, one per process) holding at most this many MiB; 0 = no copies
+    STORAGE_CACHE_DIR: optionalString,
+    STORAGE_CACHE_MAX_MB: unsetIfEmpty(
+      z.coerce
+        .number({ error: 'must be a whole number of MiB (0 turns the cache off)' })
+        .int({ error: 'must be a whole number of MiB (0 turns the cache off)' })
+        .min(0, { error: 'must be 0 (no cache) or more MiB' })
+        .max(1_048_576, { error: 'must be at most 1048576 MiB (1 TiB)' })
+        .default(1024),
+    ),
+    // a CDN in front of public media and public builds: URLs the site hands out for them use
+    // this origin (and path) instead of the site's or the games origin's, with the same path
+    MEDIA_PUBLIC_URL: publicUrlSetting,
+    GAMES_PUBLIC_URL: publicUrlSetting,
     // read here only to say when one of the pair is missing; the SDK reads them itself
     AWS_ACCESS_KEY_ID: optionalString,
     AWS_SECRET_ACCESS_KEY: optionalString,
@@ -475,20 +499,35 @@ export type StorageConfig =
       region: string;
       endpoint: string | undefined;
       forcePathStyle: boolean;
+      /** The local copies of served objects; undefined = none (STORAGE_CACHE_MAX_MB=0). */
+      cache?: StorageCacheConfig | undefined;
     };
 
+export interface StorageCacheConfig {
+  /** STORAGE_CACHE_DIR: emptied at start, so one folder per process. */
+  dir: string;
+  maxBytes: number;
+}
+
 /** The storage settings, once the schema has checked them. */
-function storageConfigOf(env: Env): StorageConfig {
+function storageConfigOf(env: Env, dataDir: string): StorageConfig {
   const region = env.S3_REGION ?? env.AWS_REGION;
   if (env.STORAGE !== 's3' || !env.S3_BUCKET || !region) {
     return { kind: 'local' };
   }
+  const cacheDir = env.STORAGE_CACHE_DIR
+    ? resolveSettingPath(env.STORAGE_CACHE_DIR)
+    : path.join(dataDir, 'storage-cache');
   return {
     kind: 's3',
     bucket: env.S3_BUCKET,
     region,
     endpoint: env.S3_ENDPOINT,
     forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    cache:
+      env.STORAGE_CACHE_MAX_MB > 0
+        ? { dir: cacheDir, maxBytes: env.STORAGE_CACHE_MAX_MB * 1024 * 1024 }
+        : undefined,
   };
 }
 
@@ -506,6 +545,8 @@ export interface GamesHostConfig {
   sameSiteProblem?: string;
   /** The port this process serves the games origin on. */
   port: number;
+  /** GAMES_PUBLIC_URL: a CDN for public games' builds (play URLs); undefined = the games origin. */
+  publicUrl?: string | undefined;
   /** Where builds are stored: <dir>/<gameId>/<version>/… */
   dir: string;
   uploadMaxBytes: number;
@@ -520,6 +561,8 @@ export interface MediaConfig {
   dir: string;
   /** MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES, MEDIA_MAX_AUDIO_BYTES. */
   limits: { image: number; video: number; audio: number };
+  /** MEDIA_PUBLIC_URL: a CDN for /media/ (URLs handed out); undefined = the site's /media/. */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -629,15 +672,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       origin: env.GAMES_ORIGIN,
       sameSiteProblem: gamesOriginSameSiteProblem(env),
       port: env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1),
+      publicUrl: env.GAMES_PUBLIC_URL,
       dir: env.GAMES_DIR ? resolveSettingPath(env.GAMES_DIR) : path.join(dataDir, 'games'),
       uploadMaxBytes: env.GAME_UPLOAD_MAX_BYTES,
       zipMaxFiles: env.GAME_ZIP_MAX_FILES,
       zipMaxUnpackedBytes: env.GAME_ZIP_MAX_UNPACKED_BYTES,
       zipMaxRatio: env.GAME_ZIP_MAX_RATIO,
     },
-    storage: storageConfigOf(env),
+    storage: storageConfigOf(env, dataDir),
     media: {
       dir: env.MEDIA_DIR ? resolveSettingPath(env.MEDIA_DIR) : path.join(dataDir, 'media'),
+      publicUrl: env.MEDIA_PUBLIC_URL,
       limits: {
         image: env.MEDIA_MAX_IMAGE_BYTES,
         video: env.MEDIA_MAX_VIDEO_BYTES,

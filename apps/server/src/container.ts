@@ -109,6 +109,7 @@ import { type CodeRunner, createCodeRunner } from './modules/run-code/runner.js'
 import { SNIPPET_SHARE_LIMIT } from './modules/run-code/snippet-routes.js';
 import { createSnippetsService, type SnippetsService } from './modules/run-code/snippets.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
+import { mediaUrlOn } from './lib/public-urls.js';
 import {
   localSiteStorage,
   openBucketSiteStorage,
@@ -258,11 +259,12 @@ export interface BuildOptions {
 /**
  * Where the site keeps its files: game builds, thumbnails and achievement icons (GAMES_DIR, or
  * the bucket's games/), uploaded media (MEDIA_DIR, or the bucket's media/). A bucket is checked
- * before anything else starts (StorageUnavailableError says what is wrong).
+ * before anything else starts (StorageUnavailableError says what is wrong), and read through a
+ * local disk cache unless STORAGE_CACHE_MAX_MB=0.
  */
 async function buildStorage(config: Config): Promise<SiteStorage> {
   return config.storage.kind === 's3'
-    ? openBucketSiteStorage(config.storage)
+    ? openBucketSiteStorage(config.storage, config.storage.cache)
     : localSiteStorage({ gamesDir: config.gamesHost.dir, mediaDir: config.media.dir });
 }
 
@@ -587,9 +589,11 @@ async function buildContent(
   await media
     .sweepIncoming()
     .catch((error: unknown) => mediaLog.error({ err: error }, 'sweeping old uploads failed'));
+  const mediaUrl = mediaUrlOn(config.media.publicUrl);
   const content = await createContent({
     db: database.db,
     bus,
+    mediaUrl,
     releaseMedia: (urls) =>
       media
         .removeUnusedMedia(urls)
@@ -608,6 +612,7 @@ async function buildContent(
     gameTitle,
     markdown: createMarkdownRenderer(),
     now,
+    mediaUrl,
   });
   media.addReferenceSource({
     kind: 'devlog post',

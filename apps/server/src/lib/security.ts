@@ -30,7 +30,11 @@ interface SecurityHeadersOptions {
    * 16): the site may frame it and show its thumbnails.
    */
   gamesOrigin?: (req: IncomingMessage) => string;
+  /** CDNs in front of public builds (framed) and media (shown): GAMES_PUBLIC_URL, MEDIA_PUBLIC_URL. */
+  cdn?: { games?: string | undefined; media?: string | undefined };
 }
+
+const originsOf = (url: string | undefined) => (url ? [new URL(url).origin] : []);
 
 function contentSecurityPolicy(options: SecurityHeadersOptions & { allowStripe: boolean }) {
   const stripe = (origins: string[]) => (options.allowStripe ? origins : []);
@@ -46,13 +50,14 @@ function contentSecurityPolicy(options: SecurityHeadersOptions & { allowStripe: 
       'form-action': ["'self'"],
       'script-src': ["'self'", ...stripe(STRIPE_SCRIPTS)],
       'style-src': ["'self'", "'unsafe-inline'"],
-      'img-src': ["'self'", 'data:', 'blob:', 'https:', ...games],
-      'media-src': ["'self'", 'blob:', 'https:'],
+      'img-src': ["'self'", 'data:', 'blob:', 'https:', ...games, ...originsOf(options.cdn?.media)],
+      'media-src': ["'self'", 'blob:', 'https:', ...originsOf(options.cdn?.media)],
       'font-src': ["'self'", 'data:'],
       'connect-src': ["'self'", ...stripe(STRIPE_API)],
       'frame-src': [
         "'self'",
         ...games,
+        ...originsOf(options.cdn?.games),
         ...stripe(STRIPE_FRAMES),
         'https://www.youtube.com',
         'https://www.youtube-nocookie.com',

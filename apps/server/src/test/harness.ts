@@ -50,8 +50,14 @@ export async function startTestApp(
     }),
     ...overrides,
   };
+  let cacheDir: string | undefined;
   if (process.env.TEST_S3_ENDPOINT && !overrides.storage) {
-    config.storage = await createTestBucket(process.env.TEST_S3_ENDPOINT);
+    // read through a disk cache, as STORAGE=s3 runs by default
+    cacheDir = mkdtempSync(path.join(tmpdir(), 'storage-cache-'));
+    config.storage = {
+      ...(await createTestBucket(process.env.TEST_S3_ENDPOINT)),
+      cache: { dir: cacheDir, maxBytes: 64 * 1024 * 1024 },
+    };
   }
   const template = pgliteTemplate();
   const buildOptions: BuildOptions = {
@@ -66,7 +72,7 @@ export async function startTestApp(
     ...running,
     stop: async () => {
       await running.stop();
-      for (const dir of [gamesDir, mediaDir]) {
+      for (const dir of [gamesDir, mediaDir, cacheDir]) {
         if (dir) {
           rmSync(dir, { recursive: true, force: true });
         }

@@ -2,6 +2,7 @@ import type { ContentAuditEntry, ContentKind } from '@portfolio/types/content';
 
 import type { Db } from '../../db/client.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import type { MediaUrlOf } from '../../lib/public-urls.js';
 import { listContentAudit } from './audit.js';
 import { createGalleryAdmin, type GalleryAdmin } from './gallery-admin.js';
 import { seedContent } from './seed.js';
@@ -25,9 +26,11 @@ export async function createContent(deps: {
   bus: InvalidationBus;
   /** Told the addresses a deleted project showed (the media library removes unused uploads). */
   releaseMedia?: (urls: string[]) => Promise<unknown>;
+  /** The public's address of an uploaded file (MEDIA_PUBLIC_URL's CDN). */
+  mediaUrl?: MediaUrlOf;
 }): Promise<Content> {
-  const { db, bus, releaseMedia } = deps;
-  const store = createContentStore({ db, bus });
+  const { db, bus, releaseMedia, mediaUrl } = deps;
+  const store = createContentStore({ db, bus, ...(mediaUrl ? { mediaUrl } : {}) });
   await seedContent(db);
   await store.refresh();
   return {

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client.js';
 import { galleryProjects, siteContent, tutorials } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { moduleLogger } from '../../lib/logger.js';
+import { galleryProjectOn, type MediaUrlOf } from '../../lib/public-urls.js';
 import { SEED_HOME } from './seed-content.js';
 
 const log = moduleLogger('content');
@@ -137,8 +138,13 @@ export interface ContentStore {
   onChange(listener: () => void): void;
 }
 
-export function createContentStore(deps: { db: Db; bus: InvalidationBus }): ContentStore {
-  const { db, bus } = deps;
+export function createContentStore(deps: {
+  db: Db;
+  bus: InvalidationBus;
+  /** The public's address of an uploaded file (a CDN's, MEDIA_PUBLIC_URL); default as stored. */
+  mediaUrl?: MediaUrlOf;
+}): ContentStore {
+  const { db, bus, mediaUrl } = deps;
   let gallery: GalleryProject[] = [];
   let tutorialList: Tutorial[] = [];
   let texts: SiteTexts = DEFAULT_SITE_TEXTS;
@@ -163,7 +169,8 @@ export function createContentStore(deps: { db: Db; bus: InvalidationBus }): Cont
     const nextTexts = siteTextsOf(textRows);
     const nextGallery = galleryRows
       .map(toGalleryProject)
-      .filter((project) => project.media.length > 0);
+      .filter((project) => project.media.length > 0)
+      .map((project) => (mediaUrl ? galleryProjectOn(project, mediaUrl) : project));
     const nextTutorials = tutorialRows.flatMap((row) => {
       const tutorial = toTutorial(row);
       return tutorial ? [tutorial] : [];

@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.js';
 import { posts } from '../../db/schema.js';
 import { badRequest, conflict, notFound, uniqueViolationConstraint } from '../../lib/errors.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import type { MediaUrlOf } from '../../lib/public-urls.js';
 import { htmlOrPlainText, type MarkdownRenderer } from './markdown-renderer.js';
 
 export type PostRow = typeof posts.$inferSelect;
@@ -43,6 +44,8 @@ export interface DevlogContext {
   /** Renders off the event loop, with limits (markdown-renderer.ts). */
   markdown: MarkdownRenderer;
   now: () => Date;
+  /** The public's address of an uploaded file (MEDIA_PUBLIC_URL's CDN). */
+  mediaUrl: MediaUrlOf;
   /** This process's cache of public reads; undefined once a change dropped it. */
   cache: { current: PostsCache | undefined };
 }
@@ -51,18 +54,21 @@ export const isVisible = (now: Date) => and(eq(posts.published, true), lte(posts
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const toSummary = ({ gameTitle }: DevlogContext, row: PostRow): PostSummary => ({
-  id: row.id,
-  slug: row.slug,
-  title: row.title,
-  summary: row.summary ?? row.excerpt,
-  gameId: row.gameId,
-  gameTitle: row.gameId ? (gameTitle(row.gameId) ?? null) : null,
-  coverImage: row.coverImage,
-  image: row.coverImage ?? row.bodyImage,
-  publishedAt: (row.publishedAt ?? row.createdAt).toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
+export const toSummary = ({ gameTitle, mediaUrl }: DevlogContext, row: PostRow): PostSummary => {
+  const image = row.coverImage ?? row.bodyImage;
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    summary: row.summary ?? row.excerpt,
+    gameId: row.gameId,
+    gameTitle: row.gameId ? (gameTitle(row.gameId) ?? null) : null,
+    coverImage: row.coverImage === null ? null : mediaUrl(row.coverImage),
+    image: image === null ? null : mediaUrl(image),
+    publishedAt: (row.publishedAt ?? row.createdAt).toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+};
 
 // a stored body that cannot be rendered shows as its text, never as an error
 export const toPost = async (ctx: DevlogContext, row: PostRow): Promise<Post> => ({

@@ -9,6 +9,7 @@ import type {
 } from '@portfolio/types/devlog';
 
 import type { Db } from '../../db/client.js';
+import type { MediaUrlOf } from '../../lib/public-urls.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor } from '../../access/audit.js';
 import { listPostAudit } from './audit.js';
@@ -92,6 +93,8 @@ export function createDevlogService(deps: {
   /** Renders off the event loop, with limits (markdown-renderer.ts). */
   markdown: MarkdownRenderer;
   now?: () => number;
+  /** The public's address of an uploaded file (MEDIA_PUBLIC_URL's CDN); default as stored. */
+  mediaUrl?: MediaUrlOf;
 }): DevlogService {
   const { db, bus, markdown } = deps;
   const ctx: DevlogContext = {
@@ -100,6 +103,7 @@ export function createDevlogService(deps: {
     gameTitle: deps.gameTitle,
     markdown,
     now: () => new Date((deps.now ?? Date.now)()),
+    mediaUrl: deps.mediaUrl ?? ((url) => url),
     cache: { current: undefined },
   };
   const dropCache = () => invalidate(ctx);

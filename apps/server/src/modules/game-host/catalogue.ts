@@ -167,6 +167,28 @@ export interface PresentContext {
   /** The games origin for this request (gamesOriginFor). */
   gamesOrigin: string;
   grants: GameGrants;
+  /** GAMES_PUBLIC_URL: a CDN in front of the games origin, for public games' builds. */
+  publicGamesUrl?: string | undefined;
+}
+
+/**
+ * Where a game's live build is played from: a subscriber game on the games origin with a grant
+ * (or none, for a viewer it refuses); a public one on the CDN when there is one, except an
+ * export that needs threads, whose isolation headers only the games origin is sure to send.
+ */
+function playUrlOf(
+  game: GameRow,
+  live: BuildRow,
+  filePath: string,
+  context: PresentContext,
+): string {
+  if (game.access === 'subscriber') {
+    return decideGameAccess(game, context.role).allowed
+      ? `${context.gamesOrigin}/g/${context.grants.sign(game.id)}${filePath}`
+      : `${context.gamesOrigin}${filePath}`;
+  }
+  const isOnCdn = context.publicGamesUrl && game.published && !live.needsThreads;
+  return `${isOnCdn ? context.publicGamesUrl : context.gamesOrigin}${filePath}`;
 }
 
 export function toGameBuild(build: BuildRow, liveVersion: number | null): GameBuild {
@@ -197,15 +219,14 @@ export function frameOf(game: GameRow): GameFrameSize {
 export function toGameEntry(record: GameRecord, context: PresentContext): GameEntry {
   const { game } = record;
   const live = liveBuildOf(record);
-  let playUrl: string | null = null;
-  if (live) {
-    const filePath = `/${encodeURIComponent(game.id)}/${live.version}/${encodePath(live.entry)}`;
-    const mayPlay = decideGameAccess(game, context.role).allowed;
-    playUrl =
-      game.access === 'subscriber' && mayPlay
-        ? `${context.gamesOrigin}/g/${context.grants.sign(game.id)}${filePath}`
-        : `${context.gamesOrigin}${filePath}`;
-  }
+  const playUrl = live
+    ? playUrlOf(
+        game,
+        live,
+        `/${encodeURIComponent(game.id)}/${live.version}/${encodePath(live.entry)}`,
+        context,
+      )
+    : null;
   const thumbnail = !game.thumbnail
     ? ''
     : game.thumbnail.startsWith('/')

@@ -58,6 +58,7 @@ function presentContext(req: Request, config: Config, host: GameHost): PresentCo
     role: req.auth?.user.role ?? null,
     gamesOrigin: gamesOriginFor(req, config),
     grants: host.grants,
+    publicGamesUrl: config.gamesHost.publicUrl,
   };
 }
 

@@ -1,0 +1,97 @@
+import { assertKey, assertPrefix, type ObjectRead, type ObjectStorage } from './object-storage.js';
+import type { DiskCache, FillResult } from './disk-cache.js';
+
+/*
+ * A storage that reads through a local disk cache (disk-cache.ts) in front of another (the S3
+ * driver): a read serves the cached copy while the bucket's ETag for the key is the one it was
+ * fetched with (asked again at most every VALIDATED_MS, and at every head), else fetches the
+ * object whole, once for concurrent readers, and keeps it. Writes, lists and deletes go to the
+ * inner storage; a put, delete or prefix delete through any scope drops the cached copies.
+ */
+
+/** `inner` read through `cache`; `prefix` is where `inner` sits in the cache's key space. */
+export function createCachedStorage(
+  inner: ObjectStorage,
+  cache: DiskCache,
+  prefix = '',
+): ObjectStorage {
+  const idOf = (key: string) => {
+    assertKey(key);
+    return prefix + key;
+  };
+
+  const load = (key: string) => (store: (read: ObjectRead) => Promise<FillResult>) =>
+    inner
+      .get(key)
+      .then((read): Promise<FillResult> | FillResult => (read ? store(read) : 'missing'));
+
+  async function get(key: string, range?: Parameters<ObjectStorage['get']>[1]) {
+    const id = idOf(key);
+    let entry = cache.lookup(id);
+    if (entry && !cache.isFresh(entry)) {
+      entry = cache.observe(id, (await inner.head(key))?.etag);
+    }
+    if (!entry) {
+      const filled = await cache.once(id, load(key));
+      if (filled === 'missing') {
+        return undefined;
+      }
+      if (typeof filled === 'string') {
+        // too large to keep, or replaced while it was fetched: read the bucket itself
+        return inner.get(key, range);
+      }
+      entry = filled;
+    }
+    // evicted between the look-up and the open: the bucket still has it
+    return (await cache.open(entry, key, range)) ?? inner.get(key, range);
+  }
+
+  return {
+    description: inner.description,
+    async head(key) {
+      const id = idOf(key);
+      const info = await inner.head(key);
+      cache.observe(id, info?.etag);
+      return info;
+    },
+    get,
+    async put(key, body, options) {
+      const id = idOf(key);
+      try {
+        await inner.put(key, body, options);
+      } finally {
+        cache.forget(id);
+      }
+    },
+    async importFolder(dir, within) {
+      assertPrefix(within);
+      try {
+        await inner.importFolder(dir, within);
+      } finally {
+        cache.forgetPrefix(prefix + within);
+      }
+    },
+    async delete(key) {
+      const id = idOf(key);
+      try {
+        await inner.delete(key);
+      } finally {
+        cache.forget(id);
+      }
+    },
+    list: (within, limit) => inner.list(within, limit),
+    async deletePrefix(within) {
+      assertPrefix(within);
+      try {
+        return await inner.deletePrefix(within);
+      } finally {
+        cache.forgetPrefix(prefix + within);
+      }
+    },
+    check: () => inner.check(),
+    scoped(within) {
+      assertPrefix(within);
+      return createCachedStorage(inner.scoped(within), cache, prefix + within);
+    },
+  };
+}
