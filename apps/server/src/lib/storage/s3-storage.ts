@@ -17,6 +17,7 @@ import {
   assertKey,
   assertPrefix,
   filesUnder,
+  InvalidKeyError,
   type ObjectInfo,
   type ObjectStorage,
   StorageUnavailableError,
@@ -38,7 +39,11 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-/** A client for `settings`; checksums only where the API requires them (S3-compatible services). */
+/**
+ * A client for `settings`; checksums only where the API requires them (S3-compatible services).
+ * A service that does not answer fails a request instead of holding it: 3 s to connect, 10 s of
+ * silence on a connection, 3 attempts.
+ */
 export function createS3Client(settings: S3Settings): S3Client {
   return new S3Client({
     region: settings.region,
@@ -47,6 +52,7 @@ export function createS3Client(settings: S3Settings): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
+    requestHandler: { connectionTimeout: 3000, socketTimeout: 10_000 },
   });
 }
 
@@ -93,6 +99,27 @@ function explainBucketError(error: unknown, settings: S3Settings): string {
   return `S3_ENDPOINT: ${where} could not be reached (${message})`;
 }
 
+/**
+ * Runs one call to the service; a failure that is not the service's answer about the request
+ * (no answer: refused, reset, timed out; or a 5xx) becomes StorageUnavailableError, which the
+ * site answers 503 (the request may be made again once the service is back).
+ */
+async function reaching<T>(settings: S3Settings, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const status = statusOf(error);
+    if ((status !== undefined && status < 500) || error instanceof InvalidKeyError) {
+      throw error;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new StorageUnavailableError(
+      `the bucket '${settings.bucket}' could not be used${status ? ` (${status})` : ''}: ${message}`,
+      { cause: error },
+    );
+  }
+}
+
 /** A storage of the objects under `prefix` in `settings.bucket`. */
 export function createS3Storage(
   client: S3Client,
@@ -116,13 +143,15 @@ export function createS3Storage(
     const out: ObjectInfo[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(
-        new ListObjectsV2Command({
-          Bucket: bucket,
-          Prefix: prefix + within,
-          ContinuationToken: token,
-          MaxKeys: Math.min(1000, limit - out.length),
-        }),
+      const page = await reaching(settings, () =>
+        client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix + within,
+            ContinuationToken: token,
+            MaxKeys: Math.min(1000, limit - out.length),
+          }),
+        ),
       );
       for (const item of page.Contents ?? []) {
         if (item.Key !== undefined) {
@@ -149,7 +178,7 @@ export function createS3Storage(
       queueSize: 4,
       leavePartsOnError: false,
     });
-    await upload.done();
+    await reaching(settings, () => upload.done());
   }
 
   return {
@@ -165,7 +194,7 @@ export function createS3Storage(
         if (isNotFound(error)) {
           return undefined;
         }
-        throw error;
+        return reaching(settings, () => Promise.reject(error));
       }
     },
 
@@ -186,7 +215,7 @@ export function createS3Storage(
         if (isNotFound(error)) {
           return undefined;
         }
-        throw error;
+        return reaching(settings, () => Promise.reject(error));
       }
     },
 
@@ -206,7 +235,9 @@ export function createS3Storage(
     },
 
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+      await reaching(settings, () =>
+        client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) })),
+      );
     },
 
     list,
@@ -215,11 +246,13 @@ export function createS3Storage(
       const found = await list(within);
       for (let start = 0; start < found.length; start += 1000) {
         const batch = found.slice(start, start + 1000);
-        await client.send(
-          new DeleteObjectsCommand({
-            Bucket: bucket,
-            Delete: { Objects: batch.map((info) => ({ Key: prefix + info.key })), Quiet: true },
-          }),
+        await reaching(settings, () =>
+          client.send(
+            new DeleteObjectsCommand({
+              Bucket: bucket,
+              Delete: { Objects: batch.map((info) => ({ Key: prefix + info.key })), Quiet: true },
+            }),
+          ),
         );
       }
       return found.length;
