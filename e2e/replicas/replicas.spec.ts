@@ -230,7 +230,9 @@ test('a new version and a rollback through one replica are live on the other', a
   await page.goto(`/games?play=${game.id}`);
   await expect(frame()).toHaveText(marker);
 
-  const rolledBack = await api.post(`/api/admin/games/${game.id}/builds/1/activate`);
+  const rolledBack = await api.post(`/api/admin/games/${game.id}/builds/1/activate`, {
+    data: {},
+  });
   expect(rolledBack.status(), await rolledBack.text()).toBe(200);
   expect(rolledBack.headers()['x-upstream']).toBe(upstreamOf.a);
   // B learns of it through Redis (the catalogue's invalidation), not a folder they share

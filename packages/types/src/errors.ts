@@ -134,10 +134,10 @@ export const API_ERRORS = {
   ZIP_BOMB: { status: 400, message: 'The build unpacks to too much.' },
   TOO_MANY_FILES: { status: 400, message: 'The build holds too many files.' },
 
-  // the file storage (a bucket) could not be reached: nothing was changed, try again
+  // the file storage (a bucket) could not be reached; a publish caught by it changes nothing live
   STORAGE_UNAVAILABLE: {
     status: 503,
-    message: 'File storage is briefly unavailable. Nothing was changed: please try again in a moment.',
+    message: 'File storage is briefly unavailable. Please try again in a moment.',
   },
 
   // media uploads

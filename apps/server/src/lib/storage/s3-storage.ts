@@ -100,24 +100,52 @@ function explainBucketError(error: unknown, settings: S3Settings): string {
 }
 
 /**
- * Runs one call to the service; a failure that is not the service's answer about the request
- * (no answer: refused, reset, timed out; or a 5xx) becomes StorageUnavailableError, which the
- * site answers 503 (the request may be made again once the service is back).
+ * What a failed call to the service throws: a failure that is not the service's answer about
+ * the request (no answer: refused, reset, timed out; or a 5xx) becomes StorageUnavailableError,
+ * which the site answers 503 (the request may be made again once the service is back).
  */
+function storageErrorOf(error: unknown, settings: S3Settings): unknown {
+  const status = statusOf(error);
+  if ((status !== undefined && status < 500) || error instanceof InvalidKeyError) {
+    return error;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new StorageUnavailableError(
+    `the bucket '${settings.bucket}' could not be used${status ? ` (${status})` : ''}: ${message}`,
+    { cause: error },
+  );
+}
+
+/** Runs one call to the service, its failure as storageErrorOf says. */
 async function reaching<T>(settings: S3Settings, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    const status = statusOf(error);
-    if ((status !== undefined && status < 500) || error instanceof InvalidKeyError) {
-      throw error;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    throw new StorageUnavailableError(
-      `the bucket '${settings.bucket}' could not be used${status ? ` (${status})` : ''}: ${message}`,
-      { cause: error },
-    );
+    throw storageErrorOf(error, settings);
   }
+}
+
+/** Writes one object through lib-storage's Upload (multipart above PART_SIZE, 4 parts at once). */
+async function putObject(
+  client: S3Client,
+  settings: S3Settings,
+  key: string,
+  body: Readable | Buffer,
+  contentType?: string,
+) {
+  const upload = new Upload({
+    client,
+    params: {
+      Bucket: settings.bucket,
+      Key: key,
+      Body: body,
+      ...(contentType ? { ContentType: contentType } : {}),
+    },
+    partSize: PART_SIZE,
+    queueSize: 4,
+    leavePartsOnError: false,
+  });
+  await reaching(settings, () => upload.done());
 }
 
 /** A storage of the objects under `prefix` in `settings.bucket`. */
@@ -165,21 +193,8 @@ export function createS3Storage(
     return out.slice(0, limit);
   }
 
-  async function put(key: string, body: Readable | Buffer, contentType?: string) {
-    const upload = new Upload({
-      client,
-      params: {
-        Bucket: bucket,
-        Key: keyOf(key),
-        Body: body,
-        ...(contentType ? { ContentType: contentType } : {}),
-      },
-      partSize: PART_SIZE,
-      queueSize: 4,
-      leavePartsOnError: false,
-    });
-    await reaching(settings, () => upload.done());
-  }
+  const put = (key: string, body: Readable | Buffer, contentType?: string) =>
+    putObject(client, settings, keyOf(key), body, contentType);
 
   return {
     description: `s3://${bucket}/${prefix}`,
@@ -194,7 +209,7 @@ export function createS3Storage(
         if (isNotFound(error)) {
           return undefined;
         }
-        return reaching(settings, () => Promise.reject(error));
+        throw storageErrorOf(error, settings);
       }
     },
 
@@ -215,7 +230,7 @@ export function createS3Storage(
         if (isNotFound(error)) {
           return undefined;
         }
-        return reaching(settings, () => Promise.reject(error));
+        throw storageErrorOf(error, settings);
       }
     },
 

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { API_ERRORS } from '@portfolio/types/errors';
+
 import { createS3Client, createS3Storage, type S3Settings } from '../../lib/storage/s3-storage.js';
 import { makeZip } from '../../modules/game-host/test-zips.js';
 import { hasS3Server, S3_SERVER_MISSING, startS3Server, type TestS3Server } from '../s3-server.js';
@@ -153,7 +155,7 @@ describe.skipIf(!hasS3Server)('the S3 server stopped', () => {
     await server.stop({ keep: true });
     const { result, ms } = await publishing;
     expect(result).toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE' });
-    expect(result.message).toMatch(/Nothing was changed/);
+    expect(result.message).toBe(API_ERRORS.STORAGE_UNAVAILABLE.message);
     expect(ms).toBeLessThan(30_000);
 
     // during the outage: the catalogue still names version one; its files answer 503 at once
