@@ -4,9 +4,10 @@ import { scaled } from '../apps/server/src/test/slow-machine';
 import { CHROMIUM_FLAGS } from './fixtures/constants';
 
 /**
- * The two-replica test (replicas/): it starts nginx, PostgreSQL's database, two built servers
- * Redis's keys and a bucket of its own in the spec, so there is no webServer here. `npm run test:replicas`
- * (after `npm run build`); it skips, saying why, where nginx or PostgreSQL is missing.
+ * The two-replica test (replicas/): it starts nginx, PostgreSQL's database, two built servers,
+ * Redis's keys and an S3 test server with a bucket of its own in the spec, so there is no
+ * webServer here. `npm run test:replicas` (after `npm run build`); it skips, saying why, where
+ * nginx, PostgreSQL or an S3 test server is missing.
  */
 export default defineConfig({
   testDir: './replicas',

@@ -9,6 +9,7 @@ import { CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
 
 import { createS3Client, createS3Storage, type S3Settings } from '../lib/storage/s3-storage.js';
 import { freePort } from './ports.js';
+import { scaled } from './slow-machine.js';
 
 /**
  * A real S3-compatible server for the tests, on a free loopback port, started by the test and
@@ -135,7 +136,9 @@ function spawnServer(kind: S3ServerKind, port: number, folder: string): ChildPro
 }
 
 async function waitUntilAnswering(child: ChildProcess, endpoint: string, kind: S3ServerKind) {
-  const deadline = Date.now() + 30_000;
+  // moto (Python) takes seconds to start on a loaded machine
+  const limitMs = scaled(30_000);
+  const deadline = Date.now() + limitMs;
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`${kind} exited with ${child.exitCode}`);
@@ -149,7 +152,7 @@ async function waitUntilAnswering(child: ChildProcess, endpoint: string, kind: S
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${kind} did not answer within 30 s`);
+      throw new Error(`${kind} did not answer within ${limitMs / 1000} s`);
     }
     await sleep(100);
   }
