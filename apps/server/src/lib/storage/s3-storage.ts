@@ -193,7 +193,8 @@ export function createS3Storage(
     return out.slice(0, limit);
   }
 
-  const put = (key: string, body: Readable | Buffer, contentType?: string) =>
+  // async: a bad key is a rejected promise, as from every other method
+  const put = async (key: string, body: Readable | Buffer, contentType?: string) =>
     putObject(client, settings, keyOf(key), body, contentType);
 
   return {
