@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, type Page, request } from '@playwright/test';
+import sharp from 'sharp';
 
 import { zipExport } from '../../apps/server/src/test/engine-exports';
 import { expect, registerAccount, signIn, test, uniqueName } from '../fixtures';
@@ -7,7 +8,8 @@ import { ADMIN, missingPrerequisite, PORTS, SITE, type Stack, startStack } from 
 
 /*
  * Two replicas behind nginx, proven in Chromium (issue: operate): deploy/nginx.conf in front of
- * two server processes on one PostgreSQL and Redis, with one shared GAMES_DIR. Every browser
+ * two server processes that share only PostgreSQL, Redis and one bucket (STORAGE=s3 on a test
+ * S3 server; each replica's folders are its own and empty). Every browser
  * context is a client of its own address (X-Test-Client, honoured by the test's nginx only), so
  * ip_hash sends it to the replica the test chose for it.
  */
@@ -72,6 +74,14 @@ function recordUpstreams(page: Page): Set<string> {
 let member: { context: BrowserContext; page: Page; username: string; id: string };
 let admin: { context: BrowserContext; page: Page };
 const game = { id: uniqueName('Replicated'), title: '', marker: `played-${Date.now()}` };
+
+/** A build page that shows `marker`, as the zip an admin uploads. */
+const buildOf = (marker: string) =>
+  zipExport({
+    'index.html': Buffer.from(
+      `<!DOCTYPE html><html lang="en"><head><title>${marker}</title></head><body><p id="marker">${marker}</p></body></html>`,
+    ),
+  });
 
 test('a sign-in through the proxy stays on its replica (sticky): pages, API calls, Socket.IO polling', async ({
   browser,
@@ -160,11 +170,7 @@ test('a build published through one replica is played through the other', async 
   expect(created.status(), await created.text()).toBe(201);
   const uploaded = await api.put(`/api/admin/games/${game.id}/build`, {
     headers: { 'Content-Type': 'application/zip' },
-    data: await zipExport({
-      'index.html': Buffer.from(
-        `<!DOCTYPE html><html lang="en"><head><title>${game.marker}</title></head><body><p id="marker">${game.marker}</p></body></html>`,
-      ),
-    }),
+    data: await buildOf(game.marker),
   });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   expect(uploaded.headers()['x-upstream']).toBe(upstreamOf.a);
@@ -179,6 +185,60 @@ test('a build published through one replica is played through the other', async 
   await expect(
     page.frameLocator(`iframe[title="${game.title} (game)"]`).locator('#marker'),
   ).toHaveText(game.marker);
+});
+
+test('media uploaded through one replica shows through the other', async () => {
+  const png = await sharp({
+    create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 90 } },
+  })
+    .png()
+    .toBuffer();
+  const uploaded = await admin.page.request.post('/api/admin/media', {
+    headers: { 'Content-Type': 'image/png', 'X-File-Name': `${uniqueName('replica')}.png` },
+    data: png,
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  expect(uploaded.headers()['x-upstream']).toBe(upstreamOf.a);
+  const { media } = (await uploaded.json()) as { media: { url: string } };
+
+  // the member's browser, on B, loads it as an image
+  const { page } = member;
+  await page.goto('/games');
+  const served = await page.request.get(media.url);
+  expect(served.status()).toBe(200);
+  expect(served.headers()['x-upstream']).toBe(upstreamOf.b);
+  const width = await page.evaluate(async (url) => {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    return image.naturalWidth;
+  }, media.url);
+  expect(width).toBeGreaterThan(0);
+});
+
+test('a new version and a rollback through one replica are live on the other', async () => {
+  const api = admin.page.request;
+  const marker = `${game.marker}-v2`;
+  const uploaded = await api.put(`/api/admin/games/${game.id}/build`, {
+    headers: { 'Content-Type': 'application/zip' },
+    data: await buildOf(marker),
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  expect(uploaded.headers()['x-upstream']).toBe(upstreamOf.a);
+  const { page } = member;
+  const frame = () => page.frameLocator(`iframe[title="${game.title} (game)"]`).locator('#marker');
+  await page.goto(`/games?play=${game.id}`);
+  await expect(frame()).toHaveText(marker);
+
+  const rolledBack = await api.post(`/api/admin/games/${game.id}/builds/1/activate`, {
+    data: {},
+  });
+  expect(rolledBack.status(), await rolledBack.text()).toBe(200);
+  expect(rolledBack.headers()['x-upstream']).toBe(upstreamOf.a);
+  // B learns of it through Redis (the catalogue's invalidation), not a folder they share
+  await page.goto('/');
+  await page.goto(`/games?play=${game.id}`);
+  await expect(frame()).toHaveText(game.marker);
 });
 
 test('players on the two replicas share a private room of an uploaded game (rooms through Redis)', async () => {

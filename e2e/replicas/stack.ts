@@ -5,6 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import {
+  hasS3Server,
+  S3_SERVER_MISSING,
+  startS3Server,
+  type TestS3Server,
+} from '../../apps/server/src/test/s3-server';
+import {
   createScratchDatabase,
   type ScratchDatabase,
 } from '../../apps/server/src/test/scratch-database';
@@ -13,9 +19,11 @@ import { makeDataDir } from '../fixtures/constants';
 /**
  * The scaled-out shape, for real, on this machine: Debian's nginx with deploy/nginx.conf (its
  * upstreams pointed at two local processes), two built servers (`node apps/server/dist/main.js`)
- * on one PostgreSQL database made for the run and one Redis (a key prefix of the run's own), and
- * one GAMES_DIR both serve (the shared volume of docker-compose). Everything is stopped, and the
- * database dropped, by `stop()`.
+ * on one PostgreSQL database made for the run, one Redis (a key prefix of the run's own) and one
+ * bucket (STORAGE=s3) on an S3 test server started for the run (moto_server, else s3rver), and
+ * nothing else: each replica has its own empty DATA_DIR, GAMES_DIR and MEDIA_DIR, so whatever
+ * one writes reaches the other only through the bucket. Everything is stopped, and the database
+ * dropped, by `stop()`.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,6 +47,9 @@ export function missingPrerequisite(): string | undefined {
     execFileSync('nginx', ['-v'], { stdio: 'ignore' });
   } catch {
     return 'nginx is not installed (Debian: apt-get install nginx)';
+  }
+  if (!hasS3Server) {
+    return S3_SERVER_MISSING;
   }
   if (!existsSync(path.join(ROOT, 'apps/server/dist/main.js'))) {
     return 'the server is not built (npm run build)';
@@ -150,6 +161,7 @@ export async function startStack(): Promise<Stack> {
   const redisUrl = process.env.REPLICAS_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redisPrefix = `replicas_${run}`;
   let database: ScratchDatabase | undefined;
+  let s3: TestS3Server | undefined;
   const stop = async () => {
     for (const child of children) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -163,6 +175,7 @@ export async function startStack(): Promise<Stack> {
       }
     }
     await database?.drop().catch(() => undefined);
+    await s3?.stop().catch(() => undefined);
     // the run's keys (presence, rate limits) go with it
     try {
       execFileSync(
@@ -183,8 +196,9 @@ export async function startStack(): Promise<Stack> {
   };
   try {
     database = await createScratchDatabase(baseDatabaseUrl(), `replicas_${run}`);
-    const gamesDir = path.join(work, 'games');
-    mkdirSync(gamesDir);
+    s3 = await startS3Server();
+    const bucket = `replicas-${run}`;
+    await s3.bucket(bucket);
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? work,
@@ -197,7 +211,7 @@ export async function startStack(): Promise<Stack> {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       PUBLIC_ORIGIN: SITE,
       GAMES_ORIGIN: GAMES,
-      GAMES_DIR: gamesDir,
+      ...s3.envFor(bucket),
       TRUST_PROXY: 'loopback',
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
@@ -212,11 +226,17 @@ export async function startStack(): Promise<Stack> {
       ['a', PORTS.a, PORTS.aGames],
       ['b', PORTS.b, PORTS.bGames],
     ] as const) {
+      // folders of its own, empty: builds and media are in the bucket
       const dataDir = path.join(work, `data-${name}`);
       mkdirSync(dataDir);
+      const folders = {
+        DATA_DIR: dataDir,
+        GAMES_DIR: path.join(dataDir, 'games'),
+        MEDIA_DIR: path.join(dataDir, 'media'),
+      };
       const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
         cwd: ROOT,
-        env: { ...env, PORT: String(port), GAMES_PORT: String(gamesPort), DATA_DIR: dataDir },
+        env: { ...env, PORT: String(port), GAMES_PORT: String(gamesPort), ...folders },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);

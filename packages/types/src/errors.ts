@@ -134,6 +134,12 @@ export const API_ERRORS = {
   ZIP_BOMB: { status: 400, message: 'The build unpacks to too much.' },
   TOO_MANY_FILES: { status: 400, message: 'The build holds too many files.' },
 
+  // the file storage (a bucket) could not be reached; a publish caught by it changes nothing live
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'File storage is briefly unavailable. Please try again in a moment.',
+  },
+
   // media uploads
   MEDIA_TOO_LARGE: { status: 413, message: 'The file is larger than the upload limit.' },
   MEDIA_TYPE_REFUSED: { status: 415, message: 'This file type is not accepted.' },

@@ -6,6 +6,7 @@ import { ZodError } from 'zod';
 import { type ApiError, SESSION_REQUIRED_CODE, WHOLE_MESSAGES } from '@portfolio/types';
 import { API_ERRORS, type ApiErrorCode, httpStatusCode } from '@portfolio/types/errors';
 import { moduleLogger } from './logger.js';
+import { StorageUnavailableError } from './storage/object-storage.js';
 
 const log = moduleLogger('http');
 
@@ -208,6 +209,10 @@ export function toHttpError(error: unknown): HttpError | undefined {
       return toClientError(error, status);
     }
   }
+  // before the database's check: a bucket's refused connection is one of its causes
+  if (error instanceof StorageUnavailableError) {
+    return new HttpError('STORAGE_UNAVAILABLE', { headers: { 'Retry-After': '5' } });
+  }
   if (isDatabaseUnavailable(error)) {
     return new HttpError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': '5' } });
   }
@@ -270,6 +275,9 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
   }
   const httpError = toHttpError(error);
   if (httpError) {
+    if (error instanceof StorageUnavailableError) {
+      log.warn({ reason: error.message }, `${req.method} ${req.path}: storage unavailable`);
+    }
     res.set(httpError.headers).status(httpError.status).json(errorBody(httpError));
     return;
   }

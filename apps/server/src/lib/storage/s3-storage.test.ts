@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 
 import {
-  motoServerPath,
+  hasS3Server as hasServer,
   S3_SERVER_MISSING,
+  s3ServerKind,
   startS3Server,
   type TestS3Server,
 } from '../../test/s3-server.js';
@@ -12,7 +13,6 @@ import { describeObjectStorageContract } from './object-storage.contract.js';
 import { StorageUnavailableError } from './object-storage.js';
 import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
 
-const hasServer = motoServerPath !== undefined;
 if (!hasServer) {
   console.warn(S3_SERVER_MISSING);
 }
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describeObjectStorageContract(
-  'S3 (moto_server)',
+  `S3 (${s3ServerKind ?? 'no server'})`,
   () => createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`),
   { skip: !hasServer },
 );

@@ -17,6 +17,7 @@ import {
   assertKey,
   assertPrefix,
   filesUnder,
+  InvalidKeyError,
   type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
@@ -39,7 +40,11 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-/** A client for `settings`; checksums only where the API requires them (S3-compatible services). */
+/**
+ * A client for `settings`; checksums only where the API requires them (S3-compatible services).
+ * A service that does not answer fails a request instead of holding it: 3 s to connect, 10 s of
+ * silence on a connection, 3 attempts.
+ */
 export function createS3Client(settings: S3Settings): S3Client {
   return new S3Client({
     region: settings.region,
@@ -48,6 +53,7 @@ export function createS3Client(settings: S3Settings): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
+    requestHandler: { connectionTimeout: 3000, socketTimeout: 10_000 },
   });
 }
 
@@ -111,6 +117,56 @@ function infoOf(
   };
 }
 
+/**
+ * What a failed call to the service throws: a failure that is not the service's answer about
+ * the request (no answer: refused, reset, timed out; or a 5xx) becomes StorageUnavailableError,
+ * which the site answers 503 (the request may be made again once the service is back).
+ */
+function storageErrorOf(error: unknown, settings: S3Settings): unknown {
+  const status = statusOf(error);
+  if ((status !== undefined && status < 500) || error instanceof InvalidKeyError) {
+    return error;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new StorageUnavailableError(
+    `the bucket '${settings.bucket}' could not be used${status ? ` (${status})` : ''}: ${message}`,
+    { cause: error },
+  );
+}
+
+/** Runs one call to the service, its failure as storageErrorOf says. */
+async function reaching<T>(settings: S3Settings, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw storageErrorOf(error, settings);
+  }
+}
+
+/** Writes one object through lib-storage's Upload (multipart above PART_SIZE, 4 parts at once). */
+async function putObject(
+  client: S3Client,
+  settings: S3Settings,
+  key: string,
+  body: Readable | Buffer,
+  options: PutOptions,
+) {
+  const upload = new Upload({
+    client,
+    params: {
+      Bucket: settings.bucket,
+      Key: key,
+      Body: body,
+      ...(options.contentType ? { ContentType: options.contentType } : {}),
+      ...(options.sha256 ? { Metadata: { sha256: options.sha256 } } : {}),
+    },
+    partSize: PART_SIZE,
+    queueSize: 4,
+    leavePartsOnError: false,
+  });
+  await reaching(settings, () => upload.done());
+}
+
 /** A storage of the objects under `prefix` in `settings.bucket`. */
 export function createS3Storage(
   client: S3Client,
@@ -128,13 +184,15 @@ export function createS3Storage(
     const out: ObjectInfo[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(
-        new ListObjectsV2Command({
-          Bucket: bucket,
-          Prefix: prefix + within,
-          ContinuationToken: token,
-          MaxKeys: Math.min(1000, limit - out.length),
-        }),
+      const page = await reaching(settings, () =>
+        client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix + within,
+            ContinuationToken: token,
+            MaxKeys: Math.min(1000, limit - out.length),
+          }),
+        ),
       );
       for (const item of page.Contents ?? []) {
         if (item.Key !== undefined) {
@@ -148,22 +206,9 @@ export function createS3Storage(
     return out.slice(0, limit);
   }
 
-  async function put(key: string, body: Readable | Buffer, options: PutOptions = {}) {
-    const upload = new Upload({
-      client,
-      params: {
-        Bucket: bucket,
-        Key: keyOf(key),
-        Body: body,
-        ...(options.contentType ? { ContentType: options.contentType } : {}),
-        ...(options.sha256 ? { Metadata: { sha256: options.sha256 } } : {}),
-      },
-      partSize: PART_SIZE,
-      queueSize: 4,
-      leavePartsOnError: false,
-    });
-    await upload.done();
-  }
+  // async: a bad key is a rejected promise, as from every other method
+  const put = async (key: string, body: Readable | Buffer, options: PutOptions = {}) =>
+    putObject(client, settings, keyOf(key), body, options);
 
   return {
     description: `s3://${bucket}/${prefix}`,
@@ -185,7 +230,7 @@ export function createS3Storage(
         if (isNotFound(error)) {
           return undefined;
         }
-        throw error;
+        throw storageErrorOf(error, settings);
       }
     },
 
@@ -207,7 +252,7 @@ export function createS3Storage(
         if (isNotFound(error)) {
           return undefined;
         }
-        throw error;
+        throw storageErrorOf(error, settings);
       }
     },
 
@@ -227,7 +272,9 @@ export function createS3Storage(
     },
 
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+      await reaching(settings, () =>
+        client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) })),
+      );
     },
 
     list,
@@ -236,11 +283,13 @@ export function createS3Storage(
       const found = await list(within);
       for (let start = 0; start < found.length; start += 1000) {
         const batch = found.slice(start, start + 1000);
-        await client.send(
-          new DeleteObjectsCommand({
-            Bucket: bucket,
-            Delete: { Objects: batch.map((info) => ({ Key: prefix + info.key })), Quiet: true },
-          }),
+        await reaching(settings, () =>
+          client.send(
+            new DeleteObjectsCommand({
+              Bucket: bucket,
+              Delete: { Objects: batch.map((info) => ({ Key: prefix + info.key })), Quiet: true },
+            }),
+          ),
         );
       }
       return found.length;

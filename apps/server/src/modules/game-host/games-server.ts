@@ -13,7 +13,7 @@ import { applyConnectionLimits } from '../../lib/connection-limits.js';
 import { createGracefulClose } from '../../lib/graceful-close.js';
 import { gamesOriginBytes } from '../../lib/metrics.js';
 import { createLocalStorage } from '../../lib/storage/local-storage.js';
-import type { ObjectStorage } from '../../lib/storage/object-storage.js';
+import { type ObjectStorage, StorageUnavailableError } from '../../lib/storage/object-storage.js';
 import { isHtml, sendObject } from '../../lib/storage/send-object.js';
 import type { GameGrants } from './grants.js';
 import { type GameHostCatalogue, type HostedGame, versionPrefix } from './layout.js';
@@ -316,12 +316,21 @@ export function createGamesRequestHandler(options: GamesServerOptions) {
   };
   return (req: IncomingMessage, res: ServerResponse): void => {
     handleGamesRequest(origin, req, res).catch((error: unknown) => {
-      log.error({ err: error }, 'request failed');
-      if (!res.headersSent) {
-        answerText(res, 500, 'Internal error', baseHeaders(origin));
-      } else {
+      if (res.headersSent) {
         res.destroy();
+        return;
       }
+      if (error instanceof StorageUnavailableError) {
+        // the bucket is away: the player may simply reload in a moment
+        log.warn({ reason: error.message }, 'storage unavailable');
+        answerText(res, 503, 'Storage unavailable, please try again', {
+          ...baseHeaders(origin),
+          'Retry-After': '5',
+        });
+        return;
+      }
+      log.error({ err: error }, 'request failed');
+      answerText(res, 500, 'Internal error', baseHeaders(origin));
     });
   };
 }

@@ -8,6 +8,7 @@ import type { ApiError } from '@portfolio/types';
 
 import { startTestApp, type TestApp, type TestClient } from '../../test/harness.js';
 import { buildGame, signedInClient, uploadBuild } from '../../test/factories.js';
+import { longNamesUnsupported } from '../../test/s3-server.js';
 import { makeZip, someScript } from './test-zips.js';
 
 /*
@@ -86,19 +87,26 @@ describe('zip paths the file system cannot hold', () => {
     expect(response.body.error.message).toMatch(message);
   });
 
-  it('still takes long names and deep paths that fit', async () => {
-    const response = await uploadBuild<ApiError>(
-      admin,
-      gameId,
-      await makeZip({
-        'index.html': PAGE,
-        'game.js': SCRIPT,
-        [`${'n'.repeat(249)}.js`]: SCRIPT,
-        [`${`${'q'.repeat(100)}/`.repeat(9)}a.txt`]: 'x',
-        // a folder named like a copy of a file that is not there is only a folder
-        'other.js.br/readme.txt': 'x',
-      }),
-    );
-    expect(response.status).toBe(201);
-  });
+  const longNamesSkipped = longNamesUnsupported();
+  if (longNamesSkipped) {
+    console.warn(longNamesSkipped);
+  }
+  it.skipIf(longNamesSkipped !== undefined)(
+    'still takes long names and deep paths that fit',
+    async () => {
+      const response = await uploadBuild<ApiError>(
+        admin,
+        gameId,
+        await makeZip({
+          'index.html': PAGE,
+          'game.js': SCRIPT,
+          [`${'n'.repeat(249)}.js`]: SCRIPT,
+          [`${`${'q'.repeat(100)}/`.repeat(9)}a.txt`]: 'x',
+          // a folder named like a copy of a file that is not there is only a folder
+          'other.js.br/readme.txt': 'x',
+        }),
+      );
+      expect(response.status).toBe(201);
+    },
+  );
 });
