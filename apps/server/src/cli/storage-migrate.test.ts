@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_ROOT } from '../lib/paths.js';
 import type { S3Settings } from '../lib/storage/s3-storage.js';
 import {
-  motoServerPath,
+  hasS3Server,
   S3_SERVER_MISSING,
   startS3Server,
   type TestS3Server,
@@ -21,7 +21,7 @@ import {
  */
 
 const CLI = path.join(SERVER_ROOT, 'src/cli/storage-migrate.ts');
-const hasServer = motoServerPath !== undefined;
+const hasServer = hasS3Server;
 if (!hasServer) {
   console.warn(S3_SERVER_MISSING);
 }
@@ -66,13 +66,8 @@ function runCli(env: Record<string, string>, args: string[] = []) {
   });
 }
 
-const s3Env = (bucket = settings.bucket) => ({
-  STORAGE: 's3',
-  S3_BUCKET: bucket,
-  S3_REGION: 'us-east-1',
-  S3_ENDPOINT: server?.endpoint ?? '',
-  S3_FORCE_PATH_STYLE: 'true',
-});
+/** The settings (and the test server's credentials) of `bucket` there. */
+const s3Env = (bucket = settings.bucket) => server?.envFor(bucket) ?? {};
 
 describe('npm run storage:migrate, its settings', () => {
   it('says STORAGE must be s3, and what a bad --to is', async () => {

@@ -8,7 +8,8 @@ import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
-  motoServerPath,
+  hasS3Server,
+  s3ServerKind,
   S3_SERVER_MISSING,
   startS3Server,
   type TestS3Server,
@@ -19,7 +20,7 @@ import { describeObjectStorageContract } from './object-storage.contract.js';
 import type { ObjectStorage } from './object-storage.js';
 import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
 
-const hasServer = motoServerPath !== undefined;
+const hasServer = hasS3Server;
 if (!hasServer) {
   console.warn(S3_SERVER_MISSING);
 }
@@ -45,7 +46,7 @@ afterAll(async () => {
 const bucketScope = () => createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
 
 describeObjectStorageContract(
-  'S3 (moto_server) read through a disk cache',
+  `S3 (${s3ServerKind ?? 'no server'}) read through a disk cache`,
   () => createCachedStorage(bucketScope(), sharedCache),
   { skip: !hasServer },
 );

@@ -8,7 +8,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
-  motoServerPath,
+  hasS3Server,
   S3_SERVER_MISSING,
   startS3Server,
   type TestS3Server,
@@ -18,7 +18,7 @@ import { migrateStorage, type MigrationArea } from './migrate.js';
 import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
 import { localSiteStorage, type SiteStorage } from './site-storage.js';
 
-const hasServer = motoServerPath !== undefined;
+const hasServer = hasS3Server;
 if (!hasServer) {
   console.warn(S3_SERVER_MISSING);
 }

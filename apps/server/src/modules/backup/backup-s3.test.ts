@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '../../db/client.js';
 import { createS3Client, createS3Storage } from '../../lib/storage/s3-storage.js';
 import type { SiteStorage } from '../../lib/storage/site-storage.js';
 import {
-  motoServerPath,
+  hasS3Server,
   S3_SERVER_MISSING,
   startS3Server,
   type TestS3Server,
@@ -27,7 +27,7 @@ import { BackupError, createBackup, restoreBackup } from './archive.js';
  */
 
 const run = promisify(execFile);
-const hasServer = motoServerPath !== undefined;
+const hasServer = hasS3Server;
 if (!hasServer) {
   console.warn(S3_SERVER_MISSING);
 }
