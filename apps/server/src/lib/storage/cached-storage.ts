@@ -1,4 +1,11 @@
-import { assertKey, assertPrefix, type ObjectRead, type ObjectStorage } from './object-storage.js';
+import {
+  assertKey,
+  assertPrefix,
+  type ObjectInfo,
+  type ObjectRead,
+  type ObjectStorage,
+  StorageUnavailableError,
+} from './object-storage.js';
 import type { DiskCache, FillResult } from './disk-cache.js';
 
 /*
@@ -7,6 +14,9 @@ import type { DiskCache, FillResult } from './disk-cache.js';
  * fetched with (asked again at most every VALIDATED_MS, and at every head), else fetches the
  * object whole, once for concurrent readers, and keeps it. Writes, lists and deletes go to the
  * inner storage; a put, delete or prefix delete through any scope drops the cached copies.
+ * While the bucket cannot be reached (StorageUnavailableError), a copy already here is served as
+ * it was last known (stale if unavailable): builds are immutable and media named by their bytes,
+ * so a visitor playing a cached game does not notice the outage; anything else answers 503.
  */
 
 /** `inner` read through `cache`; `prefix` is where `inner` sits in the cache's key space. */
@@ -25,11 +35,28 @@ export function createCachedStorage(
       .get(key)
       .then((read): Promise<FillResult> | FillResult => (read ? store(read) : 'missing'));
 
+  /** The bucket's facts of `key`, or the cached copy's while the bucket cannot be reached. */
+  async function headOrCached(key: string): Promise<ObjectInfo | undefined> {
+    const id = idOf(key);
+    try {
+      const info = await inner.head(key);
+      cache.observe(id, info?.etag);
+      return info;
+    } catch (error) {
+      const kept = error instanceof StorageUnavailableError ? cache.lookup(id) : undefined;
+      if (!kept) {
+        throw error;
+      }
+      return { key, size: kept.size, etag: kept.etag, lastModified: kept.lastModified };
+    }
+  }
+
   async function get(key: string, range?: Parameters<ObjectStorage['get']>[1]) {
     const id = idOf(key);
     let entry = cache.lookup(id);
     if (entry && !cache.isFresh(entry)) {
-      entry = cache.observe(id, (await inner.head(key))?.etag);
+      await headOrCached(key);
+      entry = cache.lookup(id);
     }
     if (!entry) {
       const filled = await cache.once(id, load(key));
@@ -48,12 +75,7 @@ export function createCachedStorage(
 
   return {
     description: inner.description,
-    async head(key) {
-      const id = idOf(key);
-      const info = await inner.head(key);
-      cache.observe(id, info?.etag);
-      return info;
-    },
+    head: headOrCached,
     get,
     async put(key, body, options) {
       const id = idOf(key);

@@ -2,7 +2,13 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import { type ByteRange, isFolder, type ObjectInfo, type ObjectStorage } from './object-storage.js';
+import {
+  type ByteRange,
+  isFolder,
+  type ObjectInfo,
+  type ObjectStorage,
+  StorageUnavailableError,
+} from './object-storage.js';
 
 /*
  * Sends one stored object over bare node:http (the games origin, /media/): types, precompressed
@@ -107,6 +113,14 @@ interface FileFacts {
  * of caching saves three look-ups per request (three round trips on a bucket); the short lifetime
  * covers a game deleted and uploaded again under the same version number.
  */
+/** undefined for StorageUnavailableError (the storage cannot answer now), else rethrows. */
+function unlessUnavailable(error: unknown): undefined {
+  if (error instanceof StorageUnavailableError) {
+    return undefined;
+  }
+  throw error;
+}
+
 const FACTS_TTL_MS = 5000;
 const FACTS_MAX = 5000;
 const facts = new Map<string, FileFacts>();
@@ -122,10 +136,14 @@ async function factsOf(
   if (cached && now - cached.at < FACTS_TTL_MS) {
     return cached;
   }
+  // a sibling the bucket cannot be asked about now is left out: the file itself (maybe a cached
+  // copy, cached-storage.ts) is still served, uncompressed
+  const sibling = (name: string) =>
+    withSiblings ? storage.head(name).catch(unlessUnavailable) : undefined;
   const [info, br, gz] = await Promise.all([
     storage.head(key),
-    withSiblings ? storage.head(key + '.br') : undefined,
-    withSiblings ? storage.head(key + '.gz') : undefined,
+    sibling(key + '.br'),
+    sibling(key + '.gz'),
   ]);
   const siblings: FileFacts['siblings'] = {};
   if (br) {
