@@ -48,6 +48,7 @@ export function createCachedStorage(
 
   return {
     description: inner.description,
+    prefersStreams: inner.prefersStreams === true,
     async head(key) {
       const id = idOf(key);
       const info = await inner.head(key);
