@@ -11,7 +11,8 @@
  * .ogg/.png files, stored) streamed to PUT /api/admin/games/<id>/build as `npm run
  * games:publish` does: time from the first byte sent to the answer (the version is live), and
  * the server's peak RSS over its RSS before (sampled from /proc every 20 ms): streamed, it must
- * grow by far less than the build.
+ * grow by far less than the build; and the most GAMES_DIR/.incoming held at once (into a
+ * bucket: the zip only, its entries stream from it).
  *
  * Each server runs in a child process, so the load generator does not share its event loop.
  *
@@ -28,6 +29,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -242,8 +244,28 @@ function rssOf(pid: number): number {
   }
 }
 
-/** Publishes the zip through the admin API: time to live, and the server's peak RSS growth. */
-async function publish(siteUrl: string, pid: number, zipFile: string) {
+/** The bytes of the regular files under `dir` (0 when it is missing or changes under us). */
+function bytesUnder(dir: string): number {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .reduce((sum, entry) => {
+        try {
+          return sum + statSync(path.join(entry.parentPath, entry.name)).size;
+        } catch {
+          return sum;
+        }
+      }, 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Publishes the zip through the admin API: time to live, the server's peak RSS growth and the
+ * most `incoming` (GAMES_DIR/.incoming) held at once.
+ */
+async function publish(siteUrl: string, pid: number, zipFile: string, incoming: string) {
   const cookie = await login(siteUrl, ADMIN.username, ADMIN.password);
   const created = await fetch(`${siteUrl}/api/admin/games`, {
     method: 'POST',
@@ -263,8 +285,14 @@ async function publish(siteUrl: string, pid: number, zipFile: string) {
   const size = statSync(zipFile).size;
   const before = rssOf(pid);
   let peak = before;
+  let diskPeak = 0;
+  let samples = 0;
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssOf(pid));
+    // the folder walk costs more than a /proc read: every fifth sample (100 ms)
+    if (samples++ % 5 === 0) {
+      diskPeak = Math.max(diskPeak, bytesUnder(incoming));
+    }
   }, 20);
   const started = performance.now();
   const url = new URL(`${siteUrl}/api/admin/games/BenchPublish/build`);
@@ -294,7 +322,15 @@ async function publish(siteUrl: string, pid: number, zipFile: string) {
     throw new Error(`publish: ${answer.status} ${answer.body.slice(0, 300)}`);
   }
   const build = (JSON.parse(answer.body) as { build: { version: number; files: number } }).build;
-  return { size, elapsedMs, before, peak, version: build.version, files: build.files };
+  return {
+    size,
+    elapsedMs,
+    before,
+    peak,
+    diskPeak,
+    version: build.version,
+    files: build.files,
+  };
 }
 
 /** Bytes that compress about as a real .wasm does (~3:1 with brotli). */
@@ -455,9 +491,10 @@ async function main() {
     const zipFile = path.join(root, 'build.zip');
     const zipSize = await writeBuildZip(zipFile, PUBLISH_MB);
     console.log(`\nPublishing a ${mib(zipSize)} build zip through PUT /api/admin/games/<id>/build`);
-    const published = await publish(real.siteUrl, real.child.pid ?? 0, zipFile);
+    const incoming = path.join(gamesDir, '.incoming');
+    const published = await publish(real.siteUrl, real.child.pid ?? 0, zipFile, incoming);
     printTable([
-      ['zip', 'files', 'time to live', 'RSS before', 'peak RSS', 'growth'],
+      ['zip', 'files', 'time to live', 'RSS before', 'peak RSS', 'growth', 'peak .incoming'],
       [
         mib(published.size),
         int(published.files),
@@ -465,6 +502,7 @@ async function main() {
         mib(published.before),
         mib(published.peak),
         mib(published.peak - published.before),
+        mib(published.diskPeak),
       ],
     ]);
   } finally {

@@ -75,6 +75,7 @@ export function createCachedStorage(
 
   return {
     description: inner.description,
+    prefersStreams: inner.prefersStreams === true,
     head: headOrCached,
     get,
     async put(key, body, options) {

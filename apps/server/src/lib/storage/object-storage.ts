@@ -47,6 +47,12 @@ export interface ObjectStorage {
   readonly description: string;
   /** Whether a put's `sha256` is kept and answered by head and get (S3: yes; a folder: no). */
   readonly keepsChecksums?: boolean;
+  /**
+   * Whether writers should stream objects in one by one rather than stage a folder for
+   * importFolder (S3: yes, a folder costs a full local copy; a local folder: no, it moves in with
+   * one rename). The game host publishes a zip's entries straight from the zip when it is set.
+   */
+  readonly prefersStreams?: boolean;
   /** An object's facts, or undefined when there is none under `key`. */
   head(key: string): Promise<ObjectInfo | undefined>;
   /** An object's bytes (a range of them), or undefined when there is none. */

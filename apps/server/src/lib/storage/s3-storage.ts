@@ -213,6 +213,7 @@ export function createS3Storage(
   return {
     description: `s3://${bucket}/${prefix}`,
     keepsChecksums: true,
+    prefersStreams: true,
 
     async head(key) {
       try {

@@ -1,8 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+
+import { forEachBounded } from '../../lib/storage/for-each-bounded.js';
 
 /*
  * Precompressed siblings made at publish: `<file>.br` and `<file>.gz` beside each
@@ -80,27 +83,53 @@ export interface CompressionResult {
   made: string[];
 }
 
-async function compressOne(
-  source: string,
-  target: string,
-  size: number,
-  kind: 'br' | 'gz',
-  isText: boolean,
-): Promise<number> {
-  const compressor =
-    kind === 'br'
-      ? createBrotliCompress({
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-            [constants.BROTLI_PARAM_MODE]: isText
-              ? constants.BROTLI_MODE_TEXT
-              : constants.BROTLI_MODE_GENERIC,
-            [constants.BROTLI_PARAM_SIZE_HINT]: size,
-          },
-        })
-      : createGzip({ level: 9 });
-  await pipeline(createReadStream(source), compressor, createWriteStream(target, { flags: 'wx' }));
-  return (await stat(target)).size;
+/** A sibling to try: kept only when smaller than its file. */
+export interface SiblingPlan {
+  /** The file's relative path; the sibling is `${path}.${kind}`. */
+  path: string;
+  size: number;
+  kind: 'br' | 'gz';
+  isText: boolean;
+}
+
+/**
+ * The siblings to try for `files`: each compressible file of MIN_COMPRESS_BYTES or more, brotli
+ * then gzip, except where the build carries that sibling itself. One rule for the folder
+ * (compressBuild) and the streamed publish (stream-build.ts).
+ */
+export function planSiblings(files: ReadonlyArray<{ path: string; size: number }>): SiblingPlan[] {
+  const present = new Set(files.map((file) => file.path));
+  return files
+    .filter((file) => file.size >= MIN_COMPRESS_BYTES && isCompressible(file.path))
+    .flatMap(({ path: file, size }) => {
+      const isText = TEXT_EXTENSIONS.has(path.extname(file).toLowerCase());
+      return (['br', 'gz'] as const)
+        .filter((kind) => !present.has(`${file}.${kind}`))
+        .map((kind) => ({ path: file, size, kind, isText }));
+    });
+}
+
+/** The compressor of a sibling (brotli at quality 9 tuned to its size and kind, or gzip 9). */
+export function compressorOf(plan: SiblingPlan): Transform {
+  return plan.kind === 'br'
+    ? createBrotliCompress({
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+          [constants.BROTLI_PARAM_MODE]: plan.isText
+            ? constants.BROTLI_MODE_TEXT
+            : constants.BROTLI_MODE_GENERIC,
+          [constants.BROTLI_PARAM_SIZE_HINT]: plan.size,
+        },
+      })
+    : createGzip({ level: 9 });
+}
+
+/** What browsers download in all: each file's size, or its kept brotli sibling's. */
+export function downloadBytes(
+  files: ReadonlyArray<{ path: string; size: number }>,
+  brotliSizes: ReadonlyMap<string, number>,
+): number {
+  return files.reduce((sum, file) => sum + (brotliSizes.get(file.path) ?? file.size), 0);
 }
 
 /**
@@ -111,41 +140,25 @@ export async function compressBuild(
   root: string,
   files: ReadonlyArray<{ path: string; size: number }>,
 ): Promise<CompressionResult> {
-  const present = new Set(files.map((file) => file.path));
   const made: string[] = [];
-  const downloadSize = new Map(files.map((file) => [file.path, file.size]));
-  const work = files.filter((file) => file.size >= MIN_COMPRESS_BYTES && isCompressible(file.path));
-  let next = 0;
-  const worker = async () => {
-    while (next < work.length) {
-      const file = work[next++];
-      if (!file) {
-        return;
-      }
-      const source = path.join(root, file.path);
-      const isText = TEXT_EXTENSIONS.has(path.extname(file.path).toLowerCase());
-      for (const kind of ['br', 'gz'] as const) {
-        const sibling = `${file.path}.${kind}`;
-        if (present.has(sibling)) {
-          continue;
-        }
-        const target = path.join(root, sibling);
-        const size = await compressOne(source, target, file.size, kind, isText);
-        if (size >= file.size) {
-          await rm(target, { force: true });
-          continue;
-        }
-        made.push(sibling);
-        if (kind === 'br') {
-          downloadSize.set(file.path, size);
-        }
-      }
+  const brotliSizes = new Map<string, number>();
+  await forEachBounded(planSiblings(files), 2, async (plan) => {
+    const sibling = `${plan.path}.${plan.kind}`;
+    const target = path.join(root, sibling);
+    await pipeline(
+      createReadStream(path.join(root, plan.path)),
+      compressorOf(plan),
+      createWriteStream(target, { flags: 'wx' }),
+    );
+    const { size } = await stat(target);
+    if (size >= plan.size) {
+      await rm(target, { force: true });
+      return;
     }
-  };
-  await Promise.all([worker(), worker()]);
-  let compressedBytes = 0;
-  for (const size of downloadSize.values()) {
-    compressedBytes += size;
-  }
-  return { compressedBytes, made: made.sort() };
+    made.push(sibling);
+    if (plan.kind === 'br') {
+      brotliSizes.set(plan.path, size);
+    }
+  });
+  return { compressedBytes: downloadBytes(files, brotliSizes), made: made.sort() };
 }

@@ -69,17 +69,23 @@ export function listLeftOut(files: readonly string[]): string[] {
 }
 
 /** How much of a page or engine script is read to recognise it. */
-const READ_LIMIT = 8 * 1024 * 1024;
+export const READ_LIMIT = 8 * 1024 * 1024;
 
-async function readHead(file: string, limit = READ_LIMIT): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(Math.min(limit, (await handle.stat()).size));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+/** The first READ_LIMIT bytes of a build's file (its '/'-separated path), as text. */
+export type HeadReader = (file: string) => Promise<string>;
+
+/** Reads heads from the build unpacked at `root`. */
+export function headsIn(root: string): HeadReader {
+  return async (file) => {
+    const handle = await open(path.join(root, ...file.split('/')), 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(READ_LIMIT, (await handle.stat()).size));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  };
 }
 
 /** The start page among the build's files, or the refusal. */
@@ -114,8 +120,11 @@ export function findStartPage(files: readonly string[]): string {
 const GODOT4_KEYS =
   /"(gdextensionLibs|ensureCrossOriginIsolationHeaders|emscriptenPoolSize|godotPoolSize)"\s*:|GODOT_THREADS_ENABLED/;
 
-/** Detects the start page, engine and threads of the build unpacked at `root`. */
-export async function detectBuild(root: string, files: readonly string[]): Promise<BuildDetection> {
+/** Detects the start page, engine and threads of a build of `files`, reading heads by `read`. */
+export async function detectBuild(
+  files: readonly string[],
+  read: HeadReader,
+): Promise<BuildDetection> {
   const entry = findStartPage(files);
   const base = entry.includes('/') ? `${path.posix.dirname(entry)}/` : '';
   const beside = files
@@ -129,18 +138,18 @@ export async function detectBuild(root: string, files: readonly string[]): Promi
   if (beside.some((file) => /^Build\/([^/]+\.loader|UnityLoader)\.js$/.test(file))) {
     return { ...plain, engine: 'unity' };
   }
-  const page = await readHead(path.join(root, entry));
+  const page = await read(entry);
   const hasConfig = page.includes('GODOT_CONFIG');
   const hasPck = beside.some((file) => /\.pck(\.gz|\.br)?$/.test(file));
   if (!hasConfig && !(hasPck && /new\s+Engine\b/.test(page))) {
     return plain;
   }
   const engine: BuildEngine = GODOT4_KEYS.test(page) ? 'godot4' : 'godot3';
-  return { entry, engine, needsThreads: await godotNeedsThreads(root, base, beside, page) };
+  return { entry, engine, needsThreads: await godotNeedsThreads(read, base, beside, page) };
 }
 
 async function godotNeedsThreads(
-  root: string,
+  read: HeadReader,
   base: string,
   beside: readonly string[],
   page: string,
@@ -155,7 +164,7 @@ async function godotNeedsThreads(
   const executable = /"executable"\s*:\s*"([^"]+)"/.exec(page)?.[1];
   const script = executable ? `${executable}.js` : undefined;
   if (script && beside.includes(script)) {
-    const code = await readHead(path.join(root, base, script));
+    const code = await read(`${base}${script}`);
     // Emscripten's pthread runtime (a page of its own without GODOT_THREADS_ENABLED, as custom
     // pages have); a single-threaded engine script names none of these
     return (

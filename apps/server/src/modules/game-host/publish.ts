@@ -18,9 +18,23 @@ import { SYSTEM_ACTOR_NAME } from '../../access/audit.js';
 import { recordGameAudit } from '../../access/game-audit.js';
 import type { BuildRow, GameCatalogue } from './catalogue.js';
 import { compressBuild } from './compress.js';
-import { detectBuild, removeLeftOut } from './detect.js';
+import {
+  type BuildDetection,
+  detectBuild,
+  headsIn,
+  isLeftOut,
+  listLeftOut,
+  removeLeftOut,
+} from './detect.js';
 import { incomingDir, versionPrefix } from './layout.js';
-import { receiveUpload, type UnpackedFile, unpackZip } from './zip.js';
+import { headsInZip, writeZipBuild } from './stream-build.js';
+import {
+  type CheckedZip,
+  openCheckedZip,
+  receiveUpload,
+  type UnpackedFile,
+  unpackZip,
+} from './zip.js';
 import { gameNotFound } from './resolve-game.js';
 
 /*
@@ -33,6 +47,11 @@ import { gameNotFound } from './resolve-game.js';
  *   the game row locked, the next version number taken, the folder renamed to
  *   GAMES_DIR/<game>/<version>/ (same file system: one rename), the build row written and,
  *   unless activate=false, live_version swapped.
+ *
+ * Into a storage that prefers streams (S3: `prefersStreams`), an upload is never unpacked: once
+ * its entries are checked, detection reads the heads it needs from the zip, and inside the
+ * transaction every kept entry and its .br/.gz siblings stream from the zip into the bucket
+ * (stream-build.ts); .incoming holds the zip only. A failure deletes the version's prefix.
  *
  * Everything before the transaction happens in .incoming, so a refused or failed upload
  * changes nothing live. Old versions stay on disk (a player keeps the files they started with;
@@ -115,20 +134,56 @@ interface PublishContext {
   storage: ObjectStorage;
 }
 
-/** Detects, compresses and commits an unpacked build in `dir` (moved away on success). */
-async function publishStaged(
-  { db, catalogue, storage }: PublishContext,
-  gameId: string,
+/** A build ready to commit: its facts, and how its objects get written. */
+interface PreparedBuild {
+  /** The files kept (left-out ones dropped), with their sizes. */
+  files: ReadonlyArray<{ path: string; size: number }>;
+  leftOut: string[];
+  detection: BuildDetection;
+  /** Writes the build's objects under `prefix`; answers compressedBytes. */
+  write(prefix: string): Promise<number>;
+}
+
+/** An unpacked build in `dir`: detected, compressed, then imported whole (moved away). */
+async function prepareFolder(
+  storage: ObjectStorage,
   dir: string,
   unpacked: UnpackedFile[],
-  options: PublishOptions & { sourceHash?: string },
-): Promise<BuildRow> {
+): Promise<PreparedBuild> {
   const { kept: files, leftOut } = await removeLeftOut(dir, unpacked);
   const detection = await detectBuild(
-    dir,
     files.map((file) => file.path),
+    headsIn(dir),
   );
   const { compressedBytes } = await compressBuild(dir, files);
+  const write = async (prefix: string) => {
+    await storage.importFolder(dir, prefix);
+    return compressedBytes;
+  };
+  return { files, leftOut, detection, write };
+}
+
+/** A checked zip, written entry by entry from the zip (stream-build.ts): no unpacked copy. */
+async function prepareZip(storage: ObjectStorage, zip: CheckedZip): Promise<PreparedBuild> {
+  const kept = zip.files.filter((file) => !isLeftOut(file.path));
+  const files = kept.map((file) => ({ path: file.path, size: file.entry.uncompressedSize }));
+  const detection = await detectBuild(
+    files.map((file) => file.path),
+    headsInZip(zip),
+  );
+  const leftOut = listLeftOut(zip.files.map((file) => file.path));
+  const write = (prefix: string) => writeZipBuild(storage, zip, kept, prefix);
+  return { files, leftOut, detection, write };
+}
+
+/** Commits a prepared build as the game's next version (live unless activate=false). */
+async function commitBuild(
+  { db, catalogue, storage }: PublishContext,
+  gameId: string,
+  prepared: PreparedBuild,
+  options: PublishOptions & { sourceHash?: string },
+): Promise<BuildRow> {
+  const { files, leftOut, detection } = prepared;
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   // the version's objects once written: removed again if the commit fails after them
   let written: string | undefined;
@@ -152,7 +207,7 @@ async function publishStaged(
       // objects left by a commit that failed after writing them: never recorded, never served
       await storage.deletePrefix(prefix);
       written = prefix;
-      await storage.importFolder(dir, prefix);
+      const compressedBytes = await prepared.write(prefix);
       const now = new Date();
       const [inserted] = await tx
         .insert(gameBuilds)
@@ -238,6 +293,35 @@ async function lockBuild(tx: Db, gameId: string, version: number) {
   return { game, build };
 }
 
+/**
+ * Publishes the received `zipFile`: into a storage that prefers streams, entry by entry from the
+ * zip; else unpacked into `dir` (the zip removed first: one copy on disk at a time), then moved.
+ */
+async function publishZip(
+  deps: PublishContext,
+  gameId: string,
+  { zipFile, dir }: { zipFile: string; dir: string },
+  options: PublishOptions,
+): Promise<BuildRow> {
+  const { config, storage } = deps;
+  const limits = {
+    maxFiles: config.zipMaxFiles,
+    maxUnpackedBytes: config.zipMaxUnpackedBytes,
+    maxRatio: config.zipMaxRatio,
+  };
+  if (storage.prefersStreams) {
+    const zip = await openCheckedZip(zipFile, limits);
+    try {
+      return await commitBuild(deps, gameId, await prepareZip(storage, zip), options);
+    } finally {
+      zip.close();
+    }
+  }
+  const files = await unpackZip(zipFile, dir, limits);
+  await rm(zipFile, { force: true });
+  return await commitBuild(deps, gameId, await prepareFolder(storage, dir, files), options);
+}
+
 export function createPublisher(deps: PublishContext): Publisher {
   const { db, config, catalogue, storage } = deps;
   const incoming = incomingDir(config.dir);
@@ -253,13 +337,7 @@ export function createPublisher(deps: PublishContext): Publisher {
       const zipFile = `${dir}.zip`;
       try {
         await receiveUpload(req, zipFile, config.uploadMaxBytes);
-        const files = await unpackZip(zipFile, dir, {
-          maxFiles: config.zipMaxFiles,
-          maxUnpackedBytes: config.zipMaxUnpackedBytes,
-          maxRatio: config.zipMaxRatio,
-        });
-        await rm(zipFile, { force: true });
-        return await publishStaged(deps, gameId, dir, files, options);
+        return await publishZip(deps, gameId, { zipFile, dir }, options);
       } finally {
         await Promise.all([
           rm(zipFile, { force: true }),
@@ -272,7 +350,7 @@ export function createPublisher(deps: PublishContext): Publisher {
       const dir = await staging();
       try {
         const files = await copyFolder(folder, dir);
-        return await publishStaged(deps, gameId, dir, files, options);
+        return await commitBuild(deps, gameId, await prepareFolder(storage, dir, files), options);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

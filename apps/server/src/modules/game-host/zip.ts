@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 // zlib's crc32 is native (Node 20.15+; the engines field asks for 20.19)
 import { crc32 } from 'node:zlib';
@@ -223,7 +223,7 @@ function tooManyFiles(maxFiles: number): HttpError {
   );
 }
 
-interface PlannedFile {
+export interface PlannedFile {
   entry: Entry;
   path: string;
 }
@@ -353,54 +353,97 @@ function openEntry(zipfile: ZipFile, entry: Entry): Promise<NodeJS.ReadableStrea
   });
 }
 
+/** A zip whose every entry was checked (planUnpack): the files to publish, not yet read. */
+export interface CheckedZip {
+  files: ReadonlyArray<PlannedFile>;
+  zipfile: ZipFile;
+  close(): void;
+}
+
 /**
- * Unpacks `zipFile` into the empty folder `destDir` after checking every entry (paths, links,
- * counts, sizes, ratios), or throws the refusal. yauzl checks that each entry's bytes match its
- * declared size, so the checked sizes are the sizes written; their CRC-32 is checked as they
- * stream (crcCheck).
+ * Opens `zipFile` and checks every entry of its central directory (paths, links, counts, sizes,
+ * ratios) before a byte is read, or throws the refusal (closing the zip).
+ */
+export async function openCheckedZip(zipFile: string, limits: ZipLimits): Promise<CheckedZip> {
+  const zipfile = await openZip(zipFile);
+  try {
+    // directory entries count too: allow as many again before refusing on the raw list
+    const entries = await readEntries(zipfile, limits.maxFiles * 2 + 16);
+    const files = planUnpack(entries, zipfile.fileSize, limits);
+    return { files, zipfile, close: () => zipfile.close() };
+  } catch (error) {
+    zipfile.close();
+    throw error;
+  }
+}
+
+function damaged(relative: string): HttpError {
+  return refuseBuild(
+    'NOT_A_ZIP',
+    `The zip file is damaged: ${JSON.stringify(relative)} cannot be unpacked.`,
+  );
+}
+
+/**
+ * A checked entry's bytes, their CRC-32 checked as they stream (crcCheck); a read that fails
+ * ends the stream with the refusal. yauzl checks that the bytes match the declared size, so the
+ * checked sizes are the sizes read. Several entries may be read at once.
+ */
+export async function openCheckedEntry(zip: CheckedZip, file: PlannedFile): Promise<Readable> {
+  const source = await openEntry(zip.zipfile, file.entry).catch(() => {
+    throw damaged(file.path);
+  });
+  const checked = crcCheck(file.entry, file.path);
+  source.once('error', () => checked.destroy(damaged(file.path)));
+  // a reader that stops early (detection reads heads, a failed put) lets the entry read on to
+  // its end, discarded: destroying a read of yauzl's with another queued on the same zip throws
+  // later from inside yauzl (fd-slicer reads the closed zip's fd)
+  let hasEnded = false;
+  source.once('end', () => {
+    hasEnded = true;
+  });
+  checked.once('close', () => {
+    if (!hasEnded) {
+      source.unpipe(checked);
+      source.on('data', () => undefined);
+      source.resume();
+    }
+  });
+  return source.pipe(checked);
+}
+
+/**
+ * Unpacks `zipFile` into the empty folder `destDir` after checking every entry, or throws the
+ * refusal.
  */
 export async function unpackZip(
   zipFile: string,
   destDir: string,
   limits: ZipLimits,
 ): Promise<UnpackedFile[]> {
-  const zipfile = await openZip(zipFile);
+  const zip = await openCheckedZip(zipFile, limits);
   try {
-    // directory entries count too: allow as many again before refusing on the raw list
-    const entries = await readEntries(zipfile, limits.maxFiles * 2 + 16);
-    const planned = planUnpack(entries, zipfile.fileSize, limits);
     const root = path.resolve(destDir);
-    for (const { entry, path: relative } of planned) {
-      const target = path.resolve(root, relative);
+    for (const file of zip.files) {
+      const target = path.resolve(root, file.path);
       if (!target.startsWith(root + path.sep)) {
         throw refuseBuild(
           'UNSAFE_PATH',
-          `The zip contains an unsafe path: ${JSON.stringify(relative)}.`,
+          `The zip contains an unsafe path: ${JSON.stringify(file.path)}.`,
         );
       }
       await mkdir(path.dirname(target), { recursive: true });
       try {
-        const stream = await openEntry(zipfile, entry);
         await pipeline(
-          stream,
-          crcCheck(entry, relative),
+          await openCheckedEntry(zip, file),
           createWriteStream(target, { flags: 'wx' }),
         );
       } catch (error) {
-        if (error instanceof HttpError) {
-          throw error;
-        }
-        throw refuseBuild(
-          'NOT_A_ZIP',
-          `The zip file is damaged: ${JSON.stringify(relative)} cannot be unpacked.`,
-        );
+        throw error instanceof HttpError ? error : damaged(file.path);
       }
     }
-    return planned.map(({ entry, path: relative }) => ({
-      path: relative,
-      size: entry.uncompressedSize,
-    }));
+    return zip.files.map((file) => ({ path: file.path, size: file.entry.uncompressedSize }));
   } finally {
-    zipfile.close();
+    zip.close();
   }
 }
