@@ -7,13 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SERVER_ROOT } from '../lib/paths.js';
-import type { S3Settings } from '../lib/storage/s3-storage.js';
-import {
-  hasS3Server,
-  S3_SERVER_MISSING,
-  startS3Server,
-  type TestS3Server,
-} from '../test/s3-server.js';
+import { useTestBucket } from '../test/test-bucket.js';
 
 /*
  * The command as an owner runs it: settings from the environment, messages for bad ones, plain
@@ -21,24 +15,14 @@ import {
  */
 
 const CLI = path.join(SERVER_ROOT, 'src/cli/storage-migrate.ts');
-const hasServer = hasS3Server;
-if (!hasServer) {
-  console.warn(S3_SERVER_MISSING);
-}
-
-let server: TestS3Server | undefined;
-let settings: S3Settings;
+const s3 = useTestBucket('migrate-cli');
+const hasServer = s3.available;
 let work: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'migrate-cli-test-'));
-  if (hasServer) {
-    server = await startS3Server();
-    settings = await server.bucket('migrate-cli');
-  }
 });
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -67,7 +51,7 @@ function runCli(env: Record<string, string>, args: string[] = []) {
 }
 
 /** The settings (and the test server's credentials) of `bucket` there. */
-const s3Env = (bucket = settings.bucket) => server?.envFor(bucket) ?? {};
+const s3Env = (bucket = s3.settings().bucket) => s3.server().envFor(bucket);
 
 describe('npm run storage:migrate, its settings', () => {
   it('says STORAGE must be s3, and what a bad --to is', async () => {
@@ -124,8 +108,8 @@ describe.skipIf(!hasServer)('npm run storage:migrate, a run', () => {
     writeFileSync(path.join(dataDir, 'games/Odd/1/index.html'), '<html>odd</html>');
     // a name that is no storage key (a backslash): the bucket cannot take it as it is
     writeFileSync(path.join(dataDir, 'games/Odd/1/back\\slash.js'), 'x');
-    const bucket = await server?.bucket('migrate-cli-odd');
-    const run = await runCli({ DATA_DIR: dataDir, ...s3Env(bucket?.bucket) });
+    const bucket = await s3.server().bucket('migrate-cli-odd');
+    const run = await runCli({ DATA_DIR: dataDir, ...s3Env(bucket.bucket) });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('MEDIA_DIR');
     expect(run.stderr).toMatch(/failed {2}games\/Odd\/1\/back\\slash\.js: Not a storage key/);

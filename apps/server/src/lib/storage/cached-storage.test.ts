@@ -7,43 +7,29 @@ import { text } from 'node:stream/consumers';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  hasS3Server,
-  s3ServerKind,
-  S3_SERVER_MISSING,
-  startS3Server,
-  type TestS3Server,
-} from '../../test/s3-server.js';
+import { s3ServerKind } from '../../test/s3-server.js';
+import { useTestBucket } from '../../test/test-bucket.js';
 import { createCachedStorage } from './cached-storage.js';
 import { DiskCache, VALIDATED_MS } from './disk-cache.js';
 import { describeObjectStorageContract } from './object-storage.contract.js';
 import type { ObjectStorage } from './object-storage.js';
-import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
+import { createS3Client, createS3Storage } from './s3-storage.js';
 
-const hasServer = hasS3Server;
-if (!hasServer) {
-  console.warn(S3_SERVER_MISSING);
-}
+const s3 = useTestBucket('storage-cache');
+const hasServer = s3.available;
 
 const root = mkdtempSync(path.join(tmpdir(), 'storage-cache-'));
-let server: TestS3Server | undefined;
-let settings: S3Settings;
 let sharedCache: DiskCache;
 
 beforeAll(async () => {
   sharedCache = await DiskCache.open({ dir: path.join(root, 'shared'), maxBytes: 1024 * 1024 });
-  if (!hasServer) {
-    return;
-  }
-  server = await startS3Server();
-  settings = await server.bucket('storage-cache');
 });
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const bucketScope = () => createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
+const bucketScope = () =>
+  createS3Storage(createS3Client(s3.settings()), s3.settings(), `${randomUUID()}/`);
 
 describeObjectStorageContract(
   `S3 (${s3ServerKind ?? 'no server'}) read through a disk cache`,

@@ -7,36 +7,20 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  hasS3Server,
-  S3_SERVER_MISSING,
-  startS3Server,
-  type TestS3Server,
-} from '../../test/s3-server.js';
+import { useTestBucket } from '../../test/test-bucket.js';
 import { filesUnder, type ObjectStorage } from './object-storage.js';
 import { migrateStorage, type MigrationArea } from './migrate.js';
-import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
+import { createS3Client, createS3Storage } from './s3-storage.js';
 import { localSiteStorage, type SiteStorage } from './site-storage.js';
 
-const hasServer = hasS3Server;
-if (!hasServer) {
-  console.warn(S3_SERVER_MISSING);
-}
-
-let server: TestS3Server | undefined;
-let settings: S3Settings;
+const s3 = useTestBucket('storage-migrate');
+const hasServer = s3.available;
 let work: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'migrate-test-'));
-  if (!hasServer) {
-    return;
-  }
-  server = await startS3Server();
-  settings = await server.bucket('storage-migrate');
 });
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -82,6 +66,7 @@ async function bytesOf(dirs: { gamesDir: string; mediaDir: string }) {
 
 /** A new prefix of the test bucket, as the site's two storages. */
 function freshBucket(): SiteStorage {
+  const settings = s3.settings();
   const bucket = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
   return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
 }

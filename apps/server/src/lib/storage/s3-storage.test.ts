@@ -1,45 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 
-import {
-  hasS3Server as hasServer,
-  S3_SERVER_MISSING,
-  s3ServerKind,
-  startS3Server,
-  type TestS3Server,
-} from '../../test/s3-server.js';
+import { s3ServerKind } from '../../test/s3-server.js';
+import { useTestBucket } from '../../test/test-bucket.js';
 import { describeObjectStorageContract } from './object-storage.contract.js';
 import { StorageUnavailableError } from './object-storage.js';
-import { createS3Client, createS3Storage, type S3Settings } from './s3-storage.js';
+import { createS3Client, createS3Storage } from './s3-storage.js';
 
-if (!hasServer) {
-  console.warn(S3_SERVER_MISSING);
-}
+const s3 = useTestBucket('storage-contract');
+const hasServer = s3.available;
+/** A storage of a new prefix of the file's bucket. */
+const freshStorage = () =>
+  createS3Storage(createS3Client(s3.settings()), s3.settings(), `${randomUUID()}/`);
 
-let server: TestS3Server | undefined;
-let settings: S3Settings;
-
-beforeAll(async () => {
-  if (!hasServer) {
-    return;
-  }
-  server = await startS3Server();
-  settings = await server.bucket('storage-contract');
+describeObjectStorageContract(`S3 (${s3ServerKind ?? 'no server'})`, freshStorage, {
+  skip: !hasServer,
 });
-afterAll(async () => {
-  await server?.stop();
-});
-
-describeObjectStorageContract(
-  `S3 (${s3ServerKind ?? 'no server'})`,
-  () => createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`),
-  { skip: !hasServer },
-);
 
 describe.skipIf(!hasServer)('the S3 driver', () => {
   it('writes a file larger than one part in parts and reads it back whole', async () => {
-    const storage = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
+    const storage = freshStorage();
     const part = Buffer.alloc(1024 * 1024, 7);
     const parts = Array.from({ length: 10 }, () => part);
     await storage.put('big.wasm', Readable.from(parts));
@@ -56,7 +37,7 @@ describe.skipIf(!hasServer)('the S3 driver', () => {
   });
 
   it("keeps a put's SHA-256 with the object and answers it from head and get", async () => {
-    const storage = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
+    const storage = freshStorage();
     expect(storage.keepsChecksums).toBe(true);
     const sha256 = 'ab'.repeat(32);
     await storage.put('summed.txt', Buffer.from('x'), { sha256 });
@@ -69,16 +50,16 @@ describe.skipIf(!hasServer)('the S3 driver', () => {
   });
 
   it('says at the check that a bucket does not exist, naming it and the endpoint', async () => {
-    const missing = { ...settings, bucket: 'no-such-bucket' };
+    const missing = { ...s3.settings(), bucket: 'no-such-bucket' };
     const check = createS3Storage(createS3Client(missing), missing).check();
     await expect(check).rejects.toBeInstanceOf(StorageUnavailableError);
     await expect(check).rejects.toThrow(
-      `S3_BUCKET: the bucket 'no-such-bucket' at ${server?.endpoint} does not exist`,
+      `S3_BUCKET: the bucket 'no-such-bucket' at ${s3.server().endpoint} does not exist`,
     );
   });
 
   it('says at the check that nothing answers at the endpoint', async () => {
-    const away = { ...settings, endpoint: 'http://127.0.0.1:9' };
+    const away = { ...s3.settings(), endpoint: 'http://127.0.0.1:9' };
     await expect(createS3Storage(createS3Client(away), away).check()).rejects.toThrow(
       /^S3_ENDPOINT: the bucket 'storage-contract' at http:\/\/127\.0\.0\.1:9 could not be reached/,
     );

@@ -12,12 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { createS3Client, createS3Storage } from '../../lib/storage/s3-storage.js';
 import type { SiteStorage } from '../../lib/storage/site-storage.js';
-import {
-  hasS3Server,
-  S3_SERVER_MISSING,
-  startS3Server,
-  type TestS3Server,
-} from '../../test/s3-server.js';
+import { useTestBucket } from '../../test/test-bucket.js';
 import { BackupError, createBackup, restoreBackup } from './archive.js';
 
 /*
@@ -27,32 +22,27 @@ import { BackupError, createBackup, restoreBackup } from './archive.js';
  */
 
 const run = promisify(execFile);
-const hasServer = hasS3Server;
-if (!hasServer) {
-  console.warn(S3_SERVER_MISSING);
-}
+const s3 = useTestBucket('backup-restore');
+const hasServer = s3.available;
 
-let server: TestS3Server | undefined;
 let database: Database;
 let work: string;
-let newBucket: () => SiteStorage;
+
+/** A new prefix of the file's bucket, as a site's two storages. */
+function newBucket(): SiteStorage {
+  const settings = s3.settings();
+  const bucket = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
+  return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
+}
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'backup-s3-test-'));
-  if (!hasServer) {
-    return;
+  if (hasServer) {
+    database = await openDatabase({ dataDir: 'memory://', migrate: false });
   }
-  server = await startS3Server();
-  const settings = await server.bucket('backup-restore');
-  newBucket = () => {
-    const bucket = createS3Storage(createS3Client(settings), settings, `${randomUUID()}/`);
-    return { games: bucket.scoped('games/'), media: bucket.scoped('media/') };
-  };
-  database = await openDatabase({ dataDir: 'memory://', migrate: false });
 });
 afterAll(async () => {
   await database?.close();
-  await server?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -15,12 +15,7 @@ import { createLocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import type { ObjectStorage } from '../../lib/storage/object-storage.js';
 import { createS3Client, createS3Storage } from '../../lib/storage/s3-storage.js';
 import { startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
-import {
-  motoServerPath,
-  S3_SERVER_MISSING,
-  startS3Server,
-  type TestS3Server,
-} from '../../test/s3-server.js';
+import { useTestBucket } from '../../test/test-bucket.js';
 import { compressBuild } from './compress.js';
 import { detectBuild, headsIn, removeLeftOut } from './detect.js';
 import { createGameHost, type GameHost } from './service.js';
@@ -33,27 +28,21 @@ import { unpackZip } from './zip.js';
  * unpacked path, and a put that fails part-way leaves nothing live and no object of the version.
  */
 
-const hasServer = motoServerPath !== undefined;
-if (!hasServer) {
-  console.warn(S3_SERVER_MISSING);
-}
+const s3 = useTestBucket('publish-stream');
+const hasServer = s3.available;
 
-let server: TestS3Server | undefined;
 let app: TestApp;
 let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'publish-stream-'));
-  if (!hasServer) {
-    return;
+  if (hasServer) {
+    app = await startTestApp();
   }
-  server = await startS3Server();
-  app = await startTestApp();
 });
 
 afterAll(async () => {
   await app?.stop();
-  await server?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -77,10 +66,7 @@ interface Observed {
 
 /** A new bucket's games/ prefix. */
 async function newBucket(): Promise<ObjectStorage> {
-  if (!server) {
-    throw new Error(S3_SERVER_MISSING);
-  }
-  const settings = await server.bucket(`stream-${randomBytes(4).toString('hex')}`);
+  const settings = await s3.server().bucket(`stream-${randomBytes(4).toString('hex')}`);
   return createS3Storage(createS3Client(settings), settings, 'games/');
 }
 
