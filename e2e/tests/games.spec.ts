@@ -207,6 +207,20 @@ test('a guest opens a public game: the click is sent, the frame draws, instructi
     .poll(() => page.evaluate(() => document.fullscreenElement?.querySelector('iframe') !== null))
     .toBe(true);
   await page.evaluate(() => document.exitFullscreen());
+  // the window is back to its size and laid out again before the next click (a click while
+  // Chromium was still leaving fullscreen once landed on nothing)
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() => resolve(document.fullscreenElement === null)),
+            );
+          }),
+      ),
+    )
+    .toBe(true);
 
   await expect(page.getByText(/Same-keyboard co-op/)).toBeVisible();
   await page.getByRole('button', { name: 'Hide Instructions' }).click();
