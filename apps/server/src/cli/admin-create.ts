@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { Password, Username } from '@portfolio/types';
 
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { CliError } from './run-command.js';
 import { moduleLogger } from '../lib/logger.js';
 import { openDatabase } from '../db/client.js';
 import { createDomainEventBus } from '../lib/events.js';
@@ -33,9 +34,6 @@ The password is asked twice on a terminal, or read from the first line of standa
 
 Uses DATABASE_URL when set, else the embedded database in DATA_DIR (default ./data).
 The embedded database allows one process at a time: stop the server using the same DATA_DIR first.`;
-
-/** A problem the person running the command can fix; printed without a stack trace. */
-class CliError extends Error {}
 
 function parseOrFail<T extends z.ZodType>(schema: T, label: string, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);

@@ -11,9 +11,9 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
+import { runCommand } from './run-command.js';
 import { openDatabase } from '../db/client.js';
-import { moduleLogger } from '../lib/logger.js';
 import { StorageUnavailableError } from '../lib/storage/object-storage.js';
 import { openBucketSiteStorage } from '../lib/storage/site-storage.js';
 import { BackupError, createBackup } from '../modules/backup/archive.js';
@@ -75,15 +75,4 @@ async function main(args: string[]): Promise<void> {
   );
 }
 
-main(process.argv.slice(2).filter((arg) => arg !== '--')).catch((error: unknown) => {
-  if (
-    error instanceof BackupError ||
-    error instanceof ConfigError ||
-    error instanceof StorageUnavailableError
-  ) {
-    console.error(error.message);
-  } else {
-    moduleLogger('backup').fatal({ err: error }, 'failed');
-  }
-  process.exitCode = 1;
-});
+runCommand('backup', main, [BackupError, StorageUnavailableError]);

@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import { ConfigError, dataDirFrom, loadConfig } from '../config.js';
-import { moduleLogger } from '../lib/logger.js';
+import { dataDirFrom, loadConfig } from '../config.js';
+import { runCommand } from './run-command.js';
 import { StorageUnavailableError } from '../lib/storage/object-storage.js';
 import { openBucketSiteStorage } from '../lib/storage/site-storage.js';
 import { BackupError, restoreBackup } from '../modules/backup/archive.js';
@@ -56,15 +56,4 @@ async function main(args: string[]): Promise<void> {
   );
 }
 
-main(process.argv.slice(2).filter((arg) => arg !== '--')).catch((error: unknown) => {
-  if (
-    error instanceof BackupError ||
-    error instanceof ConfigError ||
-    error instanceof StorageUnavailableError
-  ) {
-    console.error(error.message);
-  } else {
-    moduleLogger('restore').fatal({ err: error }, 'failed');
-  }
-  process.exitCode = 1;
-});
+runCommand('restore', main, [BackupError, StorageUnavailableError]);

@@ -6,13 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { ConfigError, loadConfig } from '../config.js';
-import { moduleLogger } from '../lib/logger.js';
+import { loadConfig } from '../config.js';
+import { CliError, runCommand } from './run-command.js';
 import { openDatabase } from '../db/client.js';
 import { DEMO_PREFIX, seedDemoData } from '../modules/analytics/dashboard/demo-data.js';
 import { hashPassword } from '../modules/auth/passwords.js';
-
-class CliError extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -45,12 +43,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof CliError || error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    // unexpected: the stack goes through the logger (JSON or readable, as LOG_FORMAT says)
-    moduleLogger('seed:demo').fatal({ err: error }, 'failed');
-  }
-  process.exitCode = 1;
-});
+runCommand('seed:demo', main);

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 
-import { type Config, ConfigError, loadConfig } from '../config.js';
-import { moduleLogger } from '../lib/logger.js';
+import { type Config, loadConfig } from '../config.js';
+import { CliError, runCommand } from './run-command.js';
 import { type MigrationArea, migrateStorage } from '../lib/storage/migrate.js';
 import { StorageUnavailableError } from '../lib/storage/object-storage.js';
 import { localSiteStorage, openBucketSiteStorage } from '../lib/storage/site-storage.js';
@@ -22,9 +22,6 @@ const USAGE = `Usage: npm run storage:migrate [-- --to s3|local] [--concurrency 
 destination with the same size and SHA-256 are skipped, so a stopped run is finished by
 running it again. Needs STORAGE=s3 with S3_BUCKET and S3_REGION (and S3_ENDPOINT,
 credentials) as the server will use them. --concurrency: objects copied at once (1-32, 4).`;
-
-/** A problem the person running the command can fix; printed without a stack trace. */
-class CliError extends Error {}
 
 interface MigrateArgs {
   to: 's3' | 'local';
@@ -113,15 +110,4 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2).filter((arg) => arg !== '--')).catch((error: unknown) => {
-  if (
-    error instanceof CliError ||
-    error instanceof ConfigError ||
-    error instanceof StorageUnavailableError
-  ) {
-    console.error(error.message);
-  } else {
-    moduleLogger('storage-migrate').fatal({ err: error }, 'failed');
-  }
-  process.exitCode = 1;
-});
+runCommand('storage-migrate', main, [StorageUnavailableError]);
