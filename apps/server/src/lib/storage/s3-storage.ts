@@ -23,6 +23,7 @@ import {
   type PutOptions,
   StorageUnavailableError,
 } from './object-storage.js';
+import { forEachBounded } from './for-each-bounded.js';
 
 /*
  * The S3 driver: any S3-compatible service (AWS, or one at S3_ENDPOINT). Puts go through
@@ -261,15 +262,11 @@ export function createS3Storage(
 
     async importFolder(dir, within) {
       assertPrefix(within);
-      const files = await filesUnder(dir);
-      let next = 0;
-      const worker = async () => {
-        while (next < files.length) {
-          const file = files[next++] ?? '';
-          await put(within + file, createReadStream(path.join(dir, ...file.split('/'))));
-        }
-      };
-      await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
+      // after a failed put the others under way finish first: the caller deleting the prefix
+      // then never races a write still in flight
+      await forEachBounded(await filesUnder(dir), IMPORT_CONCURRENCY, (file) =>
+        put(within + file, createReadStream(path.join(dir, ...file.split('/')))),
+      );
     },
 
     async delete(key) {
